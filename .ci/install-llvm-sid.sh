@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Installs LLVM/clang releases that Debian bookworm does not package (22 and 23) from Debian
+# unstable into a private tree, and puts wrappers for them on PATH:
+#   /usr/local/bin/llvm-profdata-22, llvm-profdata-23   (run directly through sid's loader)
+#   /usr/local/bin/clang-22, clang-23                   (run inside a chroot; only needed to
+#                                                         regenerate testdata)
+# Why: bookworm's newest LLVM is 19; the tests compare our output with llvm-profdata 22 (index
+# v13) and read raw v11 files written by LLVM 23. Debian's own builds are used, not third-party
+# binaries. Idempotent; needs root (debootstrap, chroot).
+set -euo pipefail
+
+ROOT=${PGO_SID_ROOT:-/opt/pgo-merge-sid}
+MIRROR=${PGO_SID_MIRROR:-http://deb.debian.org/debian}
+VERSIONS=${PGO_SID_LLVM_VERSIONS:-"22 23"}
+WITH_CLANG=${PGO_SID_WITH_CLANG:-0}
+
+if ! command -v debootstrap >/dev/null; then
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
+fi
+
+if [ ! -x "$ROOT/usr/bin/apt-get" ]; then
+  echo "== debootstrap sid into $ROOT"
+  debootstrap --variant=minbase sid "$ROOT" "$MIRROR" >/dev/null
+fi
+
+pkgs=""
+for v in $VERSIONS; do
+  pkgs="$pkgs llvm-$v"
+  if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs clang-$v libclang-rt-$v-dev"; fi
+done
+if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs libc6-dev gcc binutils g++"; fi
+
+echo "== installing in sid:$pkgs"
+# The snapshot mirror's Release file can be past its Valid-Until date; the packages are
+# still signed, so only the expiry check is relaxed.
+chroot "$ROOT" apt-get -o Acquire::Check-Valid-Until=false update -qq >/dev/null
+chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $pkgs >/dev/null
+
+libpath="$ROOT/usr/lib/x86_64-linux-gnu:$ROOT/lib/x86_64-linux-gnu"
+for v in $VERSIONS; do
+  cat > "/usr/local/bin/llvm-profdata-$v" <<WRAP
+#!/bin/sh
+# Debian sid's llvm-profdata-$v, run with sid's own loader and libraries (see .ci/install-llvm-sid.sh).
+exec "$ROOT/lib64/ld-linux-x86-64.so.2" --library-path "$libpath:$ROOT/usr/lib/llvm-$v/lib" "$ROOT/usr/lib/llvm-$v/bin/llvm-profdata" "\$@"
+WRAP
+  chmod +x "/usr/local/bin/llvm-profdata-$v"
+  if [ "$WITH_CLANG" = 1 ]; then
+    for tool in clang clang++; do
+      cat > "/usr/local/bin/$tool-$v" <<WRAP
+#!/bin/sh
+# Debian sid's $tool-$v inside the chroot $ROOT. Paths under /tmp and the current directory
+# are bind-mounted at the same place so that file arguments work unchanged.
+set -e
+for d in /tmp "\$PWD"; do
+  mkdir -p "$ROOT\$d"
+  mountpoint -q "$ROOT\$d" || mount --bind "\$d" "$ROOT\$d"
+done
+exec chroot "$ROOT" /bin/sh -c 'cd "\$0" && exec "\$@"' "\$PWD" /usr/bin/$tool-$v "\$@"
+WRAP
+      chmod +x "/usr/local/bin/$tool-$v"
+    done
+  fi
+done
+for v in $VERSIONS; do "/usr/local/bin/llvm-profdata-$v" --version | head -2 | tail -1; done

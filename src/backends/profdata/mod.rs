@@ -1,0 +1,339 @@
+//! Back-end for LLVM indexed profiles (`.profdata`), index versions 7 to 13.
+//!
+//! The file is: header (40–72 bytes by version), the profile summary (and a second one for
+//! context-sensitive records when the profile is flagged CS), the on-disk chained hash table
+//! keyed by function name whose data are the records of that name, then the binary-ID section
+//! (v9+), the vtable-names section (v12+) and the temporal-trace section (v10+, temporal
+//! profiles only). All integers are little-endian; all offsets absolute.
+//!
+//! For the same merged records this writer produces the same bytes as `llvm-profdata merge`
+//! of LLVM 19 (v12) and 22 (v13): names are inserted in byte order into a table that grows
+//! like LLVM's ([`crate::chained_hash`]), a name's records are ordered like LLVM's
+//! `SmallDenseMap` ([`record_order`]), and the summary is recomputed from what is written
+//! ([`summary`]). The one exception is a non-empty vtable-names section, whose zlib bytes and
+//! name order depend on LLVM's zlib build and `StringSet` order.
+
+pub mod record_order;
+pub mod summary;
+
+use std::collections::HashMap;
+
+use crate::bytes::{ByteWriter, Slot, pad8};
+use crate::chained_hash;
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::{FunctionRecord, Profile, ProfileKind};
+use crate::value_prof_data;
+use record_order::DenseMapHash;
+use summary::SummaryBuilder;
+
+/// Oldest index version written.
+pub const OLDEST_WRITTEN: u32 = 7;
+/// Newest index version written.
+pub const NEWEST_WRITTEN: u32 = 13;
+/// Version written when nothing is asked for: the one `llvm-profdata` 22 writes, read by
+/// LLVM 22 and later (and by rustc built on them), and the one clang 22 needs to pick the
+/// right hash for front-end profiles.
+pub const DEFAULT_VERSION: u32 = 13;
+
+/// Magic of an indexed profile.
+pub const MAGIC: u64 = crate::detect::INDEXED_MAGIC;
+
+/// The newest index version LLVM release `llvm_major` reads, if we can write it.
+pub fn version_for_llvm(llvm_major: u32) -> Option<u32> {
+    match llvm_major {
+        12..=14 => Some(7),
+        15 => Some(8),
+        16 => Some(9),
+        17 => Some(10),
+        18 => Some(11),
+        19..=21 => Some(12),
+        22.. => Some(13),
+        _ => None,
+    }
+}
+
+/// Options of the indexed writer.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProfdataOptions {
+    /// Index version, [`OLDEST_WRITTEN`]..=[`NEWEST_WRITTEN`].
+    pub version: u32,
+    /// Drop names none of whose records has a non-zero counter or bitmap byte.
+    pub sparse: bool,
+    /// Write the vtable names the inputs carried (`--keep-vtable-symbols`); LLVM writes an
+    /// empty vtable-names section otherwise.
+    pub keep_vtable_symbols: bool,
+}
+
+impl Default for ProfdataOptions {
+    fn default() -> Self {
+        ProfdataOptions {
+            version: DEFAULT_VERSION,
+            sparse: false,
+            keep_vtable_symbols: false,
+        }
+    }
+}
+
+/// Header size in bytes for an index version.
+pub fn header_size(version: u32) -> u64 {
+    match version {
+        0..=7 => 40,
+        8 => 48,
+        9 => 56,
+        10 | 11 => 64,
+        _ => 72,
+    }
+}
+
+/// Bytes of one record's data at `version`.
+fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
+    let mut n = 8 + 8 + 8 * r.counters.len() as u64;
+    if version >= 11 {
+        n += 8 + 8 * r.bitmap.len() as u64;
+    }
+    n + value_prof_data::size(r.values.as_deref())
+}
+
+/// Writes `profile` as an indexed profile.
+///
+/// Every record's name must be in `profile.names`. Records sharing a key must already be
+/// merged. Warnings (e.g. about front-end hash schemes) are returned with the bytes.
+pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<String>)> {
+    let version = opts.version;
+    if !(OLDEST_WRITTEN..=NEWEST_WRITTEN).contains(&version) {
+        return Err(Error::new(ErrorKind::Usage(format!(
+            "index version {version} cannot be written: choose {OLDEST_WRITTEN} to {NEWEST_WRITTEN}"
+        ))));
+    }
+    let mut warnings = Vec::new();
+
+    // Group records by name, keeping first-seen order inside a name.
+    let mut by_name: HashMap<u64, Vec<&FunctionRecord<'_>>> = HashMap::new();
+    let mut order: Vec<u64> = Vec::new();
+    for r in &profile.records {
+        let e = by_name.entry(r.key.name).or_insert_with(|| {
+            order.push(r.key.name);
+            Vec::new()
+        });
+        if e.iter().any(|x| x.key.cfg == r.key.cfg) {
+            return Err(Error::new(ErrorKind::Usage(format!(
+                "internal error: record {:#x}/{:#x} appears twice; merge before writing",
+                r.key.name, r.key.cfg
+            ))));
+        }
+        e.push(r);
+    }
+    let mut keys: Vec<(&[u8], u64)> = Vec::with_capacity(order.len());
+    for h in order {
+        let name = profile.names.get(h).ok_or_else(|| {
+            Error::new(ErrorKind::Usage(format!(
+                "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
+            )))
+        })?;
+        let recs = &by_name[&h];
+        if opts.sparse && recs.iter().all(|r| r.is_zero()) {
+            continue;
+        }
+        keys.push((name, h));
+    }
+    keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+
+    let kind = profile.kind;
+    let cs = kind.contains(ProfileKind::CONTEXT_SENSITIVE);
+    let temporal = kind.contains(ProfileKind::TEMPORAL) && version >= 10;
+    if !kind.is_ir() && version < 13 {
+        let reserved = profile
+            .records
+            .iter()
+            .filter(|r| r.key.cfg >> 60 == 0)
+            .count();
+        if reserved == profile.records.len() && !profile.records.is_empty() {
+            warnings.push(format!(
+                "front-end profile written as index version {version}: clang 22 and later then \
+                 hash functions with the older scheme; if this profile came from clang 22 or \
+                 later, write version 13 (--target-llvm 22)"
+            ));
+        }
+    } else if !kind.is_ir() && profile.records.iter().any(|r| r.key.cfg >> 60 != 0) {
+        warnings.push(
+            "front-end profile with hashes that use the reserved top 4 bits (made by clang 21 or \
+             earlier) written as version 13: clang 22 will not match them; use --target-llvm 19 \
+             (version 12) for such profiles"
+                .into(),
+        );
+    }
+
+    let mut w = ByteWriter::with_capacity(
+        4096 + profile
+            .records
+            .iter()
+            .map(|r| record_size(version, r) as usize + 48)
+            .sum::<usize>(),
+    );
+    // Header.
+    w.u64(MAGIC);
+    w.u64(u64::from(version) | kind.indexed_variant_bits());
+    w.u64(0); // unused
+    w.u64(0); // hash type: MD5
+    let hash_slot = w.reserve_u64();
+    let memprof_slot = (version >= 8).then(|| w.reserve_u64());
+    let binary_ids_slot = (version >= 9).then(|| w.reserve_u64());
+    let temporal_slot = (version >= 10).then(|| w.reserve_u64());
+    let vtable_slot = (version >= 12).then(|| w.reserve_u64());
+    debug_assert_eq!(w.len(), header_size(version));
+
+    // Summaries are back-patched.
+    let summary_at = w.len();
+    w.zeros(summary::SERIALIZED_SIZE as usize);
+    let cs_summary_at = w.len();
+    if cs {
+        w.zeros(summary::SERIALIZED_SIZE as usize);
+    }
+
+    // Hash table payload.
+    let hashes: Vec<u64> = keys.iter().map(|(_, h)| *h).collect();
+    let plan = chained_hash::plan(&hashes);
+    let mut bucket_offsets = vec![0u64; plan.num_buckets()];
+    let mut sum = SummaryBuilder::new();
+    let mut cs_sum = SummaryBuilder::new();
+    for (b, items) in plan.buckets.iter().enumerate() {
+        if items.is_empty() {
+            continue;
+        }
+        bucket_offsets[b] = w.len();
+        w.u16(items.len() as u16);
+        for &item in items {
+            let (name, h) = keys[item as usize];
+            let recs = &by_name[&h];
+            let cfgs: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
+            let ordered = record_order::order(&cfgs, DenseMapHash::Mix);
+            let data_len: u64 = recs.iter().map(|r| record_size(version, r)).sum();
+            w.u64(h);
+            w.u64(name.len() as u64);
+            w.u64(data_len);
+            w.bytes(name);
+            for i in ordered {
+                let r = recs[i];
+                if r.key.is_context_sensitive() {
+                    cs_sum.add_record(r.counters.iter());
+                } else {
+                    sum.add_record(r.counters.iter());
+                }
+                write_record(&mut w, version, r);
+                check_duplicate_values(r, name, &mut warnings);
+            }
+        }
+    }
+    w.align8();
+    let table_at = w.len();
+    w.u64(plan.num_buckets() as u64);
+    w.u64(keys.len() as u64);
+    for off in &bucket_offsets {
+        w.u64(*off);
+    }
+
+    // Binary IDs (v9+), sorted and deduplicated as LLVM does.
+    let mut binary_ids_at = 0;
+    if version >= 9 {
+        binary_ids_at = w.len();
+        let mut ids: Vec<&Vec<u8>> = profile.binary_ids.iter().collect();
+        ids.sort();
+        ids.dedup();
+        let size: u64 = ids
+            .iter()
+            .map(|b| 8 + b.len() as u64 + pad8(b.len() as u64))
+            .sum();
+        w.u64(size);
+        for id in ids {
+            w.u64(id.len() as u64);
+            w.bytes(id);
+            w.zeros(pad8(id.len() as u64) as usize);
+        }
+    }
+
+    // Vtable names (v12+).
+    let mut vtable_at = 0;
+    if version >= 12 {
+        vtable_at = w.len();
+        let blob = if opts.keep_vtable_symbols && !profile.vtable_names.is_empty() {
+            let mut names: Vec<&[u8]> = profile.vtable_names.iter().map(|(_, n)| &**n).collect();
+            names.sort_unstable();
+            crate::names_blob::encode(names, true)
+        } else {
+            Vec::new()
+        };
+        w.u64(blob.len() as u64);
+        w.bytes(&blob);
+        w.align8();
+    }
+
+    // Temporal traces (v10+).
+    let mut temporal_at = 0;
+    if temporal {
+        temporal_at = w.len();
+        let t = &profile.temporal;
+        w.u64(t.traces.len() as u64);
+        w.u64(t.stream_size);
+        for tr in &t.traces {
+            w.u64(tr.weight);
+            w.u64(tr.functions.len() as u64);
+            for f in &tr.functions {
+                w.u64(*f);
+            }
+        }
+    }
+
+    // Back-patch.
+    w.patch_u64(hash_slot, table_at);
+    patch(&mut w, memprof_slot, 0);
+    patch(&mut w, binary_ids_slot, binary_ids_at);
+    patch(&mut w, temporal_slot, temporal_at);
+    patch(&mut w, vtable_slot, vtable_at);
+    let mut sw = ByteWriter::new();
+    sum.finish().write(&mut sw);
+    w.patch_bytes(summary_at, sw.as_slice());
+    if cs {
+        let mut sw = ByteWriter::new();
+        cs_sum.finish().write(&mut sw);
+        w.patch_bytes(cs_summary_at, sw.as_slice());
+    }
+    Ok((w.into_inner(), warnings))
+}
+
+fn patch(w: &mut ByteWriter, slot: Option<Slot>, v: u64) {
+    if let Some(s) = slot {
+        w.patch_u64(s, v);
+    }
+}
+
+fn write_record(w: &mut ByteWriter, version: u32, r: &FunctionRecord<'_>) {
+    w.u64(r.key.cfg);
+    w.u64(r.counters.len() as u64);
+    for c in r.counters.iter() {
+        w.u64(c);
+    }
+    if version >= 11 {
+        w.u64(r.bitmap.len() as u64);
+        for &b in r.bitmap.iter() {
+            w.u64(u64::from(b));
+        }
+    }
+    value_prof_data::write(w, r.values.as_deref());
+}
+
+/// LLVM's `validateRecord`: a mem-op site must not list a value twice.
+fn check_duplicate_values(r: &FunctionRecord<'_>, name: &[u8], warnings: &mut Vec<String>) {
+    let Some(v) = &r.values else { return };
+    for s in v.kind(crate::ir::ValueKind::MemOpSize) {
+        let mut vals: Vec<u64> = s.values.iter().map(|x| x.value).collect();
+        vals.sort_unstable();
+        if vals.windows(2).any(|p| p[0] == p[1]) {
+            warnings.push(format!(
+                "{}: a memory-operation value site lists the same size twice (llvm-profdata \
+                 reports this as an invalid profile)",
+                String::from_utf8_lossy(name)
+            ));
+            return;
+        }
+    }
+}

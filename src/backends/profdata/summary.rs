@@ -1,0 +1,207 @@
+//! The profile summary LLVM stores in indexed profiles (`ProfileSummaryBuilder`), computed from
+//! the records actually written.
+
+use std::collections::BTreeMap;
+
+use crate::bytes::ByteWriter;
+
+/// LLVM's default detailed-summary cutoffs, in parts per million.
+pub const DEFAULT_CUTOFFS: [u32; 16] = [
+    10000, 100000, 200000, 300000, 400000, 500000, 600000, 700000, 800000, 900000, 950000, 990000,
+    999000, 999900, 999990, 999999,
+];
+
+/// Number of summary fields LLVM writes.
+pub const NUM_FIELDS: u64 = 6;
+
+/// Bytes of one serialized summary: 2 counts, 6 fields, 16 × 3 entry words.
+pub const SERIALIZED_SIZE: u64 = 8 * (2 + NUM_FIELDS + 3 * DEFAULT_CUTOFFS.len() as u64);
+
+/// One detailed-summary entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SummaryEntry {
+    /// Cutoff in parts per million.
+    pub cutoff: u32,
+    /// Smallest count among the hottest counters that make up `cutoff` of the total.
+    pub min_count: u64,
+    /// How many counters that is.
+    pub num_counts: u64,
+}
+
+/// A finished summary.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary {
+    /// Records added.
+    pub num_functions: u64,
+    /// Counters added.
+    pub num_counts: u64,
+    /// Largest first counter.
+    pub max_function_count: u64,
+    /// Largest counter.
+    pub max_count: u64,
+    /// Largest counter that is not a record's first.
+    pub max_internal_count: u64,
+    /// Sum of all counters (wrapping, as LLVM).
+    pub total_count: u64,
+    /// One entry per cutoff.
+    pub detailed: Vec<SummaryEntry>,
+}
+
+/// Accumulates records the way `InstrProfSummaryBuilder::addRecord` does.
+#[derive(Debug, Clone, Default)]
+pub struct SummaryBuilder {
+    total_count: u64,
+    max_count: u64,
+    max_function_count: u64,
+    max_internal_count: u64,
+    num_counts: u32,
+    num_functions: u32,
+    /// count value → how many counters have it.
+    frequencies: BTreeMap<u64, u32>,
+}
+
+impl SummaryBuilder {
+    /// A fresh builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn add_count(&mut self, c: u64) {
+        self.total_count = self.total_count.wrapping_add(c);
+        self.max_count = self.max_count.max(c);
+        self.num_counts = self.num_counts.wrapping_add(1);
+        let f = self.frequencies.entry(c).or_insert(0);
+        *f = f.wrapping_add(1);
+    }
+
+    /// Adds one record's counters. Records whose first counter is a pseudo count
+    /// (`u64::MAX` or `u64::MAX − 1`) are skipped, as LLVM does.
+    pub fn add_record(&mut self, counters: impl IntoIterator<Item = u64>) {
+        let mut it = counters.into_iter();
+        let Some(first) = it.next() else { return };
+        if first == u64::MAX || first == u64::MAX - 1 {
+            return;
+        }
+        self.add_count(first);
+        self.num_functions = self.num_functions.wrapping_add(1);
+        self.max_function_count = self.max_function_count.max(first);
+        for c in it {
+            self.add_count(c);
+            self.max_internal_count = self.max_internal_count.max(c);
+        }
+    }
+
+    /// Computes the detailed summary (`ProfileSummaryBuilder::computeDetailedSummary`).
+    pub fn finish(&self) -> Summary {
+        let mut detailed = Vec::with_capacity(DEFAULT_CUTOFFS.len());
+        let mut iter = self.frequencies.iter().rev();
+        let mut curr_sum: u64 = 0;
+        let mut seen: u32 = 0;
+        let mut count: u64 = 0;
+        for &cutoff in &DEFAULT_CUTOFFS {
+            let desired = (u128::from(self.total_count) * u128::from(cutoff) / 1_000_000) as u64;
+            while curr_sum < desired {
+                let Some((&c, &freq)) = iter.next() else {
+                    break;
+                };
+                count = c;
+                curr_sum = curr_sum.wrapping_add(c.wrapping_mul(u64::from(freq)));
+                seen = seen.wrapping_add(freq);
+            }
+            detailed.push(SummaryEntry {
+                cutoff,
+                min_count: count,
+                num_counts: u64::from(seen),
+            });
+        }
+        Summary {
+            num_functions: u64::from(self.num_functions),
+            num_counts: u64::from(self.num_counts),
+            max_function_count: self.max_function_count,
+            max_count: self.max_count,
+            max_internal_count: self.max_internal_count,
+            total_count: self.total_count,
+            detailed,
+        }
+    }
+}
+
+impl Summary {
+    /// Serializes as LLVM's `IndexedInstrProf::Summary` (field order by kind index:
+    /// TotalNumFunctions, TotalNumBlocks, MaxFunctionCount, MaxBlockCount,
+    /// MaxInternalBlockCount, TotalBlockCount).
+    pub fn write(&self, w: &mut ByteWriter) {
+        w.u64(NUM_FIELDS);
+        w.u64(self.detailed.len() as u64);
+        w.u64(self.num_functions);
+        w.u64(self.num_counts);
+        w.u64(self.max_function_count);
+        w.u64(self.max_count);
+        w.u64(self.max_internal_count);
+        w.u64(self.total_count);
+        for e in &self.detailed {
+            w.u64(u64::from(e.cutoff));
+            w.u64(e.min_count);
+            w.u64(e.num_counts);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn basic22_summary() {
+        // Format reference §3: counters 100, 66, 53, 50, 34, 17, 13, 13, 1, 0, 0 (5 records).
+        let mut b = SummaryBuilder::new();
+        b.add_record([50, 100, 66, 1, 17, 0, 13]);
+        b.add_record([53]);
+        b.add_record([34]);
+        b.add_record([13]);
+        b.add_record([0]);
+        let s = b.finish();
+        assert_eq!(
+            (s.num_functions, s.num_counts, s.max_function_count),
+            (5, 11, 53)
+        );
+        assert_eq!(
+            (s.max_count, s.max_internal_count, s.total_count),
+            (100, 100, 347)
+        );
+        let got: Vec<(u32, u64, u64)> = s
+            .detailed
+            .iter()
+            .map(|e| (e.cutoff, e.min_count, e.num_counts))
+            .collect();
+        let mut want = vec![
+            (10000, 100, 1),
+            (100000, 100, 1),
+            (200000, 100, 1),
+            (300000, 66, 2),
+            (400000, 66, 2),
+            (500000, 53, 3),
+            (600000, 53, 3),
+            (700000, 50, 4),
+            (800000, 34, 5),
+            (900000, 17, 6),
+        ];
+        for c in [950000, 990000, 999000, 999900, 999990, 999999] {
+            want.push((c, 13, 8));
+        }
+        assert_eq!(got, want);
+        let mut w = ByteWriter::new();
+        s.write(&mut w);
+        assert_eq!(w.len(), SERIALIZED_SIZE);
+    }
+
+    #[test]
+    fn empty_summary() {
+        let s = SummaryBuilder::new().finish();
+        assert!(
+            s.detailed
+                .iter()
+                .all(|e| e.min_count == 0 && e.num_counts == 0)
+        );
+    }
+}

@@ -1,0 +1,182 @@
+//! Turns command-line arguments into library options: resolves inputs (files, directories,
+//! list files, weights) and the output format and version.
+
+use std::path::{Path, PathBuf};
+
+use super::args::{FailureModeArg, MergeArgs, OutputFormatArg};
+use crate::backends::profdata::{self, ProfdataOptions};
+use crate::backends::proftext::ProftextOptions;
+use crate::passes::{FailureMode, InputSpec, MergeOptions, Weight};
+
+/// The output format.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// Indexed profile.
+    Profdata,
+    /// Text profile.
+    Proftext,
+}
+
+/// Everything a merge run needs.
+#[derive(Debug, Clone)]
+pub struct Plan {
+    /// Inputs in order.
+    pub inputs: Vec<InputSpec>,
+    /// Output path.
+    pub output: PathBuf,
+    /// Output format.
+    pub output_format: OutputFormat,
+    /// Merge options.
+    pub merge: MergeOptions,
+    /// Indexed-writer options.
+    pub profdata: ProfdataOptions,
+    /// Text-writer options.
+    pub proftext: ProftextOptions,
+}
+
+/// Resolves arguments into a plan, or explains what is wrong with them.
+pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
+    let mut inputs = Vec::new();
+    for p in &a.inputs {
+        add_path(p, Weight::ONE, &a.output, &mut inputs)?;
+    }
+    for w in &a.weighted_inputs {
+        let (weight, file) = parse_weighted(w)?;
+        add_path(Path::new(file), weight, &a.output, &mut inputs)?;
+    }
+    for list in &a.input_files {
+        let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
+        for (n, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let (weight, file) = match line.split_once(',') {
+                Some((w, f)) if w.trim().parse::<Weight>().is_ok() => (
+                    w.trim().parse::<Weight>().map_err(|e| e.to_string())?,
+                    f.trim(),
+                ),
+                _ => (Weight::ONE, line),
+            };
+            add_path(Path::new(file), weight, &a.output, &mut inputs)
+                .map_err(|e| format!("{}:{}: {e}", list.display(), n + 1))?;
+        }
+    }
+    if inputs.is_empty() {
+        return Err("no input files".into());
+    }
+
+    let output_format = if a.text {
+        OutputFormat::Proftext
+    } else {
+        match a.output_format {
+            Some(OutputFormatArg::Profdata) => OutputFormat::Profdata,
+            Some(OutputFormatArg::Proftext) => OutputFormat::Proftext,
+            None => match a.output.extension().and_then(|e| e.to_str()) {
+                Some("proftext") | Some("txt") => OutputFormat::Proftext,
+                _ => OutputFormat::Profdata,
+            },
+        }
+    };
+    let version = match (a.format_version, a.target_llvm) {
+        (Some(v), _) => {
+            if !(profdata::OLDEST_WRITTEN..=profdata::NEWEST_WRITTEN).contains(&v) {
+                return Err(format!(
+                    "--format-version {v}: this build writes index versions {} to {}",
+                    profdata::OLDEST_WRITTEN,
+                    profdata::NEWEST_WRITTEN
+                ));
+            }
+            v
+        }
+        (None, Some(m)) => profdata::version_for_llvm(m).ok_or_else(|| {
+            format!("--target-llvm {m}: LLVM {m} reads index versions older than 7, which this build does not write (LLVM 12 or later is needed)")
+        })?,
+        (None, None) => profdata::DEFAULT_VERSION,
+    };
+    Ok(Plan {
+        inputs,
+        output: a.output.clone(),
+        output_format,
+        merge: MergeOptions {
+            failure_mode: match a.failure_mode {
+                FailureModeArg::Any => FailureMode::Any,
+                FailureModeArg::All => FailureMode::All,
+                FailureModeArg::Warn => FailureMode::Warn,
+            },
+            threads: a.threads,
+            window: 0,
+            weight_all_values: a.weight_all_values,
+            temporal_reservoir_size: a.temporal_reservoir_size,
+            temporal_max_trace_length: a.temporal_max_trace_length,
+        },
+        profdata: ProfdataOptions {
+            version,
+            sparse: a.sparse,
+            keep_vtable_symbols: a.keep_vtable_symbols,
+        },
+        proftext: ProftextOptions {
+            sparse: a.sparse,
+            keep_vtable_symbols: a.keep_vtable_symbols,
+        },
+    })
+}
+
+/// Parses `W,FILE`.
+pub fn parse_weighted(s: &str) -> Result<(Weight, &str), String> {
+    let (w, f) = s
+        .split_once(',')
+        .ok_or_else(|| format!("--weighted-input {s:?}: expected W,FILE"))?;
+    let weight = w
+        .trim()
+        .parse::<Weight>()
+        .map_err(|e| format!("--weighted-input {s:?}: {e}"))?;
+    if f.is_empty() {
+        return Err(format!("--weighted-input {s:?}: the file name is empty"));
+    }
+    Ok((weight, f))
+}
+
+fn add_path(
+    p: &Path,
+    weight: Weight,
+    output: &Path,
+    out: &mut Vec<InputSpec>,
+) -> Result<(), String> {
+    let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+    if meta.is_dir() {
+        let mut found = Vec::new();
+        walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+        found.sort();
+        let out_canon = std::fs::canonicalize(output).ok();
+        for f in found {
+            if out_canon.is_some() && std::fs::canonicalize(&f).ok() == out_canon {
+                continue;
+            }
+            out.push(InputSpec { path: f, weight });
+        }
+    } else {
+        out.push(InputSpec {
+            path: p.to_path_buf(),
+            weight,
+        });
+    }
+    Ok(())
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        let path = entry.path();
+        let ft = entry.file_type()?;
+        if ft.is_dir() {
+            walk(&path, out)?;
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("profraw") | Some("profdata")
+        ) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,237 @@
+//! Errors: one typed [`ErrorKind`] plus where it happened.
+//!
+//! Every error that comes from reading an input carries the absolute byte offset (from the
+//! start of the file) at which the reader found the problem, and — once the caller knows it —
+//! the path of the file. The message printed for a user is therefore always of the form
+//! `FILE: at offset 0x1a4: <what was wrong and what was expected>`.
+
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// Result alias used throughout the crate.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// What went wrong. Variants are stable enough to match on; their `Display` is the message a
+/// user sees (without location, which [`Error`] adds).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ErrorKind {
+    /// The input ended before a structure it announces.
+    #[error("unexpected end of data reading {what}: {needed} bytes needed, {available} left")]
+    Truncated {
+        /// The structure being read.
+        what: &'static str,
+        /// Bytes the structure needs.
+        needed: u64,
+        /// Bytes that were left in the input.
+        available: u64,
+    },
+    /// The input is empty (zero bytes).
+    #[error("the file is empty")]
+    Empty,
+    /// The content is not any format this crate reads.
+    #[error(
+        "unrecognised file format (first bytes {head}); expected an LLVM raw profile (.profraw), \
+         an indexed profile (.profdata) or a text profile (.proftext)"
+    )]
+    UnknownFormat {
+        /// Hex dump of up to the first 8 bytes.
+        head: String,
+    },
+    /// A magic number is not the one expected at this position.
+    #[error("bad magic {found:#018x}: expected {expected}")]
+    BadMagic {
+        /// The 8 bytes read, as a little-endian u64.
+        found: u64,
+        /// What was expected there.
+        expected: &'static str,
+    },
+    /// A format version this build does not read.
+    #[error("{format} version {version} is not supported: {supported}")]
+    UnsupportedVersion {
+        /// Format name, e.g. "raw profile".
+        format: &'static str,
+        /// The version found in the file.
+        version: u64,
+        /// Which versions are supported, as a sentence fragment.
+        supported: &'static str,
+    },
+    /// A count or size read from the input is above a named limit (see
+    /// [`crate::bytes::limits`]); refusing it keeps allocations bounded.
+    #[error("{what} is {value}, above the limit of {limit}")]
+    LimitExceeded {
+        /// The field.
+        what: &'static str,
+        /// The value read.
+        value: u64,
+        /// The limit.
+        limit: u64,
+    },
+    /// A field has a value that is inconsistent with the format.
+    #[error("{what}: {detail}")]
+    Malformed {
+        /// The field or structure.
+        what: &'static str,
+        /// What was found and what was expected.
+        detail: String,
+    },
+    /// zlib data that does not inflate to the announced size.
+    #[error("compressed names: {0}")]
+    Zlib(String),
+    /// An operating-system error.
+    #[error("{0}")]
+    Io(#[from] std::io::Error),
+    /// Two inputs disagree about a function in a way that cannot be merged.
+    #[error(
+        "function {function}: {what} ({first_value} in {first}, {second_value} in {second}); \
+         make sure that all profiles to be merged come from the same binary"
+    )]
+    MergeMismatch {
+        /// Function name (or hash if unknown).
+        function: String,
+        /// What disagrees, e.g. "counter count differs".
+        what: &'static str,
+        /// Value seen first.
+        first_value: u64,
+        /// Input where it was seen first.
+        first: String,
+        /// Value that conflicts.
+        second_value: u64,
+        /// Input that conflicts.
+        second: String,
+    },
+    /// Inputs of incompatible kinds (e.g. IR-level and front-end profiles).
+    #[error("{0}")]
+    KindConflict(String),
+    /// An option or argument combination that cannot work.
+    #[error("{0}")]
+    Usage(String),
+}
+
+/// An error with the location it refers to.
+#[derive(Debug)]
+pub struct Error {
+    kind: Box<ErrorKind>,
+    offset: Option<u64>,
+    path: Option<PathBuf>,
+}
+
+impl Error {
+    /// A new error without location.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error {
+            kind: Box::new(kind),
+            offset: None,
+            path: None,
+        }
+    }
+
+    /// A new error at an absolute byte offset of the input.
+    pub fn at(offset: u64, kind: ErrorKind) -> Self {
+        Error {
+            kind: Box::new(kind),
+            offset: Some(offset),
+            path: None,
+        }
+    }
+
+    /// Shorthand for [`ErrorKind::Malformed`] at an offset.
+    pub fn malformed(offset: u64, what: &'static str, detail: impl Into<String>) -> Self {
+        Error::at(
+            offset,
+            ErrorKind::Malformed {
+                what,
+                detail: detail.into(),
+            },
+        )
+    }
+
+    /// Attaches the input path unless one is already set.
+    #[must_use]
+    pub fn with_path(mut self, path: &Path) -> Self {
+        if self.path.is_none() {
+            self.path = Some(path.to_path_buf());
+        }
+        self
+    }
+
+    /// Moves the offset by `base` (used when a sub-slice was parsed on its own).
+    #[must_use]
+    pub fn rebase(mut self, base: u64) -> Self {
+        if let Some(o) = self.offset.as_mut() {
+            *o = o.saturating_add(base);
+        }
+        self
+    }
+
+    /// What went wrong.
+    pub fn kind(&self) -> &ErrorKind {
+        &self.kind
+    }
+
+    /// The absolute byte offset in the input, when the error is about input bytes.
+    pub fn offset(&self) -> Option<u64> {
+        self.offset
+    }
+
+    /// The input file, when known.
+    pub fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        if let Some(o) = self.offset {
+            write!(f, "at offset {o:#x}: ")?;
+        }
+        fmt::Display::fmt(&self.kind, f)
+    }
+}
+
+impl std::error::Error for Error {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match &*self.kind {
+            ErrorKind::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<ErrorKind> for Error {
+    fn from(kind: ErrorKind) -> Self {
+        Error::new(kind)
+    }
+}
+
+impl From<std::io::Error> for Error {
+    fn from(e: std::io::Error) -> Self {
+        Error::new(ErrorKind::Io(e))
+    }
+}
+
+/// A non-fatal problem: printed to the user, collected by the library.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Warning {
+    /// The input it concerns, if any.
+    pub path: Option<PathBuf>,
+    /// The function it concerns, if any.
+    pub function: Option<String>,
+    /// The message.
+    pub message: String,
+}
+
+impl fmt::Display for Warning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(p) = &self.path {
+            write!(f, "{}: ", p.display())?;
+        }
+        if let Some(func) = &self.function {
+            write!(f, "{func}: ")?;
+        }
+        f.write_str(&self.message)
+    }
+}

@@ -1,0 +1,726 @@
+//! Front-end for LLVM raw instrumentation profiles (`.profraw`), raw versions 5 and 7–11,
+//! written by 32- or 64-bit programs of either byte order.
+//!
+//! A file holds one or more complete profiles back to back (an executable and each
+//! instrumented shared library append their own). Each profile is: header, binary IDs, data
+//! records, counters, MC/DC bitmap bytes, (v11) uniform counters, names, (v10+) vtable records
+//! and vtable names, then one value-profile block per data record that has value sites.
+//!
+//! Counters are not copied: records borrow them from the input ([`Counters::Raw64`] /
+//! [`Counters::Coverage`]). Each record's counters are found by walking the data records the
+//! way the runtime laid them out: absolute pointers before v8, pointers relative to the record
+//! after (see [`records::section_offset`]).
+//!
+//! Indirect-call targets are run-time addresses in the file; they are translated to the name
+//! hash of the function whose `FunctionPointer` equals the address (0 if none), and vtable
+//! addresses to the hash of the vtable whose `[start, start + size]` range contains them,
+//! exactly as `llvm-profdata` does.
+
+pub mod header;
+mod name_cache;
+pub mod records;
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+pub use header::{Encoding, HeaderVariant, MAGIC_32, MAGIC_64, RawHeader};
+pub use name_cache::NameCache;
+use records::{DataRecord, PointerMode, Span, check_span, section_offset};
+
+use crate::bytes::{Cursor, PointerWidth, pad8};
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::{
+    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
+    TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
+};
+use crate::value_prof_data;
+
+/// Counters above this value make `llvm-profdata merge` reject a raw input as corrupt
+/// ("excessively large counter value suggests corrupted profile data"); we do the same.
+pub const MAX_PLAUSIBLE_COUNTER: u64 = 1 << 56;
+
+/// A counter above [`MAX_PLAUSIBLE_COUNTER`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SuspiciousCounter {
+    /// The value.
+    pub value: u64,
+    /// Absolute file offset of the counter.
+    pub offset: u64,
+}
+
+/// The result of reading a raw file.
+#[derive(Debug)]
+pub struct RawRead<'a> {
+    /// All records of all profiles in the file, in file order.
+    pub profile: Profile<'a>,
+    /// The header of each profile in the file.
+    pub headers: Vec<RawHeader>,
+    /// Non-fatal problems.
+    pub warnings: Vec<String>,
+    /// The first implausibly large counter, if any.
+    pub suspicious_counter: Option<SuspiciousCounter>,
+}
+
+/// True if `data` starts with a raw-profile magic (either width, either byte order).
+pub fn is_raw(data: &[u8]) -> bool {
+    magic_at(data, 0).is_some()
+}
+
+fn magic_at(data: &[u8], pos: usize) -> Option<Encoding> {
+    let b: [u8; 8] = data.get(pos..pos.checked_add(8)?)?.try_into().ok()?;
+    Encoding::from_magic(b)
+}
+
+/// Reads every profile in a raw file. Names sections already decoded for another input are
+/// taken from `cache`.
+pub fn read<'a>(data: &'a [u8], cache: &NameCache) -> Result<RawRead<'a>> {
+    if data.is_empty() {
+        return Err(Error::at(0, ErrorKind::Empty));
+    }
+    let first = magic_at(data, 0).ok_or_else(|| {
+        Error::at(
+            0,
+            ErrorKind::BadMagic {
+                found: crate::bytes::Endian::Little.u64_at(data, 0).unwrap_or(0),
+                expected: "a raw profile magic (\\xfflprofr\\x81 or \\xfflprofR\\x81)",
+            },
+        )
+    })?;
+    let mut parsed = Vec::new();
+    let mut warnings = Vec::new();
+    let mut pos = 0usize;
+    loop {
+        if parsed.len() >= crate::bytes::limits::MAX_PROFILES_PER_FILE {
+            return Err(Error::at(
+                pos as u64,
+                ErrorKind::LimitExceeded {
+                    what: "profiles in one raw file",
+                    value: parsed.len() as u64,
+                    limit: crate::bytes::limits::MAX_PROFILES_PER_FILE as u64,
+                },
+            ));
+        }
+        let p = parse_with_fallbacks(data, pos, first, &mut warnings)?;
+        pos = p.end;
+        parsed.push(p);
+        // Zero bytes may separate profiles.
+        while data.get(pos) == Some(&0) {
+            pos += 1;
+        }
+        if pos >= data.len() {
+            break;
+        }
+        match magic_at(data, pos) {
+            Some(enc) if enc == first => {}
+            Some(enc) => {
+                return Err(Error::malformed(
+                    pos as u64,
+                    "raw profile header",
+                    format!(
+                        "a second profile is {} but the first is {}; profiles in one file must match",
+                        enc.describe(),
+                        first.describe()
+                    ),
+                ));
+            }
+            None => {
+                return Err(Error::malformed(
+                    pos as u64,
+                    "data after the last profile",
+                    format!(
+                        "{} bytes follow the end of the profile but do not start another raw \
+                         profile (first bytes {})",
+                        data.len() - pos,
+                        crate::bytes::hex_head(&data[pos..])
+                    ),
+                ));
+            }
+        }
+    }
+    build(data, parsed, cache, warnings)
+}
+
+/// One profile of a file, located and checked, not yet turned into IR.
+struct Parsed<'a> {
+    header: RawHeader,
+    binary_ids: Vec<&'a [u8]>,
+    records: Vec<Located<'a>>,
+    names: (&'a [u8], u64),
+    vnames: (&'a [u8], u64),
+    vtables: Vec<VTable>,
+    end: usize,
+}
+
+struct Located<'a> {
+    rec: DataRecord,
+    counters: &'a [u8],
+    counters_offset: u64,
+    timestamp: Option<u64>,
+    bitmap: &'a [u8],
+    values: Option<ValueProfile>,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct VTable {
+    name_hash: u64,
+    start: u64,
+    size: u64,
+}
+
+fn parse_with_fallbacks<'a>(
+    data: &'a [u8],
+    pos: usize,
+    enc: Encoding,
+    warnings: &mut Vec<String>,
+) -> Result<Parsed<'a>> {
+    let version = enc
+        .endian
+        .u64_at(data, pos + 8)
+        .map(|w| (w & 0xffff_ffff) as u32);
+    match version {
+        Some(5) => match parse_profile(
+            data,
+            pos,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Absolute,
+        ) {
+            Ok(p) => Ok(p),
+            Err(first) => {
+                match parse_profile(
+                    data,
+                    pos,
+                    enc,
+                    HeaderVariant::V5EightWords,
+                    PointerMode::Absolute,
+                ) {
+                    Ok(p) => {
+                        warnings.push(format!(
+                            "profile at offset {pos:#x}: version 5 with the 8-word header of LLVM 9/10"
+                        ));
+                        Ok(p)
+                    }
+                    Err(_) => Err(first),
+                }
+            }
+        },
+        Some(7) => match parse_profile(
+            data,
+            pos,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Absolute,
+        ) {
+            Ok(p) => Ok(p),
+            Err(first) => {
+                match parse_profile(
+                    data,
+                    pos,
+                    enc,
+                    HeaderVariant::Standard,
+                    PointerMode::Relative,
+                ) {
+                    Ok(p) => {
+                        warnings.push(format!(
+                            "profile at offset {pos:#x}: version 7 with relative counter pointers \
+                             (written by LLVM trunk in autumn 2021, not by a release)"
+                        ));
+                        Ok(p)
+                    }
+                    Err(_) => Err(first),
+                }
+            }
+        },
+        Some(v) if v < 8 => parse_profile(
+            data,
+            pos,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Absolute,
+        ),
+        _ => parse_profile(
+            data,
+            pos,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Relative,
+        ),
+    }
+}
+
+/// Checked section arithmetic: every step names what overflowed.
+fn add(a: u64, b: u64, at: u64, what: &'static str) -> Result<u64> {
+    a.checked_add(b)
+        .ok_or_else(|| Error::malformed(at, what, "section sizes overflow a 64-bit offset"))
+}
+fn mul(a: u64, b: u64, at: u64, what: &'static str) -> Result<u64> {
+    a.checked_mul(b).ok_or_else(|| {
+        Error::malformed(at, what, format!("{a} × {b} bytes overflows a 64-bit size"))
+    })
+}
+
+fn parse_profile<'a>(
+    data: &'a [u8],
+    pos: usize,
+    enc: Encoding,
+    variant: HeaderVariant,
+    mode: PointerMode,
+) -> Result<Parsed<'a>> {
+    let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
+    let h = RawHeader::parse(&mut c, enc, variant)?;
+    let s = pos as u64;
+    let avail = (data.len() - pos) as u64;
+    let hs = h.start;
+    let layout = h.record_layout();
+    let entry = h.counter_entry_size();
+
+    // Section offsets relative to the profile start (format reference §6).
+    let data_start = add(h.size, h.binary_ids_size, hs + 16, "BinaryIdsSize")?;
+    let data_len = mul(h.num_data, layout.size, hs + 24, "NumData")?;
+    let counters_start = add(
+        add(data_start, data_len, hs + 24, "NumData")?,
+        h.padding_before_counters,
+        hs + 32,
+        "PaddingBytesBeforeCounters",
+    )?;
+    let counters_len = mul(h.num_counters, entry, hs + 40, "NumCounters")?;
+    let bitmap_start = add(
+        add(counters_start, counters_len, hs + 40, "NumCounters")?,
+        h.padding_after_counters,
+        hs + 48,
+        "PaddingBytesAfterCounters",
+    )?;
+    let uniform_start = add(
+        add(bitmap_start, h.num_bitmap_bytes, hs, "NumBitmapBytes")?,
+        h.padding_after_bitmap,
+        hs,
+        "PaddingBytesAfterBitmapBytes",
+    )?;
+    let uniform_len = mul(h.num_uniform_counters, 8, hs, "NumUniformCounters")?;
+    let names_start = add(
+        add(uniform_start, uniform_len, hs, "NumUniformCounters")?,
+        h.padding_after_uniform,
+        hs,
+        "PaddingBytesAfterUniformCounters",
+    )?;
+    let names_end = add(names_start, h.names_size, hs, "NamesSize")?;
+    let vtables_start = add(names_end, pad8(h.names_size), hs, "NamesSize")?;
+    let vrec = if enc.width == PointerWidth::W64 {
+        24
+    } else {
+        16
+    };
+    let vtables_len = mul(h.num_vtables, vrec, hs, "NumVTables")?;
+    let vnames_start = add(
+        add(vtables_start, vtables_len, hs, "NumVTables")?,
+        pad8(vtables_len),
+        hs,
+        "NumVTables",
+    )?;
+    let values_start = add(
+        add(vnames_start, h.vnames_size, hs, "VNamesSize")?,
+        pad8(h.vnames_size),
+        hs,
+        "VNamesSize",
+    )?;
+
+    for (what, end) in [
+        ("binary IDs (BinaryIdsSize)", data_start),
+        ("data records (NumData × record size)", counters_start),
+        ("counters (NumCounters)", bitmap_start),
+        ("MC/DC bitmap (NumBitmapBytes)", uniform_start),
+        ("uniform counters (NumUniformCounters)", names_start),
+        ("names (NamesSize)", vtables_start),
+        ("vtable records (NumVTables)", vnames_start),
+        ("vtable names (VNamesSize)", values_start),
+    ] {
+        if end > avail {
+            return Err(Error::at(
+                hs,
+                ErrorKind::Truncated {
+                    what,
+                    needed: end,
+                    available: avail,
+                },
+            ));
+        }
+    }
+    let sl = |a: u64, b: u64| -> &'a [u8] { &data[(s + a) as usize..(s + b) as usize] };
+
+    // Binary IDs.
+    let binary_ids = parse_binary_ids(&h, sl(h.size, data_start), s + h.size)?;
+
+    // Vtable records (v10+).
+    let mut vtables = Vec::with_capacity(h.num_vtables as usize);
+    {
+        let vbytes = sl(vtables_start, vtables_start + vtables_len);
+        let mut vc = Cursor::new(vbytes, s + vtables_start, enc.endian);
+        for _ in 0..h.num_vtables {
+            let name_hash = vc.u64("vtable record: name hash")?;
+            let start = vc.ptr(enc.width, "vtable record: pointer")?;
+            let size = u64::from(vc.u32("vtable record: size")?);
+            if enc.width == PointerWidth::W64 {
+                vc.skip(4, "vtable record: padding")?;
+            }
+            vtables.push(VTable {
+                name_hash,
+                start,
+                size,
+            });
+        }
+    }
+
+    // Data records, counters, bitmaps.
+    let counters_sec = sl(counters_start, counters_start + counters_len);
+    let bitmap_sec = sl(bitmap_start, bitmap_start + h.num_bitmap_bytes);
+    let temporal = h.version_word & (1 << 63) != 0;
+    let mut located = Vec::with_capacity(h.num_data as usize);
+    let mut values_pos = values_start;
+    for i in 0..h.num_data {
+        let roff = data_start + i * layout.size;
+        let rbytes = sl(roff, roff + layout.size);
+        let rec = DataRecord::decode(&h, &layout, rbytes, i, s + roff).ok_or_else(|| {
+            Error::malformed(s + roff, "data record", "record is shorter than its layout")
+        })?;
+        if rec.num_counters == 0 {
+            return Err(Error::malformed(
+                rec.offset,
+                "data record",
+                "number of counters is zero",
+            ));
+        }
+        let span = locate(
+            &h,
+            mode,
+            &rec,
+            h.counters_delta,
+            u64::from(rec.num_counters),
+            entry,
+            counters_len,
+            "counter",
+            layout.size,
+        )?;
+        let mut cbytes = &counters_sec[span.start as usize..(span.start + span.len) as usize];
+        let mut counters_offset = s + counters_start + span.start;
+        let mut timestamp = None;
+        if temporal {
+            // The first counter entry is a u64 timestamp (8 one-byte entries in byte mode).
+            if cbytes.len() < 8 {
+                return Err(Error::malformed(
+                    rec.offset,
+                    "data record",
+                    "a temporal profile record has no room for its 8-byte timestamp",
+                ));
+            }
+            timestamp = enc.endian.u64_at(cbytes, 0);
+            cbytes = &cbytes[8..];
+            counters_offset += 8;
+        }
+        let bitmap: &'a [u8] = if rec.num_bitmap_bytes > 0 {
+            let bspan = locate(
+                &h,
+                PointerMode::Relative,
+                &rec,
+                h.bitmap_delta,
+                u64::from(rec.num_bitmap_bytes),
+                1,
+                h.num_bitmap_bytes,
+                "bitmap",
+                layout.size,
+            )?;
+            &bitmap_sec[bspan.start as usize..(bspan.start + bspan.len) as usize]
+        } else {
+            &[]
+        };
+        let values = if rec.has_value_block() {
+            let vstart = values_pos;
+            let vbytes = &data[(s + vstart) as usize..];
+            let mut vc = Cursor::new(vbytes, s + vstart, enc.endian);
+            let v = value_prof_data::parse(&mut vc)?;
+            values_pos = vstart + vc.position() as u64;
+            Some(v)
+        } else {
+            None
+        };
+        located.push(Located {
+            rec,
+            counters: cbytes,
+            counters_offset,
+            timestamp,
+            bitmap,
+            values,
+        });
+    }
+
+    Ok(Parsed {
+        names: (sl(names_start, names_end), s + names_start),
+        vnames: (
+            sl(vnames_start, vnames_start + h.vnames_size),
+            s + vnames_start,
+        ),
+        header: h,
+        binary_ids,
+        records: located,
+        vtables,
+        end: (s + values_pos) as usize,
+    })
+}
+
+/// Finds a record's counters or bitmap bytes, with the 32-bit-delta retry for 64-bit Windows
+/// writers (which truncate the deltas to 32 bits).
+#[allow(clippy::too_many_arguments)]
+fn locate(
+    h: &RawHeader,
+    mode: PointerMode,
+    rec: &DataRecord,
+    delta: u64,
+    count: u64,
+    entry: u64,
+    section_len: u64,
+    what: &'static str,
+    record_size: u64,
+) -> Result<Span> {
+    let width = h.encoding.width;
+    let pointer = if what == "counter" {
+        rec.counter_ptr
+    } else {
+        rec.bitmap_ptr
+    };
+    let off = section_offset(mode, width, pointer, delta, rec.index, record_size);
+    match check_span(off, count, entry, section_len, what, rec.offset) {
+        Ok(s) => Ok(s),
+        Err(e) => {
+            if width == PointerWidth::W64 && delta >> 32 == 0 {
+                let off32 = section_offset(
+                    mode,
+                    PointerWidth::W32,
+                    pointer,
+                    delta,
+                    rec.index,
+                    record_size,
+                );
+                if let Ok(s) = check_span(off32, count, entry, section_len, what, rec.offset) {
+                    return Ok(s);
+                }
+            }
+            Err(e)
+        }
+    }
+}
+
+fn parse_binary_ids<'a>(h: &RawHeader, bytes: &'a [u8], base: u64) -> Result<Vec<&'a [u8]>> {
+    let mut ids = Vec::new();
+    let mut c = Cursor::new(bytes, base, h.encoding.endian);
+    while !c.is_empty() {
+        let at = c.offset();
+        let len = c.u64("binary ID length")?;
+        if len == 0 {
+            return Err(Error::malformed(at, "binary ID", "binary id length is 0"));
+        }
+        ids.push(c.bytes(len, "binary ID bytes")?);
+        if h.padded_binary_ids() {
+            let pad = pad8(len).min(c.remaining() as u64);
+            c.skip(pad, "binary ID padding")?;
+        }
+    }
+    Ok(ids)
+}
+
+fn build<'a>(
+    data: &'a [u8],
+    parsed: Vec<Parsed<'a>>,
+    cache: &NameCache,
+    mut warnings: Vec<String>,
+) -> Result<RawRead<'a>> {
+    let _ = data;
+    let mut kind = ProfileKind::empty();
+    let mut headers = Vec::with_capacity(parsed.len());
+    let mut records = Vec::new();
+    let mut binary_ids = Vec::new();
+    let mut timestamps: Vec<(u64, u64)> = Vec::new();
+    let mut suspicious = None;
+    let mut uncorrelated = 0u64;
+    let mut tables: Vec<Arc<SymbolTable>> = Vec::new();
+    let mut vtables_tables: Vec<Arc<SymbolTable>> = Vec::new();
+
+    for p in parsed {
+        let h = &p.header;
+        let (k, unknown) = ProfileKind::from_version_word(h.version_word);
+        if unknown != 0 {
+            warnings.push(format!(
+                "profile at offset {:#x}: unknown flag bits {unknown:#018x} in the version word are ignored",
+                h.start
+            ));
+        }
+        if !kind.is_ir() && !kind.contains(ProfileKind::FRONTEND) {
+            kind = k;
+        } else if kind.is_ir() != k.is_ir() {
+            warnings.push(format!(
+                "profile at offset {:#x} is {} but an earlier profile in the same file is {}",
+                h.start,
+                if k.is_ir() { "IR-level" } else { "front-end" },
+                if kind.is_ir() {
+                    "IR-level"
+                } else {
+                    "front-end"
+                },
+            ));
+            kind.insert(k);
+        } else {
+            kind.insert(k);
+        }
+        if h.value_kind_last + 1 != h.value_kind_slots() as u64 {
+            warnings.push(format!(
+                "profile at offset {:#x}: ValueKindLast is {} but raw version {} has {} value kinds; using {}",
+                h.start,
+                h.value_kind_last,
+                h.version,
+                h.value_kind_slots(),
+                h.value_kind_slots()
+            ));
+        }
+        if h.num_data == 0 && h.names_size == 0 && h.num_counters > 0 {
+            uncorrelated += h.num_counters;
+        }
+        binary_ids.extend(p.binary_ids.iter().map(|b| b.to_vec()));
+        let names = cache.get_or_decode(p.names.0, p.names.1)?;
+        let vnames = if p.vnames.0.is_empty() {
+            Arc::new(SymbolTable::new())
+        } else {
+            cache.get_or_decode(p.vnames.0, p.vnames.1)?
+        };
+
+        // Address maps for value translation.
+        let mut fn_addrs: Vec<(u64, u64)> = p
+            .records
+            .iter()
+            .filter(|l| l.rec.function_ptr != 0)
+            .map(|l| (l.rec.function_ptr, l.rec.name_ref))
+            .collect();
+        fn_addrs.sort_by_key(|&(a, _)| a);
+        let mut vt: Vec<VTable> = p.vtables.iter().copied().filter(|v| v.start != 0).collect();
+        vt.sort_by_key(|v| v.start);
+
+        let byte_coverage = h.counter_entry_size() == 1;
+        for l in p.records {
+            let name_ok = names.contains(l.rec.name_ref);
+            if !name_ok {
+                warnings.push(format!(
+                    "data record at offset {:#x} has name hash {:#018x}, which is not in the names \
+                     section; the record is dropped",
+                    l.rec.offset, l.rec.name_ref
+                ));
+                continue;
+            }
+            if let Some(ts) = l.timestamp
+                && ts != 0
+                && ts != u64::MAX
+            {
+                timestamps.push((ts, l.rec.name_ref));
+            }
+            let counters = if byte_coverage {
+                Counters::Coverage(l.counters)
+            } else {
+                if suspicious.is_none() {
+                    for (j, chunk) in l.counters.chunks_exact(8).enumerate() {
+                        let v = h.encoding.endian.u64(chunk.try_into().unwrap_or([0; 8]));
+                        if v > MAX_PLAUSIBLE_COUNTER {
+                            suspicious = Some(SuspiciousCounter {
+                                value: v,
+                                offset: l.counters_offset + 8 * j as u64,
+                            });
+                            break;
+                        }
+                    }
+                }
+                Counters::Raw64 {
+                    bytes: l.counters,
+                    endian: h.encoding.endian,
+                }
+            };
+            let values = l.values.map(|mut v| {
+                for site in v.kind_mut(ValueKind::IndirectCall) {
+                    for vc in &mut site.values {
+                        vc.value = match fn_addrs.binary_search_by_key(&vc.value, |&(a, _)| a) {
+                            Ok(mut i) => {
+                                // Several functions at one address (identical code folding):
+                                // take the first in record order.
+                                while i > 0 && fn_addrs[i - 1].0 == vc.value {
+                                    i -= 1;
+                                }
+                                fn_addrs[i].1
+                            }
+                            Err(_) => 0,
+                        };
+                    }
+                }
+                for site in v.kind_mut(ValueKind::VTable) {
+                    for vc in &mut site.values {
+                        let i = vt.partition_point(|t| t.start <= vc.value);
+                        vc.value = match i.checked_sub(1).and_then(|j| vt.get(j)) {
+                            Some(t) if vc.value <= t.start.saturating_add(t.size) => t.name_hash,
+                            _ => 0,
+                        };
+                    }
+                }
+                Box::new(v)
+            });
+            records.push(FunctionRecord {
+                key: FunctionKey {
+                    name: l.rec.name_ref,
+                    cfg: l.rec.func_hash,
+                },
+                counters,
+                bitmap: Cow::Borrowed(l.bitmap),
+                values,
+            });
+        }
+        tables.push(names);
+        vtables_tables.push(vnames);
+        headers.push(p.header);
+    }
+
+    let mut temporal = TemporalProfile::default();
+    if !timestamps.is_empty() {
+        timestamps.sort_unstable();
+        temporal.traces.push(TemporalTrace {
+            weight: 1,
+            functions: timestamps.into_iter().map(|(_, n)| n).collect(),
+        });
+        temporal.stream_size = 1;
+    }
+    let format = match headers.first() {
+        Some(h) => format!("raw profile v{} ({})", h.version, h.encoding.describe()),
+        None => "raw profile".into(),
+    };
+    Ok(RawRead {
+        profile: Profile {
+            kind,
+            records,
+            names: merge_tables(tables),
+            vtable_names: merge_tables(vtables_tables),
+            binary_ids,
+            temporal,
+            uncorrelated_counters: uncorrelated,
+            provenance: Provenance { path: None, format },
+        },
+        headers,
+        warnings,
+        suspicious_counter: suspicious,
+    })
+}
+
+fn merge_tables(mut tables: Vec<Arc<SymbolTable>>) -> Arc<SymbolTable> {
+    tables.dedup_by(|a, b| Arc::ptr_eq(a, b));
+    match tables.len() {
+        0 => Arc::new(SymbolTable::new()),
+        1 => tables.pop().unwrap_or_default(),
+        _ => {
+            let mut t = SymbolTable::new();
+            for x in &tables {
+                t.extend_from(x);
+            }
+            Arc::new(t)
+        }
+    }
+}

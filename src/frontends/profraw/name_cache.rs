@@ -1,0 +1,75 @@
+//! Decoded names sections, shared between inputs.
+//!
+//! Every raw profile of one binary carries a byte-identical names section. Inflating it and
+//! hashing every name once per distinct section (instead of once per file) is the largest
+//! saving when merging many profiles of the same program.
+
+use std::collections::HashMap;
+use std::hash::{DefaultHasher, Hash, Hasher};
+use std::sync::{Arc, Mutex};
+
+use crate::error::Result;
+use crate::ir::SymbolTable;
+use crate::names_blob;
+
+/// Decoded blobs that share a key: the blob bytes and their table.
+type Bucket = Vec<(Arc<[u8]>, Arc<SymbolTable>)>;
+
+/// A thread-safe cache of decoded names sections, keyed by their bytes.
+#[derive(Debug, Default)]
+pub struct NameCache {
+    map: Mutex<HashMap<u64, Bucket>>,
+}
+
+impl NameCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn key(blob: &[u8]) -> u64 {
+        let mut h = DefaultHasher::new();
+        blob.len().hash(&mut h);
+        blob.hash(&mut h);
+        h.finish()
+    }
+
+    /// The symbol table of a names blob whose first byte is at absolute offset `base`,
+    /// decoding it only if no identical blob was decoded before.
+    pub fn get_or_decode(&self, blob: &[u8], base: u64) -> Result<Arc<SymbolTable>> {
+        let key = Self::key(blob);
+        if let Ok(map) = self.map.lock()
+            && let Some(list) = map.get(&key)
+        {
+            for (bytes, table) in list {
+                if &**bytes == blob {
+                    return Ok(table.clone());
+                }
+            }
+        }
+        let mut table = SymbolTable::new();
+        names_blob::for_each_name(blob, base, |n| {
+            table.insert(n);
+        })?;
+        let table = Arc::new(table);
+        if let Ok(mut map) = self.map.lock() {
+            map.entry(key)
+                .or_default()
+                .push((Arc::from(blob), table.clone()));
+        }
+        Ok(table)
+    }
+
+    /// Number of distinct blobs decoded.
+    pub fn len(&self) -> usize {
+        self.map
+            .lock()
+            .map(|m| m.values().map(Vec::len).sum())
+            .unwrap_or(0)
+    }
+
+    /// True if nothing was decoded yet.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}

@@ -1,0 +1,185 @@
+//! Function records: identity, counters, MC/DC bitmap and value sites.
+
+use std::borrow::Cow;
+
+use super::value::ValueProfile;
+use crate::bytes::Endian;
+
+/// Bit 60 of a structural hash marks a context-sensitive (CS-IRPGO) record.
+pub const CS_HASH_FLAG: u64 = 1 << 60;
+
+/// Identity of a function record: LLVM keys records by the MD5 of the PGO name and the
+/// structural (CFG) hash of the body. Two bodies with one name are two records.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FunctionKey {
+    /// Low 64 bits of MD5 of the PGO name ([`crate::hashing::md5_hash`]).
+    pub name: u64,
+    /// Structural hash; bit 60 set for context-sensitive records.
+    pub cfg: u64,
+}
+
+impl FunctionKey {
+    /// True for context-sensitive records.
+    pub fn is_context_sensitive(&self) -> bool {
+        self.cfg & CS_HASH_FLAG != 0
+    }
+}
+
+/// The counters of one function. Readers borrow them from the input without copying;
+/// merging produces owned counters.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Counters<'a> {
+    /// Counts in memory.
+    Owned(Vec<u64>),
+    /// 8-byte counters straight from an input, in its byte order, possibly unaligned.
+    /// Invariant: `bytes.len()` is a multiple of 8.
+    Raw64 {
+        /// The counter bytes.
+        bytes: &'a [u8],
+        /// Their byte order.
+        endian: Endian,
+    },
+    /// Single-byte coverage counters: `0x00` means covered (count 1), anything else 0.
+    Coverage(&'a [u8]),
+}
+
+impl Default for Counters<'_> {
+    fn default() -> Self {
+        Counters::Owned(Vec::new())
+    }
+}
+
+impl<'a> Counters<'a> {
+    /// Number of counters.
+    pub fn len(&self) -> usize {
+        match self {
+            Counters::Owned(v) => v.len(),
+            Counters::Raw64 { bytes, .. } => bytes.len() / 8,
+            Counters::Coverage(b) => b.len(),
+        }
+    }
+
+    /// True if there are no counters.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Counter `i`, if it exists.
+    pub fn get(&self, i: usize) -> Option<u64> {
+        match self {
+            Counters::Owned(v) => v.get(i).copied(),
+            Counters::Raw64 { bytes, endian } => endian.u64_at(bytes, i.checked_mul(8)?),
+            Counters::Coverage(b) => b.get(i).map(|&x| u64::from(x == 0)),
+        }
+    }
+
+    /// Iterates the counts.
+    pub fn iter(&self) -> CounterIter<'_, 'a> {
+        CounterIter {
+            counters: self,
+            next: 0,
+        }
+    }
+
+    /// The counts as an owned vector.
+    pub fn to_vec(&self) -> Vec<u64> {
+        match self {
+            Counters::Owned(v) => v.clone(),
+            _ => self.iter().collect(),
+        }
+    }
+
+    /// Turns borrowed counters into owned ones.
+    pub fn into_owned(self) -> Counters<'static> {
+        match self {
+            Counters::Owned(v) => Counters::Owned(v),
+            other => Counters::Owned(other.to_vec()),
+        }
+    }
+
+    /// True if every counter is zero.
+    pub fn all_zero(&self) -> bool {
+        match self {
+            Counters::Owned(v) => v.iter().all(|&c| c == 0),
+            Counters::Raw64 { bytes, .. } => bytes.iter().all(|&b| b == 0),
+            Counters::Coverage(b) => b.iter().all(|&x| x != 0),
+        }
+    }
+}
+
+/// Iterator over [`Counters`].
+#[derive(Debug)]
+pub struct CounterIter<'c, 'a> {
+    counters: &'c Counters<'a>,
+    next: usize,
+}
+
+impl Iterator for CounterIter<'_, '_> {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        let v = self.counters.get(self.next)?;
+        self.next += 1;
+        Some(v)
+    }
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.counters.len().saturating_sub(self.next);
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for CounterIter<'_, '_> {}
+
+/// One function's profile.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FunctionRecord<'a> {
+    /// Identity.
+    pub key: FunctionKey,
+    /// Block/edge counters, in the compiler's numbering.
+    pub counters: Counters<'a>,
+    /// MC/DC test-vector bitmap bytes (empty without `-fcoverage-mcdc`).
+    pub bitmap: Cow<'a, [u8]>,
+    /// Value sites, `None` when the function has none.
+    pub values: Option<Box<ValueProfile>>,
+}
+
+impl FunctionRecord<'_> {
+    /// True if no counter and no bitmap byte is non-zero (what `--sparse` drops).
+    pub fn is_zero(&self) -> bool {
+        self.counters.all_zero() && self.bitmap.iter().all(|&b| b == 0)
+    }
+
+    /// Detaches the record from the input it borrows from.
+    pub fn into_owned(self) -> FunctionRecord<'static> {
+        FunctionRecord {
+            key: self.key,
+            counters: self.counters.into_owned(),
+            bitmap: Cow::Owned(self.bitmap.into_owned()),
+            values: self.values,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn borrowed_counters_decode_both_orders_and_coverage() {
+        let le = [1u8, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2];
+        let c = Counters::Raw64 {
+            bytes: &le,
+            endian: Endian::Little,
+        };
+        assert_eq!(c.to_vec(), vec![1, 2 << 56]);
+        let c = Counters::Raw64 {
+            bytes: &le,
+            endian: Endian::Big,
+        };
+        assert_eq!(c.to_vec(), vec![1 << 56, 2]);
+        let cov = [0u8, 0xff, 0x00, 0x01];
+        let c = Counters::Coverage(&cov);
+        assert_eq!(c.to_vec(), vec![1, 0, 1, 0]);
+        assert!(!c.all_zero());
+        assert!(Counters::Coverage(&[0xff, 0xff]).all_zero());
+    }
+}

@@ -1,0 +1,19 @@
+//! The intermediate representation every front-end produces and every back-end consumes.
+//!
+//! A [`Profile`] holds [`FunctionRecord`]s keyed by [`FunctionKey`] (name hash, structural
+//! hash), their [`Counters`], MC/DC bitmaps and [`ValueProfile`]s, the [`ProfileKind`] flags,
+//! the symbol tables that name hashes refer to, binary IDs, temporal traces and provenance.
+//! Passes only ever see this representation.
+
+pub mod function;
+pub mod kind;
+pub mod profile;
+pub mod symbols;
+pub mod validate;
+pub mod value;
+
+pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
+pub use kind::ProfileKind;
+pub use profile::{Profile, Provenance, TemporalProfile, TemporalTrace};
+pub use symbols::{Name, SymbolTable};
+pub use value::{ValueCount, ValueKind, ValueProfile, ValueSite};

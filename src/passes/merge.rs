@@ -1,0 +1,881 @@
+//! The merge pass: combine many profiles into one, exactly as `llvm-profdata merge` would
+//! combine them one after another in input order, but in parallel.
+//!
+//! # Semantics (those of LLVM's `InstrProfWriter::addRecord`)
+//! * Records are keyed by (name hash, structural hash). The first time a key is seen its
+//!   record is taken as is, scaled by the input's weight if the weight is not 1 (counters
+//!   clamped to `u64::MAX − 2`, LLVM's largest real count).
+//! * Later records with the same key add `weight × count` to each counter (saturating, then
+//!   clamped), OR their MC/DC bitmap bytes, and merge value sites per value: values present
+//!   on both sides add `weight × count`; values new to the site are inserted with their
+//!   **unweighted** count, as LLVM does (set [`MergeOptions::weight_all_values`] to weight
+//!   them too). After every record each site is stable-sorted by descending count and cut to
+//!   255 values.
+//! * A different counter count under one key is a conflict between two inputs: an error
+//!   naming both files under [`FailureMode::Any`], otherwise a warning and the later record is
+//!   dropped (LLVM only warns). Bitmap-size and value-site-count differences are handled the
+//!   same way.
+//!
+//! # Determinism and parallelism
+//! Every function's result depends only on the ordered sequence of its own records. The pass
+//! shards functions by name hash and each shard folds all inputs in input order, so the result
+//! is identical for any number of threads, and identical to `llvm-profdata merge
+//! --num-threads=1` on the same inputs in the same order. (`llvm-profdata` with several
+//! threads merges per-thread partial results, which changes weighted value counts and the
+//! order of records that share a name; we do not reproduce that.) Inputs are read and parsed
+//! in parallel in windows, so memory stays bounded by the merged profile plus one window of
+//! inputs, whatever the number of inputs.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::temporal::TraceReservoir;
+use super::weight::Weight;
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::{self, InputFile, ReadOutput};
+use crate::ir::{
+    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
+    ValueKind, ValueProfile, ValueSite,
+};
+
+/// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.
+pub const MAX_COUNT: u64 = u64::MAX - 2;
+/// First counter value LLVM uses to mark a pseudo-hot function.
+pub const PSEUDO_HOT: u64 = u64::MAX;
+/// First counter value LLVM uses to mark a pseudo-warm function.
+pub const PSEUDO_WARM: u64 = u64::MAX - 1;
+
+/// What to do when an input cannot be used. Same meanings as `llvm-profdata --failure-mode`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum FailureMode {
+    /// Fail on the first bad input or conflict (llvm-profdata's `any`, the default).
+    #[default]
+    Any,
+    /// Fail only if every input is bad; otherwise warn and skip.
+    All,
+    /// Never fail because of inputs: warn and skip.
+    Warn,
+}
+
+/// Options of the merge pass.
+#[derive(Debug, Clone)]
+pub struct MergeOptions {
+    /// What to do with bad inputs and conflicting records.
+    pub failure_mode: FailureMode,
+    /// Worker threads; 0 means one per core.
+    pub threads: usize,
+    /// Inputs read and parsed at once; 0 means `2 × threads` (at least 2).
+    pub window: usize,
+    /// Weight value counts that an input adds to a site for the first time (LLVM does not).
+    pub weight_all_values: bool,
+    /// Temporal traces kept (`--temporal-profile-trace-reservoir-size`).
+    pub temporal_reservoir_size: u64,
+    /// Longest temporal trace kept (`--temporal-profile-max-trace-length`).
+    pub temporal_max_trace_length: u64,
+}
+
+impl Default for MergeOptions {
+    fn default() -> Self {
+        MergeOptions {
+            failure_mode: FailureMode::Any,
+            threads: 0,
+            window: 0,
+            weight_all_values: false,
+            temporal_reservoir_size: 100,
+            temporal_max_trace_length: 10_000,
+        }
+    }
+}
+
+/// One input of a merge.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSpec {
+    /// The file.
+    pub path: PathBuf,
+    /// Its weight.
+    pub weight: Weight,
+}
+
+/// The result of a merge.
+#[derive(Debug)]
+pub struct MergeOutput {
+    /// The merged profile; records are in order of first appearance.
+    pub profile: Profile<'static>,
+    /// Warnings, in input order.
+    pub warnings: Vec<Warning>,
+    /// Inputs that were skipped (only with [`FailureMode::All`] or [`FailureMode::Warn`]).
+    pub skipped: Vec<(PathBuf, Error)>,
+    /// Number of inputs merged.
+    pub inputs_merged: usize,
+}
+
+/// Merges files. `progress` is called with the number of inputs finished so far.
+pub fn merge_files(
+    inputs: &[InputSpec],
+    opts: &MergeOptions,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+) -> Result<MergeOutput> {
+    let threads = if opts.threads == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        opts.threads
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::new(ErrorKind::Io(std::io::Error::other(e.to_string()))))?;
+    pool.install(|| {
+        let window = if opts.window == 0 {
+            (2 * threads).max(2)
+        } else {
+            opts.window
+        };
+        let cache = frontends::profraw::NameCache::new();
+        let mut acc = Accumulator::new(opts, threads);
+        let mut done = 0usize;
+        for (w, chunk) in inputs.chunks(window).enumerate() {
+            let base = w * window;
+            let opened: Vec<Result<InputFile>> =
+                chunk.par_iter().map(|i| InputFile::open(&i.path)).collect();
+            let mut files = Vec::with_capacity(opened.len());
+            let mut failures: Vec<(usize, Error)> = Vec::new();
+            for (k, r) in opened.into_iter().enumerate() {
+                match r {
+                    Ok(f) => files.push((k, f)),
+                    Err(e) => failures.push((k, e)),
+                }
+            }
+            let reads: Vec<(usize, Result<ReadOutput<'_>>)> = files
+                .par_iter()
+                .map(|(k, f)| {
+                    (
+                        *k,
+                        frontends::read(f.bytes(), &cache).map_err(|e| e.with_path(f.path())),
+                    )
+                })
+                .collect();
+            let mut owned: Vec<(usize, ReadOutput<'_>)> = Vec::new();
+            let mut failures = failures.into_iter().peekable();
+            for (k, read) in reads {
+                while let Some((fk, _)) = failures.peek()
+                    && *fk < k
+                {
+                    if let Some((fk, e)) = failures.next() {
+                        acc.input_failed(&chunk[fk].path, e)?;
+                    }
+                }
+                match read {
+                    Ok(r) => owned.push((base + k, r)),
+                    Err(e) => acc.input_failed(&chunk[k].path, e)?,
+                }
+            }
+            for (fk, e) in failures {
+                acc.input_failed(&chunk[fk].path, e)?;
+            }
+            let mut accepted: Vec<(u32, &Profile<'_>, Weight, &Path)> = Vec::new();
+            for (idx, r) in &owned {
+                let spec = &inputs[*idx];
+                if acc.begin_input(*idx as u32, &spec.path, spec.weight, r)? {
+                    accepted.push((*idx as u32, &r.profile, spec.weight, &spec.path));
+                }
+            }
+            acc.fold(&accepted);
+            done += chunk.len();
+            if let Some(p) = progress {
+                p(done);
+            }
+        }
+        acc.finish(inputs.len())
+    })
+}
+
+/// Merges profiles already in memory (library use and tests). `label`s name the inputs in
+/// messages.
+pub fn merge_profiles(
+    inputs: &[(&Profile<'_>, Weight, &Path)],
+    opts: &MergeOptions,
+) -> Result<MergeOutput> {
+    let threads = if opts.threads == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        opts.threads
+    };
+    let mut acc = Accumulator::new(opts, threads);
+    let mut accepted = Vec::new();
+    for (i, (p, w, path)) in inputs.iter().enumerate() {
+        let r = ReadOutput::from_profile((*p).clone());
+        if acc.begin_input(i as u32, path, *w, &r)? {
+            accepted.push((i as u32, *p, *w, *path));
+        }
+    }
+    acc.fold(&accepted);
+    acc.finish(inputs.len())
+}
+
+/// A conflict or warning found while folding records, ordered by where it happened.
+#[derive(Debug, Clone)]
+struct Event {
+    input: u32,
+    record: u32,
+    key: FunctionKey,
+    what: EventKind,
+}
+
+#[derive(Debug, Clone)]
+enum EventKind {
+    Overflow,
+    Mismatch {
+        what: &'static str,
+        first_input: u32,
+        first_value: u64,
+        value: u64,
+    },
+}
+
+struct Accumulator<'o> {
+    opts: &'o MergeOptions,
+    shards: Vec<Shard>,
+    kind: Option<ProfileKind>,
+    names: SymbolTable,
+    vtable_names: SymbolTable,
+    seen_tables: Vec<Arc<SymbolTable>>,
+    binary_ids: Vec<Vec<u8>>,
+    temporal: TraceReservoir,
+    warnings: Vec<(u32, Warning)>,
+    skipped: Vec<(PathBuf, Error)>,
+    paths: HashMap<u32, PathBuf>,
+    merged: usize,
+    uncorrelated: u64,
+}
+
+impl<'o> Accumulator<'o> {
+    fn new(opts: &'o MergeOptions, threads: usize) -> Self {
+        Accumulator {
+            opts,
+            shards: (0..threads.max(1)).map(|_| Shard::default()).collect(),
+            kind: None,
+            names: SymbolTable::new(),
+            vtable_names: SymbolTable::new(),
+            seen_tables: Vec::new(),
+            binary_ids: Vec::new(),
+            temporal: TraceReservoir::new(
+                opts.temporal_reservoir_size,
+                opts.temporal_max_trace_length,
+            ),
+            warnings: Vec::new(),
+            skipped: Vec::new(),
+            paths: HashMap::new(),
+            merged: 0,
+            uncorrelated: 0,
+        }
+    }
+
+    fn input_failed(&mut self, path: &Path, e: Error) -> Result<()> {
+        if self.opts.failure_mode == FailureMode::Any {
+            return Err(e);
+        }
+        self.skipped.push((path.to_path_buf(), e));
+        Ok(())
+    }
+
+    /// Checks an input's kind and takes its tables and sections. Returns false if the input is
+    /// skipped.
+    fn begin_input(
+        &mut self,
+        idx: u32,
+        path: &Path,
+        weight: Weight,
+        r: &ReadOutput<'_>,
+    ) -> Result<bool> {
+        let p = &r.profile;
+        if let Some(s) = &r.suspicious_counter {
+            let e = Error::malformed(
+                s.offset,
+                "counter",
+                format!(
+                    "excessively large counter value {} suggests a corrupted profile \
+                     (counters above 2^56 are rejected, as llvm-profdata does)",
+                    s.value
+                ),
+            )
+            .with_path(path);
+            self.input_failed(path, e)?;
+            return Ok(false);
+        }
+        if let Some(prev) = self.kind
+            && let Some(msg) = kind_conflict(prev, p.kind)
+        {
+            let e = Error::new(ErrorKind::KindConflict(msg)).with_path(path);
+            self.input_failed(path, e)?;
+            return Ok(false);
+        }
+        for w in &r.warnings {
+            self.warnings.push((
+                idx,
+                Warning {
+                    path: Some(path.to_path_buf()),
+                    function: None,
+                    message: w.clone(),
+                },
+            ));
+        }
+        if p.uncorrelated_counters > 0 {
+            self.uncorrelated += p.uncorrelated_counters;
+            self.warnings.push((
+                idx,
+                Warning {
+                    path: Some(path.to_path_buf()),
+                    function: None,
+                    message: format!(
+                        "{} counters have no data records (a correlation-mode profile: they need \
+                         the binary or its debug info to be named) and were not merged",
+                        p.uncorrelated_counters
+                    ),
+                },
+            ));
+        }
+        let mut k = self.kind.unwrap_or_default();
+        k.insert(p.kind);
+        if k.is_ir() {
+            k.remove(ProfileKind::FRONTEND);
+        }
+        self.kind = Some(k);
+        for (table, dst) in [(&p.names, 0), (&p.vtable_names, 1)] {
+            if self.seen_tables.iter().any(|t| Arc::ptr_eq(t, table)) {
+                continue;
+            }
+            if dst == 0 {
+                self.names.extend_from(table);
+            } else {
+                self.vtable_names.extend_from(table);
+            }
+            self.seen_tables.push(table.clone());
+        }
+        self.binary_ids.extend(p.binary_ids.iter().cloned());
+        if !p.temporal.traces.is_empty() || p.temporal.stream_size > 0 {
+            let traces = p
+                .temporal
+                .traces
+                .iter()
+                .map(|t| {
+                    let mut t = t.clone();
+                    // Raw inputs carry weight 1 and get the input's weight, as in LLVM.
+                    if r.raw {
+                        t.weight = weight.rounded();
+                    }
+                    t
+                })
+                .collect();
+            self.temporal.add(traces, p.temporal.stream_size);
+        }
+        self.paths.insert(idx, path.to_path_buf());
+        self.merged += 1;
+        Ok(true)
+    }
+
+    /// Folds the records of accepted inputs (in input order) into the shards, in parallel.
+    fn fold(&mut self, batch: &[(u32, &Profile<'_>, Weight, &Path)]) {
+        let n = self.shards.len();
+        let weight_all = self.opts.weight_all_values;
+        self.shards
+            .par_iter_mut()
+            .enumerate()
+            .for_each(|(si, shard)| {
+                for (idx, p, w, _) in batch {
+                    for (ri, rec) in p.records.iter().enumerate() {
+                        if shard_of(rec.key.name, n) != si {
+                            continue;
+                        }
+                        shard.add(rec, *w, *idx, ri as u32, weight_all);
+                    }
+                }
+            });
+    }
+
+    fn finish(mut self, total_inputs: usize) -> Result<MergeOutput> {
+        if self.opts.failure_mode == FailureMode::All && self.merged == 0 && total_inputs > 0 {
+            let e = match self.skipped.pop() {
+                Some((_, e)) => e,
+                None => Error::new(ErrorKind::Usage("no profile can be merged".into())),
+            };
+            return Err(e);
+        }
+        let mut events: Vec<Event> = Vec::new();
+        let mut records: Vec<AccRecord> = Vec::new();
+        for s in self.shards.drain(..) {
+            events.extend(s.events);
+            records.extend(s.records);
+        }
+        events.sort_by_key(|e| (e.input, e.record));
+        records.sort_by_key(|r| r.first_seen);
+
+        let name_of = |key: FunctionKey| -> String {
+            match self.names.get(key.name) {
+                Some(n) => String::from_utf8_lossy(n).into_owned(),
+                None => format!("<name hash {:#018x}>", key.name),
+            }
+        };
+        let path_of = |i: u32| -> String {
+            self.paths
+                .get(&i)
+                .map(|p| p.display().to_string())
+                .unwrap_or_else(|| format!("input #{i}"))
+        };
+        let mut warnings = std::mem::take(&mut self.warnings);
+        for ev in &events {
+            match &ev.what {
+                EventKind::Overflow => warnings.push((
+                    ev.input,
+                    Warning {
+                        path: self.paths.get(&ev.input).cloned(),
+                        function: Some(name_of(ev.key)),
+                        message: "counter overflow: counts saturated".into(),
+                    },
+                )),
+                EventKind::Mismatch {
+                    what,
+                    first_input,
+                    first_value,
+                    value,
+                } => {
+                    if self.opts.failure_mode == FailureMode::Any {
+                        return Err(Error::new(ErrorKind::MergeMismatch {
+                            function: format!(
+                                "{} (structural hash {:#x})",
+                                name_of(ev.key),
+                                ev.key.cfg
+                            ),
+                            what,
+                            first_value: *first_value,
+                            first: path_of(*first_input),
+                            second_value: *value,
+                            second: path_of(ev.input),
+                        }));
+                    }
+                    warnings.push((
+                        ev.input,
+                        Warning {
+                            path: self.paths.get(&ev.input).cloned(),
+                            function: Some(name_of(ev.key)),
+                            message: format!(
+                                "{what}: {value} here, {first_value} in {}; this input's record is \
+                                 not merged",
+                                path_of(*first_input)
+                            ),
+                        },
+                    ));
+                }
+            }
+        }
+        warnings.sort_by_key(|(i, _)| *i);
+
+        let kind = self.kind.unwrap_or(ProfileKind::empty());
+        let out_records: Vec<FunctionRecord<'static>> = records
+            .into_iter()
+            .map(|r| FunctionRecord {
+                key: r.key,
+                counters: Counters::Owned(r.counters),
+                bitmap: Cow::Owned(r.bitmap),
+                values: r.values,
+            })
+            .collect();
+        Ok(MergeOutput {
+            profile: Profile {
+                kind,
+                records: out_records,
+                names: Arc::new(self.names),
+                vtable_names: Arc::new(self.vtable_names),
+                binary_ids: self.binary_ids,
+                temporal: self.temporal.finish(),
+                uncorrelated_counters: self.uncorrelated,
+                provenance: Provenance {
+                    path: None,
+                    format: "merged".into(),
+                },
+            },
+            warnings: warnings.into_iter().map(|(_, w)| w).collect(),
+            skipped: self.skipped,
+            inputs_merged: self.merged,
+        })
+    }
+}
+
+/// Why two profile kinds cannot be merged, if they cannot.
+pub fn kind_conflict(acc: ProfileKind, input: ProfileKind) -> Option<String> {
+    if acc.is_ir() != input.is_ir() {
+        let (a, b) = if input.is_ir() {
+            (
+                "an IR-level profile (-fprofile-generate, rustc -Cprofile-generate)",
+                "front-end profiles (clang -fprofile-instr-generate, coverage)",
+            )
+        } else {
+            (
+                "a front-end profile (clang -fprofile-instr-generate, coverage)",
+                "IR-level profiles (-fprofile-generate, rustc -Cprofile-generate)",
+            )
+        };
+        return Some(format!(
+            "this is {a} but the inputs before it are {b}; the two kinds number their counters \
+             differently and cannot be merged"
+        ));
+    }
+    let entry_only = ProfileKind::FUNCTION_ENTRY_ONLY;
+    let block = ProfileKind::ENTRY_FIRST.union(ProfileKind::LOOP_ENTRIES);
+    if (acc.contains(entry_only) && input.intersects(block))
+        || (input.contains(entry_only) && acc.intersects(block))
+    {
+        return Some(
+            "function-entry-only coverage profiles cannot be merged with block profiles \
+             (entry-first or loop-entries instrumentation)"
+                .into(),
+        );
+    }
+    None
+}
+
+fn shard_of(name_hash: u64, n: usize) -> usize {
+    if n <= 1 {
+        0
+    } else {
+        ((name_hash.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) % n as u64) as usize
+    }
+}
+
+#[derive(Debug, Default, Clone, Copy)]
+struct KeyHasher(u64);
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 = (self.0 ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = self.0.rotate_left(29) ^ v;
+    }
+}
+
+#[derive(Debug)]
+struct AccRecord {
+    key: FunctionKey,
+    first_seen: (u32, u32),
+    counters: Vec<u64>,
+    bitmap: Vec<u8>,
+    values: Option<Box<ValueProfile>>,
+}
+
+#[derive(Debug, Default)]
+struct Shard {
+    index: HashMap<FunctionKey, usize, BuildHasherDefault<KeyHasher>>,
+    records: Vec<AccRecord>,
+    events: Vec<Event>,
+}
+
+impl Shard {
+    fn add(&mut self, rec: &FunctionRecord<'_>, w: Weight, input: u32, ri: u32, weight_all: bool) {
+        match self.index.get(&rec.key) {
+            None => {
+                let mut overflow = false;
+                let mut counters = rec.counters.to_vec();
+                if w.scales_new_records() {
+                    for c in &mut counters {
+                        let (v, o) = w.scale(*c);
+                        overflow |= o || v > MAX_COUNT;
+                        *c = v.min(MAX_COUNT);
+                    }
+                }
+                let mut values = rec.values.clone();
+                if let Some(v) = values.as_mut() {
+                    for sites in &mut v.sites {
+                        for site in sites.iter_mut() {
+                            if w.scales_new_records() {
+                                for vc in &mut site.values {
+                                    let (s, o) = w.scale(vc.count);
+                                    overflow |= o;
+                                    vc.count = s;
+                                }
+                            }
+                            site.sort_and_cap();
+                        }
+                    }
+                }
+                if overflow {
+                    self.events.push(Event {
+                        input,
+                        record: ri,
+                        key: rec.key,
+                        what: EventKind::Overflow,
+                    });
+                }
+                self.index.insert(rec.key, self.records.len());
+                self.records.push(AccRecord {
+                    key: rec.key,
+                    first_seen: (input, ri),
+                    counters,
+                    bitmap: rec.bitmap.to_vec(),
+                    values,
+                });
+            }
+            Some(&slot) => {
+                let dst = &mut self.records[slot];
+                let mut events = Vec::new();
+                merge_into(dst, rec, w, weight_all, &mut |what| events.push(what));
+                for what in events {
+                    self.events.push(Event {
+                        input,
+                        record: ri,
+                        key: rec.key,
+                        what,
+                    });
+                }
+            }
+        }
+    }
+}
+
+/// LLVM's `InstrProfRecord::merge` followed by `sortValueData`.
+fn merge_into(
+    dst: &mut AccRecord,
+    src: &FunctionRecord<'_>,
+    w: Weight,
+    weight_all: bool,
+    report: &mut dyn FnMut(EventKind),
+) {
+    let first_input = dst.first_seen.0;
+    if dst.counters.len() != src.counters.len() {
+        report(EventKind::Mismatch {
+            what: "the number of counters differs (the function changed between the runs, or the \
+                   profiles come from different binaries)",
+            first_input,
+            first_value: dst.counters.len() as u64,
+            value: src.counters.len() as u64,
+        });
+        return;
+    }
+    // Pseudo counts (first counter u64::MAX / u64::MAX-1) only merge with each other.
+    let pseudo = |c: Option<u64>| matches!(c, Some(PSEUDO_HOT) | Some(PSEUDO_WARM));
+    let dst_first = dst.counters.first().copied();
+    let src_first = src.counters.get(0);
+    if pseudo(dst_first) || pseudo(src_first) {
+        if !(pseudo(dst_first) && pseudo(src_first)) {
+            report(EventKind::Mismatch {
+                what: "a pseudo count (from sample-profile supplementation) meets a real count",
+                first_input,
+                first_value: dst_first.unwrap_or(0),
+                value: src_first.unwrap_or(0),
+            });
+            return;
+        }
+        if let Some(c0) = dst.counters.first_mut() {
+            *c0 = if dst_first == Some(PSEUDO_HOT) || src_first == Some(PSEUDO_HOT) {
+                PSEUDO_HOT
+            } else {
+                PSEUDO_WARM
+            };
+        }
+        return;
+    }
+    if add_counters(&mut dst.counters, &src.counters, w) {
+        report(EventKind::Overflow);
+    }
+    if dst.bitmap.len() != src.bitmap.len() {
+        report(EventKind::Mismatch {
+            what: "the number of MC/DC bitmap bytes differs",
+            first_input,
+            first_value: dst.bitmap.len() as u64,
+            value: src.bitmap.len() as u64,
+        });
+        return;
+    }
+    for (d, s) in dst.bitmap.iter_mut().zip(src.bitmap.iter()) {
+        *d |= *s;
+    }
+    let empty = ValueProfile::default();
+    let src_values = src.values.as_deref().unwrap_or(&empty);
+    let mut overflow = false;
+    for kind in ValueKind::ALL {
+        let ns = src_values.kind(kind).len();
+        let nd = dst.values.as_deref().map_or(0, |v| v.kind(kind).len());
+        if ns != nd {
+            report(EventKind::Mismatch {
+                what: match kind {
+                    ValueKind::IndirectCall => "the number of indirect-call sites differs",
+                    ValueKind::MemOpSize => "the number of memory-operation sites differs",
+                    ValueKind::VTable => "the number of vtable sites differs",
+                },
+                first_input,
+                first_value: nd as u64,
+                value: ns as u64,
+            });
+            continue;
+        }
+        if ns == 0 {
+            continue;
+        }
+        let Some(dv) = dst.values.as_deref_mut() else {
+            continue;
+        };
+        for (dsite, ssite) in dv.kind_mut(kind).iter_mut().zip(src_values.kind(kind)) {
+            overflow |= merge_site(dsite, ssite, w, weight_all);
+        }
+    }
+    if let Some(dv) = dst.values.as_deref_mut() {
+        for sites in &mut dv.sites {
+            for s in sites.iter_mut() {
+                s.sort_and_cap();
+            }
+        }
+    }
+    if overflow {
+        report(EventKind::Overflow);
+    }
+}
+
+/// `dst[i] = min(dst[i] + src[i] × w, MAX_COUNT)`; returns true on saturation.
+fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
+    let mut overflow = false;
+    let mut step = |d: &mut u64, s: u64| {
+        let (v, o) = w.scale_add(s, *d);
+        let v = if v > MAX_COUNT {
+            overflow = true;
+            MAX_COUNT
+        } else {
+            v
+        };
+        overflow |= o;
+        *d = v;
+    };
+    match src {
+        Counters::Owned(v) => {
+            for (d, s) in dst.iter_mut().zip(v) {
+                step(d, *s);
+            }
+        }
+        Counters::Raw64 { bytes, endian } => {
+            for (d, b) in dst.iter_mut().zip(bytes.chunks_exact(8)) {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(b);
+                step(d, endian.u64(a));
+            }
+        }
+        Counters::Coverage(b) => {
+            for (d, s) in dst.iter_mut().zip(b.iter()) {
+                step(d, u64::from(*s == 0));
+            }
+        }
+    }
+    overflow
+}
+
+/// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value, then a sorted union;
+/// returns true on saturation.
+fn merge_site(dst: &mut ValueSite, src: &ValueSite, w: Weight, weight_all: bool) -> bool {
+    let mut overflow = false;
+    dst.values.sort_by_key(|v| v.value);
+    let mut s = src.values.clone();
+    s.sort_by_key(|v| v.value);
+    let mut merged = Vec::with_capacity(dst.values.len().max(s.len()));
+    let mut i = 0;
+    for j in s {
+        while i < dst.values.len() && dst.values[i].value < j.value {
+            merged.push(dst.values[i]);
+            i += 1;
+        }
+        if i < dst.values.len() && dst.values[i].value == j.value {
+            let mut d = dst.values[i];
+            let (c, o) = w.scale_add(j.count, d.count);
+            overflow |= o;
+            d.count = c;
+            merged.push(d);
+            i += 1;
+            continue;
+        }
+        let mut j = j;
+        if weight_all {
+            let (c, o) = w.scale(j.count);
+            overflow |= o;
+            j.count = c;
+        }
+        merged.push(j);
+    }
+    merged.extend_from_slice(&dst.values[i..]);
+    dst.values = merged;
+    overflow
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::ValueCount;
+
+    fn vc(value: u64, count: u64) -> ValueCount {
+        ValueCount { value, count }
+    }
+
+    #[test]
+    fn llvm_weighted_site_quirk() {
+        // Format reference §8.3: A {bar:7} then B (W=3) {bar:1, qux:9} gives bar:10, qux:9.
+        let mut dst = ValueSite {
+            values: vec![vc(1, 7)],
+        };
+        let src = ValueSite {
+            values: vec![vc(1, 1), vc(2, 9)],
+        };
+        merge_site(&mut dst, &src, Weight::integer(3).unwrap(), false);
+        dst.sort_and_cap();
+        assert_eq!(dst.values, vec![vc(1, 10), vc(2, 9)]);
+        let mut dst = ValueSite {
+            values: vec![vc(1, 7)],
+        };
+        merge_site(&mut dst, &src, Weight::integer(3).unwrap(), true);
+        dst.sort_and_cap();
+        assert_eq!(dst.values, vec![vc(2, 27), vc(1, 10)]);
+    }
+
+    #[test]
+    fn ties_after_a_merge_are_in_value_order() {
+        let mut dst = ValueSite {
+            values: vec![vc(9, 5), vc(3, 5)],
+        };
+        let src = ValueSite {
+            values: vec![vc(7, 5)],
+        };
+        merge_site(&mut dst, &src, Weight::ONE, false);
+        dst.sort_and_cap();
+        assert_eq!(dst.values, vec![vc(3, 5), vc(7, 5), vc(9, 5)]);
+    }
+
+    #[test]
+    fn counters_saturate_at_llvm_max() {
+        let mut d = vec![MAX_COUNT - 1, 5];
+        let src = Counters::Owned(vec![10, 1]);
+        assert!(add_counters(&mut d, &src, Weight::ONE));
+        assert_eq!(d, vec![MAX_COUNT, 6]);
+    }
+
+    #[test]
+    fn kind_conflicts() {
+        assert!(kind_conflict(ProfileKind::IR, ProfileKind::FRONTEND).is_some());
+        assert!(
+            kind_conflict(
+                ProfileKind::IR,
+                ProfileKind::IR.union(ProfileKind::CONTEXT_SENSITIVE)
+            )
+            .is_none()
+        );
+        assert!(
+            kind_conflict(
+                ProfileKind::IR.union(ProfileKind::FUNCTION_ENTRY_ONLY),
+                ProfileKind::IR.union(ProfileKind::ENTRY_FIRST)
+            )
+            .is_some()
+        );
+    }
+}

@@ -1,0 +1,241 @@
+//! LLVM's `ValueProfData` block, shared by raw profiles (writer's byte order) and indexed
+//! profiles (little-endian):
+//!
+//! ```text
+//! u32 TotalSize        bytes of the block including these 8; a multiple of 8
+//! u32 NumValueKinds
+//! NumValueKinds × {
+//!     u32 Kind, u32 NumValueSites,
+//!     u8 SiteCount[NumValueSites], zero padding to round 8 + NumValueSites up to 8,
+//!     per site: SiteCount × { u64 Value, u64 Count }
+//! }
+//! ```
+
+use crate::bytes::limits::MAX_VALUE_KINDS;
+use crate::bytes::{ByteWriter, Cursor, Endian, pad8};
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::{ValueCount, ValueKind, ValueProfile, ValueSite};
+
+/// Parses one block at the cursor, returning the sites exactly as stored (values not
+/// translated) and leaving the cursor after the block (`TotalSize` bytes).
+pub fn parse(c: &mut Cursor<'_>) -> Result<ValueProfile> {
+    let start = c.offset();
+    let avail = c.remaining() as u64;
+    let total = u64::from(c.u32("value profile block: total size")?);
+    let kinds = c.u32("value profile block: number of value kinds")?;
+    if total % 8 != 0 || total < 8 {
+        return Err(Error::malformed(
+            start,
+            "value profile block",
+            format!("total size {total} is not a non-zero multiple of 8"),
+        ));
+    }
+    if total > avail {
+        return Err(Error::at(
+            start,
+            ErrorKind::Truncated {
+                what: "value profile block",
+                needed: total,
+                available: avail,
+            },
+        ));
+    }
+    if kinds > MAX_VALUE_KINDS {
+        return Err(Error::at(
+            start + 4,
+            ErrorKind::LimitExceeded {
+                what: "number of value kinds in a value profile block",
+                value: u64::from(kinds),
+                limit: u64::from(MAX_VALUE_KINDS),
+            },
+        ));
+    }
+    let end_pos = c.position() as u64 - 8 + total;
+    let mut out = ValueProfile::default();
+    let mut seen = [false; ValueKind::COUNT];
+    for _ in 0..kinds {
+        let rec_at = c.offset();
+        if (c.position() as u64).saturating_add(8) > end_pos {
+            return Err(Error::malformed(
+                rec_at,
+                "value profile record",
+                format!("runs past the block's total size {total}"),
+            ));
+        }
+        let kind_n = c.u32("value profile record: kind")?;
+        let kind = ValueKind::from_u32(kind_n).ok_or_else(|| {
+            Error::malformed(
+                rec_at,
+                "value profile record",
+                format!("value kind {kind_n} is not 0, 1 or 2"),
+            )
+        })?;
+        if std::mem::replace(&mut seen[kind.index()], true) {
+            return Err(Error::malformed(
+                rec_at,
+                "value profile record",
+                format!("value kind {kind_n} appears twice in one block"),
+            ));
+        }
+        let nsites = u64::from(c.u32("value profile record: number of sites")?);
+        let counts_len = nsites + pad8(8 + nsites);
+        if (c.position() as u64).saturating_add(counts_len) > end_pos {
+            return Err(Error::malformed(
+                rec_at,
+                "value profile record",
+                format!("{nsites} site counts run past the block's total size {total}"),
+            ));
+        }
+        let site_counts = c.bytes(nsites, "value profile record: site counts")?;
+        c.skip(pad8(8 + nsites), "value profile record: padding")?;
+        let npairs: u64 = site_counts.iter().map(|&n| u64::from(n)).sum();
+        if (c.position() as u64).saturating_add(npairs * 16) > end_pos {
+            return Err(Error::malformed(
+                rec_at,
+                "value profile record",
+                format!("{npairs} values run past the block's total size {total}"),
+            ));
+        }
+        let mut sites = Vec::with_capacity(site_counts.len());
+        for &n in site_counts {
+            let mut values = Vec::with_capacity(usize::from(n));
+            for _ in 0..n {
+                let value = c.u64("value profile data: value")?;
+                let count = c.u64("value profile data: count")?;
+                values.push(ValueCount { value, count });
+            }
+            sites.push(ValueSite { values });
+        }
+        *out.kind_mut(kind) = sites;
+    }
+    c.seek(end_pos, "value profile block")?;
+    Ok(out)
+}
+
+/// Size in bytes of the block [`write`] produces for `v` (8 for an empty profile).
+pub fn size(v: Option<&ValueProfile>) -> u64 {
+    let mut total = 8u64;
+    if let Some(v) = v {
+        for sites in &v.sites {
+            if sites.is_empty() {
+                continue;
+            }
+            let n = sites.len() as u64;
+            let pairs: u64 = sites.iter().map(|s| s.values.len() as u64).sum();
+            total += 8 + n + pad8(8 + n) + 16 * pairs;
+        }
+    }
+    total
+}
+
+/// Appends the little-endian block for `v` (kinds in ascending order, only kinds with sites).
+///
+/// Sites must hold at most 255 values (the count is a byte); callers cap them first.
+pub fn write(w: &mut ByteWriter, v: Option<&ValueProfile>) {
+    let total = size(v);
+    w.u32(total as u32);
+    let Some(v) = v else {
+        w.u32(0);
+        return;
+    };
+    w.u32(v.num_kinds() as u32);
+    for kind in ValueKind::ALL {
+        let sites = v.kind(kind);
+        if sites.is_empty() {
+            continue;
+        }
+        w.u32(kind as u32);
+        w.u32(sites.len() as u32);
+        for s in sites {
+            w.u8(s.values.len().min(255) as u8);
+        }
+        w.zeros(pad8(8 + sites.len() as u64) as usize);
+        for s in sites {
+            for vc in s.values.iter().take(255) {
+                w.u64(vc.value);
+                w.u64(vc.count);
+            }
+        }
+    }
+}
+
+/// Convenience for tests and tools: parse a block from a little-endian slice.
+pub fn parse_le(data: &[u8], base: u64) -> Result<ValueProfile> {
+    parse(&mut Cursor::new(data, base, Endian::Little))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample() -> ValueProfile {
+        let mut v = ValueProfile::default();
+        v.kind_mut(ValueKind::IndirectCall).push(ValueSite {
+            values: vec![
+                ValueCount {
+                    value: 0x9737d0b9152c4cf2,
+                    count: 53,
+                },
+                ValueCount {
+                    value: 0x908f226ca9f2a3ec,
+                    count: 34,
+                },
+            ],
+        });
+        v.kind_mut(ValueKind::MemOpSize).push(ValueSite {
+            values: vec![ValueCount {
+                value: 17,
+                count: 50,
+            }],
+        });
+        v.kind_mut(ValueKind::MemOpSize).push(ValueSite::default());
+        v
+    }
+
+    #[test]
+    fn round_trip_and_size() {
+        let v = sample();
+        let mut w = ByteWriter::new();
+        write(&mut w, Some(&v));
+        assert_eq!(w.len(), size(Some(&v)));
+        assert_eq!(w.len() % 8, 0);
+        let back = parse_le(w.as_slice(), 0).unwrap();
+        assert_eq!(back, v);
+        let mut w = ByteWriter::new();
+        write(&mut w, None);
+        assert_eq!(w.as_slice(), &[8, 0, 0, 0, 0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn rejects_inconsistent_blocks() {
+        let v = sample();
+        let mut w = ByteWriter::new();
+        write(&mut w, Some(&v));
+        let good = w.into_inner();
+        // Total size not a multiple of 8.
+        let mut b = good.clone();
+        b[0] = 9;
+        assert!(parse_le(&b, 0).is_err());
+        // Total size larger than the data.
+        let mut b = good.clone();
+        b[0] = 200;
+        assert!(parse_le(&b, 0).is_err());
+        // Unknown kind.
+        let mut b = good.clone();
+        b[8] = 7;
+        let e = parse_le(&b, 0x100).unwrap_err();
+        assert_eq!(e.offset(), Some(0x108));
+        // Too many kinds.
+        let mut b = good.clone();
+        b[4] = 4;
+        assert!(parse_le(&b, 0).is_err());
+        // A site count that runs past the total size.
+        let mut b = good.clone();
+        b[16] = 200;
+        assert!(parse_le(&b, 0).is_err());
+        // Every truncation fails cleanly.
+        for n in 0..good.len() {
+            assert!(parse_le(&good[..n], 0).is_err());
+        }
+    }
+}
