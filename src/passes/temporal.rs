@@ -1,11 +1,12 @@
 //! Temporal-trace reservoir sampling, as `llvm-profdata merge` does it.
 //!
-//! Traces are kept in a reservoir of fixed size (default 100). Once it is full, each new trace
-//! replaces a uniformly chosen slot `r ∈ [0, stream_size]` if `r` is inside the reservoir.
-//! LLVM draws `r` with a default-seeded `std::mt19937` and libstdc++'s
-//! `uniform_int_distribution<uint64_t>`; we reproduce both (Lemire's multiply-shift for ranges
-//! below 2^32 − 1, as libstdc++ since GCC 11 does), so the same inputs in the same order give
-//! the same traces as LLVM's single-threaded merge.
+//! Traces are kept in a reservoir of fixed size (default 100), filled in input order; a source
+//! stream larger than the room left is shuffled and sampled into it. LLVM (22 and later; the
+//! algorithm changed in llvm/llvm-project#152563, LLVM 19 samples differently) draws with a
+//! default-seeded `std::mt19937` and libstdc++'s `uniform_int_distribution<uint64_t>`; we
+//! reproduce both (Lemire's multiply-shift for ranges below 2^32 − 1, as libstdc++ since GCC 11
+//! does), so the same inputs in the same order give the same traces as `llvm-profdata` 22's
+//! single-threaded merge.
 
 use rand_mt::Mt;
 
@@ -64,56 +65,53 @@ impl TraceReservoir {
         }
     }
 
-    fn add_trace(&mut self, trace: TemporalTrace) {
-        if self.profile.stream_size < self.reservoir_size {
-            self.profile.traces.push(trace);
-        } else {
-            let r = self.uniform(self.profile.stream_size);
-            if let Some(slot) = usize::try_from(r)
-                .ok()
-                .and_then(|i| self.profile.traces.get_mut(i))
-            {
-                *slot = trace;
-            }
+    /// Adds the traces of one input whose own stream size was `src_stream_size` (1 for a raw
+    /// profile), as LLVM 22's `InstrProfWriter::addTemporalProfileTraces` does: fill the
+    /// reservoir first, then sample the rest of the source stream.
+    ///
+    /// A consequence of LLVM's algorithm that we keep for compatibility: a raw input carries a
+    /// stream of one trace, so once the reservoir is full, traces of further raw inputs are
+    /// counted in the stream size but never sampled in.
+    pub fn add(&mut self, mut src: Vec<TemporalTrace>, src_stream_size: u64) {
+        let cap = usize::try_from(self.reservoir_size).unwrap_or(usize::MAX);
+        if self.profile.traces.len() > cap {
+            self.profile.traces.truncate(cap);
         }
-        self.profile.stream_size += 1;
-    }
-
-    /// Adds the traces of one input whose own stream size was `src_stream_size`.
-    pub fn add(&mut self, mut src: Vec<TemporalTrace>, mut src_stream_size: u64) {
         let max = usize::try_from(self.max_trace_length).unwrap_or(usize::MAX);
         for t in &mut src {
             t.functions.truncate(max);
         }
         src.retain(|t| !t.functions.is_empty());
-        let mut dest_sampled = self.profile.stream_size > self.reservoir_size;
-        let mut src_sampled = src_stream_size > self.reservoir_size;
-        if !dest_sampled && src_sampled {
-            std::mem::swap(&mut self.profile.traces, &mut src);
-            std::mem::swap(&mut self.profile.stream_size, &mut src_stream_size);
-            std::mem::swap(&mut dest_sampled, &mut src_sampled);
-        }
-        if !src_sampled {
-            for t in src {
-                self.add_trace(t);
-            }
+        if src.is_empty() {
             return;
         }
-        // Both sampled: find the slots the whole source stream would have replaced, then fill
-        // them with a shuffled sample of the source traces.
-        let mut replace: Vec<usize> = Vec::new();
-        for _ in 0..src_stream_size {
-            let r = self.uniform(self.profile.stream_size);
-            if let Ok(i) = usize::try_from(r)
-                && i < self.profile.traces.len()
-                && !replace.contains(&i)
-            {
-                replace.push(i);
+        let mut rest = src.into_iter();
+        while self.profile.traces.len() < cap {
+            match rest.next() {
+                Some(t) => self.profile.traces.push(t),
+                None => break,
             }
-            self.profile.stream_size += 1;
         }
-        // llvm::shuffle: for each position, swap with a later one chosen by `g() % size`.
-        let n = src.len();
+        let mut rest: Vec<TemporalTrace> = rest.collect();
+        self.shuffle(&mut rest);
+        let mut it = rest.into_iter().peekable();
+        let mut i = self.profile.traces.len() as u64;
+        while i < src_stream_size && it.peek().is_some() {
+            let r = self.uniform(i);
+            if let Ok(slot) = usize::try_from(r)
+                && slot < self.profile.traces.len()
+                && let Some(t) = it.next()
+            {
+                self.profile.traces[slot] = t;
+            }
+            i += 1;
+        }
+        self.profile.stream_size = self.profile.stream_size.saturating_add(src_stream_size);
+    }
+
+    /// `llvm::shuffle`: for each position, swap with a later one chosen by `g() % size`.
+    fn shuffle<T>(&mut self, v: &mut [T]) {
+        let n = v.len();
         for first in 0..n {
             let size = (n - first) as u64;
             if size <= 1 {
@@ -121,11 +119,8 @@ impl TraceReservoir {
             }
             let off = (u64::from(self.rng.next_u32()) % size) as usize;
             if off != 0 {
-                src.swap(first, first + off);
+                v.swap(first, first + off);
             }
-        }
-        for (i, t) in replace.into_iter().zip(src) {
-            self.profile.traces[i] = t;
         }
     }
 
@@ -147,16 +142,26 @@ mod tests {
     }
 
     #[test]
-    fn appends_until_full_then_samples() {
+    fn raw_traces_fill_the_reservoir_then_only_count() {
         let mut r = TraceReservoir::new(2, 2);
         for i in 0..4u64 {
             r.add(vec![trace(1, &[i, i + 10, i + 20])], 1);
         }
+        // Empty traces are dropped without counting.
         r.add(vec![trace(1, &[])], 1);
         let p = r.finish();
         assert_eq!(p.stream_size, 4);
+        assert_eq!(p.traces, vec![trace(1, &[0, 10]), trace(1, &[1, 11])]);
+    }
+
+    #[test]
+    fn sampled_sources_replace_slots() {
+        let mut r = TraceReservoir::new(2, 10);
+        let src: Vec<TemporalTrace> = (0..6u64).map(|i| trace(1, &[i])).collect();
+        r.add(src, 50);
+        let p = r.finish();
+        assert_eq!(p.stream_size, 50);
         assert_eq!(p.traces.len(), 2);
-        assert!(p.traces.iter().all(|t| t.functions.len() == 2));
     }
 
     #[test]
