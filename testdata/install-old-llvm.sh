@@ -15,6 +15,8 @@
 set -euo pipefail
 
 MIRROR=${PGO_OLD_MIRROR:-http://deb.debian.org/debian}
+# PGO_OLD_WITH_CLANG=0 installs only llvm-profdata (what the tests need), not the compilers.
+WITH_CLANG=${PGO_OLD_WITH_CLANG:-1}
 BULLSEYE=${PGO_BULLSEYE_ROOT:-/opt/pgo-merge-bullseye}
 TRIXIE=${PGO_TRIXIE_ROOT:-/opt/pgo-merge-trixie}
 
@@ -57,6 +59,7 @@ wrappers() {
 exec "$ld" --library-path "$libpath:$root/usr/lib/llvm-$v/lib" "$root/usr/lib/llvm-$v/bin/llvm-profdata" "\$@"
 WRAP
     chmod +x "/usr/local/bin/llvm-profdata-$v"
+    [ "$WITH_CLANG" = 1 ] || continue
     for tool in clang clang++; do
       cat > "/usr/local/bin/$tool-$v" <<WRAP
 #!/bin/sh
@@ -75,8 +78,13 @@ WRAP
   done
 }
 
-setup_root bullseye "$BULLSEYE" clang-9 clang-11 llvm-9 llvm-11 libc6-dev gcc gcc-multilib binutils
-setup_root trixie "$TRIXIE" clang-18 llvm-18 libclang-rt-18-dev libc6-dev gcc gcc-multilib binutils
+if [ "$WITH_CLANG" = 1 ]; then
+  setup_root bullseye "$BULLSEYE" clang-9 clang-11 llvm-9 llvm-11 libc6-dev gcc gcc-multilib binutils
+  setup_root trixie "$TRIXIE" clang-18 llvm-18 libclang-rt-18-dev libc6-dev gcc gcc-multilib binutils
+else
+  setup_root bullseye "$BULLSEYE" llvm-9 llvm-11
+  setup_root trixie "$TRIXIE" llvm-18
+fi
 wrappers "$BULLSEYE" 9 11
 wrappers "$TRIXIE" 18
 for v in 9 11 18; do

@@ -8,7 +8,7 @@ use clap::{Parser, ValueEnum};
 ///
 /// Exit codes: 0 success; 1 a failure (bad or conflicting input, I/O error); 2 bad usage.
 #[derive(Debug, Parser)]
-#[command(name = "pgo-merge", version, about, long_about = None)]
+#[command(name = "pgo-merge", version, about)]
 pub struct MergeArgs {
     /// Input profiles, or directories searched recursively for .profraw and .profdata files.
     /// The format of each input is detected from its content.
