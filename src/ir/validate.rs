@@ -42,3 +42,38 @@ pub fn check(profile: &Profile<'_>) -> Vec<Violation> {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::{Counters, FunctionKey, FunctionRecord, SymbolTable, ValueCount, ValueKind, ValueProfile, ValueSite};
+    use std::sync::Arc;
+
+    #[test]
+    fn finds_each_kind_of_violation() {
+        let mut names = SymbolTable::new();
+        let known = names.insert(b"main");
+        let mut p = Profile { names: Arc::new(names), ..Profile::default() };
+        p.records.push(FunctionRecord {
+            key: FunctionKey { name: known, cfg: 1 },
+            counters: Counters::Owned(vec![1]),
+            ..FunctionRecord::default()
+        });
+        assert!(check(&p).is_empty());
+        p.records.push(FunctionRecord {
+            key: FunctionKey { name: 42, cfg: 1 },
+            counters: Counters::Owned(vec![]),
+            ..FunctionRecord::default()
+        });
+        let mut v = ValueProfile::default();
+        v.kind_mut(ValueKind::MemOpSize).push(ValueSite {
+            values: (0..300).map(|i| ValueCount { value: i, count: 1 }).collect(),
+        });
+        p.records[0].values = Some(Box::new(v));
+        let found = check(&p);
+        assert_eq!(found.len(), 3, "{found:?}");
+        assert!(found.iter().any(|v| v.message.contains("no counters")));
+        assert!(found.iter().any(|v| v.message.contains("no name")));
+        assert!(found.iter().any(|v| v.message.contains("255")));
+    }
+}

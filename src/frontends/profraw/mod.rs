@@ -579,6 +579,13 @@ fn build<'a>(
                 h.value_kind_slots()
             ));
         }
+        if h.num_uniform_counters > 0 {
+            warnings.push(format!(
+                "profile at offset {:#x}: {} uniform counters (GPU offload profiling, raw v11) are \
+                 not carried to the output",
+                h.start, h.num_uniform_counters
+            ));
+        }
         if h.num_data == 0 && h.names_size == 0 && h.num_counters > 0 {
             uncorrelated += h.num_counters;
         }
