@@ -113,6 +113,7 @@ pub enum ErrorKind {
 pub struct Error {
     kind: Box<ErrorKind>,
     offset: Option<u64>,
+    line: Option<u64>,
     path: Option<PathBuf>,
 }
 
@@ -122,6 +123,17 @@ impl Error {
         Error {
             kind: Box::new(kind),
             offset: None,
+            line: None,
+            path: None,
+        }
+    }
+
+    /// A new error at a 1-based line of a text input.
+    pub fn at_line(line: u64, kind: ErrorKind) -> Self {
+        Error {
+            kind: Box::new(kind),
+            offset: None,
+            line: Some(line),
             path: None,
         }
     }
@@ -131,6 +143,7 @@ impl Error {
         Error {
             kind: Box::new(kind),
             offset: Some(offset),
+            line: None,
             path: None,
         }
     }
@@ -174,6 +187,11 @@ impl Error {
         self.offset
     }
 
+    /// The 1-based line of a text input, when the error is about a line.
+    pub fn line(&self) -> Option<u64> {
+        self.line
+    }
+
     /// The input file, when known.
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
@@ -187,6 +205,9 @@ impl fmt::Display for Error {
         }
         if let Some(o) = self.offset {
             write!(f, "at offset {o:#x}: ")?;
+        }
+        if let Some(l) = self.line {
+            write!(f, "line {l}: ")?;
         }
         fmt::Display::fmt(&self.kind, f)
     }

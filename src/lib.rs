@@ -4,16 +4,19 @@
 //!
 //! ```text
 //!  inputs ──► front-ends ──► IR (Profile) ──► passes ──► back-ends ──► output
-//!  .profraw    sniff/read     functions,       merge       .profdata (index v7–v13)
-//!  (v5, v7–v11)               counters,                    .proftext
-//!                             value sites
+//!  .profraw    sniff/read     functions,       merge       .profdata (index v7–v14)
+//!  .profdata                  counters,        filter      .proftext
+//!  .proftext                  value sites      overlap     show (text / JSON)
 //! ```
 //!
 //! * [`frontends`] read inputs into the [`ir`]: LLVM raw profiles of every raw version LLVM
-//!   writes today (5, 7–11), 32/64-bit, either byte order, several profiles per file.
+//!   has written since LLVM 5 (4, 5, 7–11), 32/64-bit, either byte order, several profiles per
+//!   file; indexed profiles (index versions 1–14); text profiles.
 //! * [`passes::merge`] combines profiles exactly like `llvm-profdata merge` (weighted,
-//!   saturating), in parallel and independent of the thread count.
-//! * [`backends`] write indexed (`.profdata`, any index version 7–13) and text profiles.
+//!   saturating), in parallel and independent of the thread count; [`passes::overlap`]
+//!   compares two profiles.
+//! * [`backends`] write indexed (`.profdata`, any index version 7–14) and text profiles, and
+//!   `show` output (llvm-profdata's text, or JSON).
 //!
 //! ## Example
 //!

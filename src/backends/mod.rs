@@ -1,4 +1,6 @@
 //! Back-ends: turn the IR into output files.
 
+pub mod cfmt;
 pub mod profdata;
 pub mod proftext;
+pub mod show;

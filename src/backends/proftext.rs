@@ -1,7 +1,15 @@
 //! Back-end for LLVM's text profile format (`.proftext`), as `llvm-profdata merge --text`
 //! (LLVM 22) writes it: flag header lines, optional temporal traces, then the records sorted
 //! by (name, structural hash).
+//!
+//! By default the writer is lossless: an indirect-call or vtable value prints as its name when
+//! any input named it, as `** External Symbol **` when it is 0, and otherwise as `0x` + 16 hex
+//! digits, which our text reader reads back as that hash. With
+//! [`ProftextOptions::llvm_compatible`] it prints exactly what llvm-profdata prints (names of
+//! written functions only, vtable names only when kept, everything else as an external symbol,
+//! which reads back as 0).
 
+use std::collections::{HashMap, HashSet};
 use std::fmt::Write as _;
 
 use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind};
@@ -14,9 +22,71 @@ pub const EXTERNAL_SYMBOL: &str = "** External Symbol **";
 pub struct ProftextOptions {
     /// Drop names none of whose records has a non-zero counter or bitmap byte.
     pub sparse: bool,
-    /// Print vtable names the inputs carried (else vtable values print as external symbols,
-    /// as in LLVM without `--keep-vtable-symbols`).
+    /// Print vtable names (llvm-profdata's `--keep-vtable-symbols`; in lossless mode names are
+    /// always printed when known).
     pub keep_vtable_symbols: bool,
+    /// Print exactly what llvm-profdata prints, losing unnamed values.
+    pub llvm_compatible: bool,
+}
+
+/// Writes one record as LLVM's `writeRecordInText` does. `name_of(kind, value)` names
+/// indirect-call and vtable values; `None` prints [`EXTERNAL_SYMBOL`].
+pub fn write_record(
+    out: &mut String,
+    name: &str,
+    r: &FunctionRecord<'_>,
+    name_of: &dyn Fn(ValueKind, u64) -> Option<String>,
+) {
+    let _ = write!(
+        out,
+        "{name}\n# Func Hash:\n{}\n# Num Counters:\n{}\n# Counter Values:\n",
+        r.key.cfg,
+        r.counters.len()
+    );
+    for c in r.counters.iter() {
+        let _ = writeln!(out, "{c}");
+    }
+    if !r.bitmap.is_empty() {
+        let _ = write!(
+            out,
+            "# Num Bitmap Bytes:\n${}\n# Bitmap Byte Values:\n",
+            r.bitmap.len()
+        );
+        for b in r.bitmap.iter() {
+            let _ = writeln!(out, "0x{b:x}");
+        }
+        out.push('\n');
+    }
+    let Some(v) = r.values.as_deref().filter(|v| !v.is_empty()) else {
+        out.push('\n');
+        return;
+    };
+    let _ = write!(out, "# Num Value Kinds:\n{}\n", v.num_kinds());
+    for kind in ValueKind::ALL {
+        let sites = v.kind(kind);
+        if sites.is_empty() {
+            continue;
+        }
+        let _ = write!(
+            out,
+            "# ValueKind = {}:\n{}\n# NumValueSites:\n{}\n",
+            kind.llvm_name(),
+            kind as u32,
+            sites.len()
+        );
+        for s in sites {
+            let _ = writeln!(out, "{}", s.values.len());
+            for vc in &s.values {
+                if kind.values_are_names() {
+                    let n = name_of(kind, vc.value).unwrap_or_else(|| EXTERNAL_SYMBOL.into());
+                    let _ = writeln!(out, "{n}:{}", vc.count);
+                } else {
+                    let _ = writeln!(out, "{}:{}", vc.value, vc.count);
+                }
+            }
+        }
+    }
+    out.push('\n');
 }
 
 /// Renders `profile` as text.
@@ -39,24 +109,42 @@ pub fn write(profile: &Profile<'_>, opts: &ProftextOptions) -> String {
     }
 
     // Which names are written (sparse drops all-zero names).
-    let mut groups: std::collections::HashMap<u64, Vec<&FunctionRecord<'_>>> =
-        std::collections::HashMap::new();
+    let mut groups: HashMap<u64, Vec<&FunctionRecord<'_>>> = HashMap::new();
     for r in &profile.records {
         groups.entry(r.key.name).or_default().push(r);
     }
-    let written: std::collections::HashSet<u64> = groups
+    let written: HashSet<u64> = groups
         .iter()
         .filter(|(_, rs)| !opts.sparse || rs.iter().any(|r| !r.is_zero()))
         .map(|(h, _)| *h)
         .collect();
+    let lossy = |n: &[u8]| String::from_utf8_lossy(n).into_owned();
     let fname = |h: u64| -> Option<String> {
-        if !written.contains(&h) {
+        if opts.llvm_compatible && !written.contains(&h) {
             return None;
         }
-        profile
-            .names
-            .get(h)
-            .map(|n| String::from_utf8_lossy(n).into_owned())
+        profile.names.get(h).map(|n| lossy(n))
+    };
+    let name_of = |kind: ValueKind, v: u64| -> Option<String> {
+        if v == 0 {
+            return None;
+        }
+        let found = match kind {
+            ValueKind::VTable if opts.llvm_compatible && !opts.keep_vtable_symbols => None,
+            ValueKind::VTable => profile.vtable_names.get(v).map(|n| lossy(n)),
+            _ => fname(v),
+        };
+        // LLVM's symbol table holds function and vtable names together.
+        let found = found.or_else(|| match kind {
+            ValueKind::VTable => fname(v),
+            _ if opts.llvm_compatible && !opts.keep_vtable_symbols => None,
+            _ => profile.vtable_names.get(v).map(|n| lossy(n)),
+        });
+        match found {
+            Some(n) => Some(n),
+            None if opts.llvm_compatible => None,
+            None => Some(format!("0x{v:016x}")),
+        }
     };
 
     if k.contains(ProfileKind::TEMPORAL) {
@@ -84,12 +172,14 @@ pub fn write(profile: &Profile<'_>, opts: &ProftextOptions) -> String {
         .iter()
         .filter(|r| written.contains(&r.key.name))
         .map(|r| {
-            let n = profile
-                .names
-                .get(r.key.name)
-                .map(|n| String::from_utf8_lossy(n).into_owned())
-                .unwrap_or_default();
-            (n, r)
+            (
+                profile
+                    .names
+                    .get(r.key.name)
+                    .map(|n| lossy(n))
+                    .unwrap_or_default(),
+                r,
+            )
         })
         .collect();
     recs.sort_by(|a, b| {
@@ -97,77 +187,8 @@ pub fn write(profile: &Profile<'_>, opts: &ProftextOptions) -> String {
             .cmp(b.0.as_bytes())
             .then(a.1.key.cfg.cmp(&b.1.key.cfg))
     });
-
     for (name, r) in recs {
-        let _ = write!(
-            out,
-            "{name}\n# Func Hash:\n{}\n# Num Counters:\n{}\n# Counter Values:\n",
-            r.key.cfg,
-            r.counters.len()
-        );
-        for c in r.counters.iter() {
-            let _ = writeln!(out, "{c}");
-        }
-        if !r.bitmap.is_empty() {
-            let _ = write!(
-                out,
-                "# Num Bitmap Bytes:\n${}\n# Bitmap Byte Values:\n",
-                r.bitmap.len()
-            );
-            for b in r.bitmap.iter() {
-                let _ = writeln!(out, "0x{b:x}");
-            }
-            out.push('\n');
-        }
-        let Some(v) = r.values.as_deref().filter(|v| !v.is_empty()) else {
-            out.push('\n');
-            continue;
-        };
-        let _ = write!(out, "# Num Value Kinds:\n{}\n", v.num_kinds());
-        for kind in ValueKind::ALL {
-            let sites = v.kind(kind);
-            if sites.is_empty() {
-                continue;
-            }
-            let _ = write!(
-                out,
-                "# ValueKind = {}:\n{}\n# NumValueSites:\n{}\n",
-                kind.llvm_name(),
-                kind as u32,
-                sites.len()
-            );
-            for s in sites {
-                let _ = writeln!(out, "{}", s.values.len());
-                for vc in &s.values {
-                    match kind {
-                        ValueKind::IndirectCall => {
-                            let n = fname(vc.value).unwrap_or_else(|| EXTERNAL_SYMBOL.into());
-                            let _ = writeln!(out, "{n}:{}", vc.count);
-                        }
-                        ValueKind::VTable => {
-                            let n = if opts.keep_vtable_symbols {
-                                profile
-                                    .vtable_names
-                                    .get(vc.value)
-                                    .map(|n| String::from_utf8_lossy(n).into_owned())
-                            } else {
-                                None
-                            };
-                            let _ = writeln!(
-                                out,
-                                "{}:{}",
-                                n.unwrap_or_else(|| EXTERNAL_SYMBOL.into()),
-                                vc.count
-                            );
-                        }
-                        ValueKind::MemOpSize => {
-                            let _ = writeln!(out, "{}:{}", vc.value, vc.count);
-                        }
-                    }
-                }
-            }
-        }
-        out.push('\n');
+        write_record(&mut out, &name, r, &name_of);
     }
     out
 }

@@ -9,5 +9,6 @@
 //! `hash & (NumBuckets − 1)`.
 
 mod generator;
+pub mod reader;
 
 pub use generator::{BucketPlan, plan};

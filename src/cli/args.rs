@@ -14,10 +14,10 @@ pub struct MergeArgs {
     /// The format of each input is detected from its content.
     pub inputs: Vec<PathBuf>,
 
-    /// Output file. Written to a temporary file first and renamed, so a failed run leaves
-    /// no partial output.
+    /// Output file (`-` for standard output). Written to a temporary file first and
+    /// renamed, so a failed run leaves no partial output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: PathBuf,
+    pub output: Option<PathBuf>,
 
     /// A weighted input, `W,FILE`: every count of FILE is multiplied by W (a positive
     /// number; fractions are rounded half up). Repeatable.
@@ -46,7 +46,7 @@ pub struct MergeArgs {
     #[arg(long = "text", conflicts_with = "output_format")]
     pub text: bool,
 
-    /// Index version of the .profdata output (7 to 13). Default 13.
+    /// Index version of the .profdata output (7 to 14). Default 13.
     #[arg(
         long = "format-version",
         value_name = "N",
@@ -100,6 +100,160 @@ pub struct MergeArgs {
     /// Print only errors.
     #[arg(short = 'q', long)]
     pub quiet: bool,
+
+    /// Keep only functions whose name matches this regular expression (applied to the merged
+    /// profile, as llvm-profdata's option).
+    #[arg(long = "function", value_name = "REGEX")]
+    pub function: Option<String>,
+
+    /// Drop functions whose name matches this regular expression (wins over --function).
+    #[arg(long = "no-function", value_name = "REGEX")]
+    pub no_function: Option<String>,
+
+    /// A symbol remapping file: lines `old_name new_name` (`#` comments); records of
+    /// `old_name` are merged as `new_name`.
+    #[arg(short = 'r', long = "remapping-file", value_name = "FILE")]
+    pub remapping_file: Option<PathBuf>,
+
+    /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
+    #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]
+    pub write_prev_version: bool,
+
+    /// Print the resolved `W,FILE` input list and exit (llvm-profdata's hidden option).
+    #[arg(long = "dump-input-file-list")]
+    pub dump_input_file_list: bool,
+
+    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true)]
+    pub instr: bool,
+
+    /// Indexed output (accepted for llvm-profdata compatibility; the default).
+    #[arg(long = "binary", hide = true, conflicts_with = "text")]
+    pub binary: bool,
+
+    /// Indexed output (llvm-profdata's default spelling for sample profiles; accepted).
+    #[arg(long = "extbinary", hide = true, conflicts_with = "text")]
+    pub extbinary: bool,
+
+    /// Write exactly what llvm-profdata writes where our output would carry more (text
+    /// output: unnamed indirect-call targets as `** External Symbol **`). Implied when run
+    /// as `llvm-profdata`.
+    #[arg(long = "llvm-compatible")]
+    pub llvm_compatible: bool,
+}
+
+/// `pgo-merge show`: describe profiles. Options are llvm-profdata's; the text output is what
+/// llvm-profdata show prints for them.
+#[derive(Debug, Parser)]
+#[command(
+    name = "pgo-merge show",
+    version,
+    about = "Describe profiles (any input format)"
+)]
+pub struct ShowArgs {
+    /// Profiles to show (.profraw, .profdata, .proftext).
+    #[arg(required = true)]
+    pub files: Vec<PathBuf>,
+    /// Details for every function.
+    #[arg(long = "all-functions")]
+    pub all_functions: bool,
+    /// Counter values of the shown functions.
+    #[arg(long)]
+    pub counts: bool,
+    /// Indirect-call targets of the shown functions.
+    #[arg(long = "ic-targets")]
+    pub ic_targets: bool,
+    /// Vtable values of the shown functions.
+    #[arg(long = "show-vtables")]
+    pub show_vtables: bool,
+    /// Memory-operation sizes of the shown functions.
+    #[arg(long = "memop-sizes")]
+    pub memop_sizes: bool,
+    /// The detailed summary (cutoffs).
+    #[arg(long = "detailed-summary")]
+    pub detailed_summary: bool,
+    /// Cutoffs of the detailed summary, parts per million, comma-separated.
+    #[arg(
+        long = "detailed-summary-cutoffs",
+        value_delimiter = ',',
+        value_name = "N,..."
+    )]
+    pub detailed_summary_cutoffs: Vec<u32>,
+    /// Show context-sensitive records (IR profiles) instead of the others.
+    #[arg(long)]
+    pub showcs: bool,
+    /// Dump the shown records as a text profile.
+    #[arg(long)]
+    pub text: bool,
+    /// JSON output (schemas/show.schema.json).
+    #[arg(long, conflicts_with = "text")]
+    pub json: bool,
+    /// `text` or `json` (llvm-profdata's spelling of --json).
+    #[arg(long = "show-format", value_name = "FORMAT")]
+    pub show_format: Option<String>,
+    /// Binary IDs.
+    #[arg(long = "binary-ids")]
+    pub binary_ids: bool,
+    /// Temporal traces.
+    #[arg(long = "temporal-profile-traces")]
+    pub temporal_profile_traces: bool,
+    /// The N functions with the largest counters.
+    #[arg(long, default_value_t = 0, value_name = "N")]
+    pub topn: u32,
+    /// Show functions whose name matches this regular expression (a substring when run as
+    /// llvm-profdata).
+    #[arg(long, value_name = "REGEX")]
+    pub function: Option<String>,
+    /// Skip functions whose largest counter is below N.
+    #[arg(long = "value-cutoff", default_value_t = 0, value_name = "N")]
+    pub value_cutoff: u64,
+    /// Only list the functions below --value-cutoff.
+    #[arg(long = "list-below-cutoff")]
+    pub list_below_cutoff: bool,
+    /// Only print the names of functions that ran.
+    #[arg(long)]
+    pub covered: bool,
+    /// The functions above the hot-count threshold.
+    #[arg(long = "hot-func-list")]
+    pub hot_func_list: bool,
+    /// Print the profile's version.
+    #[arg(long = "profile-version")]
+    pub profile_version: bool,
+    /// Write the output to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true)]
+    pub instr: bool,
+}
+
+/// `pgo-merge overlap BASE TEST`: how similar two profiles are.
+#[derive(Debug, Parser)]
+#[command(name = "pgo-merge overlap", version, about = "Compare two profiles")]
+pub struct OverlapArgs {
+    /// The base profile.
+    pub base: PathBuf,
+    /// The test profile.
+    pub test: PathBuf,
+    /// Also print function-level figures for functions whose largest test counter is at
+    /// least N.
+    #[arg(long = "value-cutoff", value_name = "N")]
+    pub value_cutoff: Option<u64>,
+    /// Print function-level figures for functions whose name contains this string.
+    #[arg(long, value_name = "NAME")]
+    pub function: Option<String>,
+    /// Compare context-sensitive records.
+    #[arg(long)]
+    pub cs: bool,
+    /// Number of functions listed with the largest differences (0 = none).
+    #[arg(long = "top-differences", default_value_t = 10, value_name = "N")]
+    pub top_differences: usize,
+    /// Write the output to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true)]
+    pub instr: bool,
 }
 
 /// Output formats.

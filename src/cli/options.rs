@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use super::args::{FailureModeArg, MergeArgs, OutputFormatArg};
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::ProftextOptions;
-use crate::passes::{FailureMode, InputSpec, MergeOptions, Weight};
+use crate::passes::remap::Remapping;
+use crate::passes::{FailureMode, InputSpec, MergeOptions, Weight, filter};
 
 /// The output format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -32,17 +33,63 @@ pub struct Plan {
     pub profdata: ProfdataOptions,
     /// Text-writer options.
     pub proftext: ProftextOptions,
+    /// `--function`: names to keep.
+    pub keep: Option<regex::Regex>,
+    /// `--no-function`: names to drop.
+    pub drop: Option<regex::Regex>,
 }
 
-/// Resolves arguments into a plan, or explains what is wrong with them.
-pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
+/// Why a plan could not be made.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PlanError {
+    /// The message.
+    pub message: String,
+    /// True for a usage error (exit 2), false for an unusable input (exit 1).
+    pub usage: bool,
+}
+
+impl From<String> for PlanError {
+    fn from(message: String) -> Self {
+        PlanError {
+            message,
+            usage: true,
+        }
+    }
+}
+
+impl From<&str> for PlanError {
+    fn from(message: &str) -> Self {
+        PlanError {
+            message: message.into(),
+            usage: true,
+        }
+    }
+}
+
+fn input_error(message: String) -> PlanError {
+    PlanError {
+        message,
+        usage: false,
+    }
+}
+
+/// Resolves arguments into a plan, or explains what is wrong with them. `llvm_mode` is true
+/// when running as `llvm-profdata` (standard output is then the default output).
+pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
+    let output = match &a.output {
+        Some(o) => o.clone(),
+        None if llvm_mode || a.dump_input_file_list => PathBuf::from("-"),
+        None => {
+            return Err("the following required argument was not provided: --output <FILE>".into());
+        }
+    };
     let mut inputs = Vec::new();
     for p in &a.inputs {
-        add_path(p, Weight::ONE, &a.output, &mut inputs)?;
+        add_path(p, Weight::ONE, &output, &mut inputs)?;
     }
     for w in &a.weighted_inputs {
-        let (weight, file) = parse_weighted(w)?;
-        add_path(Path::new(file), weight, &a.output, &mut inputs)?;
+        let (weight, file) = parse_weighted(w).map_err(PlanError::from)?;
+        add_path(Path::new(file), weight, &output, &mut inputs)?;
     }
     for list in &a.input_files {
         let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
@@ -53,18 +100,32 @@ pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
             }
             let (weight, file) = match line.split_once(',') {
                 Some((w, f)) if w.trim().parse::<Weight>().is_ok() => (
-                    w.trim().parse::<Weight>().map_err(|e| e.to_string())?,
+                    w.trim()
+                        .parse::<Weight>()
+                        .map_err(|e| PlanError::from(e.to_string()))?,
                     f.trim(),
                 ),
                 _ => (Weight::ONE, line),
             };
-            add_path(Path::new(file), weight, &a.output, &mut inputs)
-                .map_err(|e| format!("{}:{}: {e}", list.display(), n + 1))?;
+            add_path(Path::new(file), weight, &output, &mut inputs).map_err(|e| PlanError {
+                message: format!("{}:{}: {}", list.display(), n + 1, e.message),
+                usage: e.usage,
+            })?;
         }
     }
-    if inputs.is_empty() {
+    if inputs.is_empty() && !a.dump_input_file_list {
         return Err("no input files".into());
     }
+    let remapping = match &a.remapping_file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| input_error(format!("{}: {e}", f.display())))?;
+            Some(std::sync::Arc::new(
+                Remapping::parse(&text).map_err(|e| input_error(e.with_path(f).to_string()))?,
+            ))
+        }
+        None => None,
+    };
 
     let output_format = if a.text {
         OutputFormat::Proftext
@@ -72,20 +133,22 @@ pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
         match a.output_format {
             Some(OutputFormatArg::Profdata) => OutputFormat::Profdata,
             Some(OutputFormatArg::Proftext) => OutputFormat::Proftext,
-            None => match a.output.extension().and_then(|e| e.to_str()) {
+            None => match output.extension().and_then(|e| e.to_str()) {
                 Some("proftext") | Some("txt") => OutputFormat::Proftext,
                 _ => OutputFormat::Profdata,
             },
         }
     };
     let version = match (a.format_version, a.target_llvm) {
+        _ if a.write_prev_version => 11,
         (Some(v), _) => {
             if !(profdata::OLDEST_WRITTEN..=profdata::NEWEST_WRITTEN).contains(&v) {
                 return Err(format!(
                     "--format-version {v}: this build writes index versions {} to {}",
                     profdata::OLDEST_WRITTEN,
                     profdata::NEWEST_WRITTEN
-                ));
+                )
+                .into());
             }
             v
         }
@@ -96,7 +159,7 @@ pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
     };
     Ok(Plan {
         inputs,
-        output: a.output.clone(),
+        output,
         output_format,
         merge: MergeOptions {
             failure_mode: match a.failure_mode {
@@ -109,16 +172,31 @@ pub fn plan(a: &MergeArgs) -> Result<Plan, String> {
             weight_all_values: a.weight_all_values,
             temporal_reservoir_size: a.temporal_reservoir_size,
             temporal_max_trace_length: a.temporal_max_trace_length,
+            remapping,
         },
         profdata: ProfdataOptions {
             version,
             sparse: a.sparse,
             keep_vtable_symbols: a.keep_vtable_symbols,
+            preserve_record_order: false,
         },
         proftext: ProftextOptions {
             sparse: a.sparse,
             keep_vtable_symbols: a.keep_vtable_symbols,
+            llvm_compatible: a.llvm_compatible || llvm_mode,
         },
+        keep: a
+            .function
+            .as_deref()
+            .map(filter::compile)
+            .transpose()
+            .map_err(|e| PlanError::from(e.to_string()))?,
+        drop: a
+            .no_function
+            .as_deref()
+            .map(filter::compile)
+            .transpose()
+            .map_err(|e| PlanError::from(e.to_string()))?,
     })
 }
 
@@ -142,11 +220,17 @@ fn add_path(
     weight: Weight,
     output: &Path,
     out: &mut Vec<InputSpec>,
-) -> Result<(), String> {
-    let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
+) -> Result<(), PlanError> {
+    let meta = std::fs::metadata(p).map_err(|e| input_error(format!("{}: {e}", p.display())))?;
     if meta.is_dir() {
         let mut found = Vec::new();
-        walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+        walk(p, &mut found).map_err(|e| input_error(format!("{}: {e}", p.display())))?;
+        if found.is_empty() {
+            return Err(input_error(format!(
+                "{}: the directory holds no .profraw or .profdata files",
+                p.display()
+            )));
+        }
         found.sort();
         let out_canon = std::fs::canonicalize(output).ok();
         for f in found {

@@ -3,7 +3,9 @@
 //! [`read`] detects the format from the content and dispatches. Inputs are memory-mapped
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
+pub mod profdata;
 pub mod profraw;
+pub mod proftext;
 
 use std::path::{Path, PathBuf};
 
@@ -22,6 +24,11 @@ pub struct ReadOutput<'a> {
     pub suspicious_counter: Option<profraw::SuspiciousCounter>,
     /// True for raw profiles (their temporal traces take the input's weight).
     pub raw: bool,
+    /// The input's format.
+    pub format: FormatKind,
+    /// What `llvm-profdata show --profile-version` prints: the version word of a raw
+    /// profile, the index version of an indexed one, 0 for text.
+    pub version: u64,
 }
 
 impl<'a> ReadOutput<'a> {
@@ -32,6 +39,8 @@ impl<'a> ReadOutput<'a> {
             warnings: Vec::new(),
             suspicious_counter: None,
             raw: false,
+            format: FormatKind::Unknown,
+            version: 0,
         }
     }
 }
@@ -41,27 +50,40 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
     match FormatKind::sniff(data) {
         FormatKind::RawProfile => {
             let r = profraw::read(data, cache)?;
+            let version = r.headers.first().map_or(0, |h| h.version_word);
             Ok(ReadOutput {
+                version,
                 profile: r.profile,
                 warnings: r.warnings,
                 suspicious_counter: r.suspicious_counter,
                 raw: true,
+                format: FormatKind::RawProfile,
             })
         }
         FormatKind::Empty => Err(Error::at(0, ErrorKind::Empty)),
-        FormatKind::IndexedProfile => Err(Error::at(
+        FormatKind::IndexedProfile => {
+            let r = profdata::read(data)?;
+            Ok(ReadOutput {
+                version: u64::from(r.version),
+                profile: r.profile,
+                warnings: r.warnings,
+                suspicious_counter: None,
+                raw: false,
+                format: FormatKind::IndexedProfile,
+            })
+        }
+        FormatKind::TextProfile => {
+            let mut r = ReadOutput::from_profile(proftext::read(data)?);
+            r.format = FormatKind::TextProfile;
+            Ok(r)
+        }
+        FormatKind::Unknown if data.len() < 8 && starts_a_magic(data) => Err(Error::at(
             0,
-            ErrorKind::Usage(
-                "reading indexed profiles (.profdata) as input is not implemented yet; \
-                 merge the original .profraw files instead"
-                    .into(),
-            ),
-        )),
-        FormatKind::TextProfile => Err(Error::at(
-            0,
-            ErrorKind::Usage(
-                "reading text profiles (.proftext) as input is not implemented yet".into(),
-            ),
+            ErrorKind::Truncated {
+                what: "profile magic (the file starts like a raw or indexed profile)",
+                needed: 8,
+                available: data.len() as u64,
+            },
         )),
         FormatKind::Unknown => Err(Error::at(
             0,
@@ -70,6 +92,18 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             },
         )),
     }
+}
+
+/// True if `data` (shorter than 8 bytes) is the beginning of a raw or indexed magic.
+fn starts_a_magic(data: &[u8]) -> bool {
+    let magics = [
+        profraw::MAGIC_64.to_le_bytes(),
+        profraw::MAGIC_64.to_be_bytes(),
+        profraw::MAGIC_32.to_le_bytes(),
+        profraw::MAGIC_32.to_be_bytes(),
+        crate::detect::INDEXED_MAGIC.to_le_bytes(),
+    ];
+    magics.iter().any(|m| m.starts_with(data))
 }
 
 /// An input file's bytes: memory-mapped when possible, read into memory otherwise (pipes,

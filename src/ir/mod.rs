@@ -8,12 +8,14 @@
 pub mod function;
 pub mod kind;
 pub mod profile;
+pub mod summary;
 pub mod symbols;
 pub mod validate;
 pub mod value;
 
 pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
 pub use kind::ProfileKind;
-pub use profile::{Profile, Provenance, TemporalProfile, TemporalTrace};
+pub use profile::{Profile, Provenance, TableLayout, TemporalProfile, TemporalTrace};
+pub use summary::{Summary, SummaryBuilder, SummaryEntry};
 pub use symbols::{Name, SymbolTable};
 pub use value::{ValueCount, ValueKind, ValueProfile, ValueSite};

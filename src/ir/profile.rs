@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use super::function::FunctionRecord;
 use super::kind::ProfileKind;
+use super::summary::Summary;
 use super::symbols::SymbolTable;
 
 /// One temporal trace: functions in the order they were first called.
@@ -23,6 +24,18 @@ pub struct TemporalProfile {
     pub traces: Vec<TemporalTrace>,
     /// How many traces were ever offered to the reservoir.
     pub stream_size: u64,
+}
+
+/// The hash-table layout of an indexed input: its bucket count and its keys (name hashes) in
+/// payload order. Writing a profile read from a single indexed file with this layout
+/// reproduces the file's table, even one written by LLVM 16 or older, whose key order followed
+/// a hash map's iteration.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TableLayout {
+    /// Number of buckets (a power of two).
+    pub num_buckets: u64,
+    /// Name hashes in payload order.
+    pub keys: Vec<u64>,
 }
 
 /// Where a profile came from, for messages and `show`.
@@ -56,6 +69,12 @@ pub struct Profile<'a> {
     /// Counters of correlation-mode raw profiles (no data records): they need the binary or
     /// its debug info to be named and are not carried.
     pub uncorrelated_counters: u64,
+    /// The summaries stored in the input (indexed profiles only): the first for ordinary
+    /// records, the second for context-sensitive ones. Writers always recompute summaries.
+    pub stored_summaries: Option<(Summary, Option<Summary>)>,
+    /// The table layout of the indexed file it was read from (None for other inputs and
+    /// merged profiles with several inputs).
+    pub layout: Option<TableLayout>,
     /// Where it came from.
     pub provenance: Provenance,
 }
@@ -71,6 +90,8 @@ impl Profile<'_> {
             binary_ids: self.binary_ids,
             temporal: self.temporal,
             uncorrelated_counters: self.uncorrelated_counters,
+            stored_summaries: self.stored_summaries,
+            layout: self.layout,
             provenance: self.provenance,
         }
     }

@@ -46,16 +46,25 @@ pub fn check(profile: &Profile<'_>) -> Vec<Violation> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::{Counters, FunctionKey, FunctionRecord, SymbolTable, ValueCount, ValueKind, ValueProfile, ValueSite};
+    use crate::ir::{
+        Counters, FunctionKey, FunctionRecord, SymbolTable, ValueCount, ValueKind, ValueProfile,
+        ValueSite,
+    };
     use std::sync::Arc;
 
     #[test]
     fn finds_each_kind_of_violation() {
         let mut names = SymbolTable::new();
         let known = names.insert(b"main");
-        let mut p = Profile { names: Arc::new(names), ..Profile::default() };
+        let mut p = Profile {
+            names: Arc::new(names),
+            ..Profile::default()
+        };
         p.records.push(FunctionRecord {
-            key: FunctionKey { name: known, cfg: 1 },
+            key: FunctionKey {
+                name: known,
+                cfg: 1,
+            },
             counters: Counters::Owned(vec![1]),
             ..FunctionRecord::default()
         });
@@ -67,7 +76,9 @@ mod tests {
         });
         let mut v = ValueProfile::default();
         v.kind_mut(ValueKind::MemOpSize).push(ValueSite {
-            values: (0..300).map(|i| ValueCount { value: i, count: 1 }).collect(),
+            values: (0..300)
+                .map(|i| ValueCount { value: i, count: 1 })
+                .collect(),
         });
         p.records[0].values = Some(Box::new(v));
         let found = check(&p);

@@ -77,6 +77,8 @@ pub struct MergeOptions {
     pub temporal_reservoir_size: u64,
     /// Longest temporal trace kept (`--temporal-profile-max-trace-length`).
     pub temporal_max_trace_length: u64,
+    /// Renames functions before merging (`--remapping-file`).
+    pub remapping: Option<std::sync::Arc<super::remap::Remapping>>,
 }
 
 impl Default for MergeOptions {
@@ -88,6 +90,7 @@ impl Default for MergeOptions {
             weight_all_values: false,
             temporal_reservoir_size: 100,
             temporal_max_trace_length: 10_000,
+            remapping: None,
         }
     }
 }
@@ -112,6 +115,9 @@ pub struct MergeOutput {
     pub skipped: Vec<(PathBuf, Error)>,
     /// Number of inputs merged.
     pub inputs_merged: usize,
+    /// True if exactly one input was merged and it was an indexed profile: writing the result
+    /// again should then keep its record order (see `ProfdataOptions::preserve_record_order`).
+    pub sole_input_indexed: bool,
 }
 
 /// Merges files. `progress` is called with the number of inputs finished so far.
@@ -251,6 +257,8 @@ struct Accumulator<'o> {
     paths: HashMap<u32, PathBuf>,
     merged: usize,
     uncorrelated: u64,
+    any_indexed: bool,
+    layout: Option<crate::ir::TableLayout>,
 }
 
 impl<'o> Accumulator<'o> {
@@ -272,6 +280,8 @@ impl<'o> Accumulator<'o> {
             paths: HashMap::new(),
             merged: 0,
             uncorrelated: 0,
+            any_indexed: false,
+            layout: None,
         }
     }
 
@@ -373,6 +383,17 @@ impl<'o> Accumulator<'o> {
                 .collect();
             self.temporal.add(traces, p.temporal.stream_size);
         }
+        if let Some(remap) = &self.opts.remapping {
+            for (_, name, hash) in remap.entries() {
+                self.names.insert_hashed(hash, name.clone());
+            }
+        }
+        if r.format == crate::detect::FormatKind::IndexedProfile {
+            self.any_indexed = true;
+            if self.layout.is_none() {
+                self.layout = p.layout.clone();
+            }
+        }
         self.paths.insert(idx, path.to_path_buf());
         self.merged += 1;
         Ok(true)
@@ -382,16 +403,24 @@ impl<'o> Accumulator<'o> {
     fn fold(&mut self, batch: &[(u32, &Profile<'_>, Weight, &Path)]) {
         let n = self.shards.len();
         let weight_all = self.opts.weight_all_values;
+        let remap = self.opts.remapping.as_deref();
         self.shards
             .par_iter_mut()
             .enumerate()
             .for_each(|(si, shard)| {
                 for (idx, p, w, _) in batch {
                     for (ri, rec) in p.records.iter().enumerate() {
-                        if shard_of(rec.key.name, n) != si {
+                        let key = match remap {
+                            Some(m) => FunctionKey {
+                                name: m.map(rec.key.name),
+                                cfg: rec.key.cfg,
+                            },
+                            None => rec.key,
+                        };
+                        if shard_of(key.name, n) != si {
                             continue;
                         }
-                        shard.add(rec, *w, *idx, ri as u32, weight_all);
+                        shard.add(key, rec, *w, *idx, ri as u32, weight_all);
                     }
                 }
             });
@@ -493,6 +522,12 @@ impl<'o> Accumulator<'o> {
                 binary_ids: self.binary_ids,
                 temporal: self.temporal.finish(),
                 uncorrelated_counters: self.uncorrelated,
+                stored_summaries: None,
+                layout: if self.merged == 1 && self.any_indexed {
+                    self.layout.take()
+                } else {
+                    None
+                },
                 provenance: Provenance {
                     path: None,
                     format: "merged".into(),
@@ -501,6 +536,7 @@ impl<'o> Accumulator<'o> {
             warnings: warnings.into_iter().map(|(_, w)| w).collect(),
             skipped: self.skipped,
             inputs_merged: self.merged,
+            sole_input_indexed: self.merged == 1 && self.any_indexed,
         })
     }
 }
@@ -579,8 +615,16 @@ struct Shard {
 }
 
 impl Shard {
-    fn add(&mut self, rec: &FunctionRecord<'_>, w: Weight, input: u32, ri: u32, weight_all: bool) {
-        match self.index.get(&rec.key) {
+    fn add(
+        &mut self,
+        key: FunctionKey,
+        rec: &FunctionRecord<'_>,
+        w: Weight,
+        input: u32,
+        ri: u32,
+        weight_all: bool,
+    ) {
+        match self.index.get(&key) {
             None => {
                 let mut overflow = false;
                 let mut counters = rec.counters.to_vec();
@@ -610,13 +654,13 @@ impl Shard {
                     self.events.push(Event {
                         input,
                         record: ri,
-                        key: rec.key,
+                        key,
                         what: EventKind::Overflow,
                     });
                 }
-                self.index.insert(rec.key, self.records.len());
+                self.index.insert(key, self.records.len());
                 self.records.push(AccRecord {
-                    key: rec.key,
+                    key,
                     first_seen: (input, ri),
                     counters,
                     bitmap: rec.bitmap.to_vec(),
@@ -631,7 +675,7 @@ impl Shard {
                     self.events.push(Event {
                         input,
                         record: ri,
-                        key: rec.key,
+                        key,
                         what,
                     });
                 }

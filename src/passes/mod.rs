@@ -1,6 +1,9 @@
 //! Passes over the IR.
 
+pub mod filter;
 pub mod merge;
+pub mod overlap;
+pub mod remap;
 pub mod temporal;
 pub mod weight;
 

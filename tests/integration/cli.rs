@@ -97,6 +97,8 @@ fn output_format_and_version_options() {
         (vec!["--target-llvm", "19"], 12),
         (vec!["--target-llvm", "21"], 12),
         (vec!["--target-llvm", "22"], 13),
+        (vec!["--target-llvm", "23"], 14),
+        (vec!["--format-version", "14"], 14),
     ] {
         let o = d.join("o.profdata");
         let mut all: Vec<&std::ffi::OsStr> = args.iter().map(|s| s.as_ref()).collect();
@@ -144,7 +146,7 @@ fn usage_errors_exit_with_2_and_explain() {
                 "-o".as_ref(),
                 o.as_os_str(),
             ],
-            "index versions 7 to 13",
+            "index versions 7 to 14",
         ),
         (
             vec![
@@ -176,14 +178,6 @@ fn usage_errors_exit_with_2_and_explain() {
             vec!["--no-such-option".as_ref(), "-o".as_ref(), o.as_os_str()],
             "--no-such-option",
         ),
-        (
-            vec![
-                "/no/such/file.profraw".as_ref(),
-                "-o".as_ref(),
-                o.as_os_str(),
-            ],
-            "/no/such/file.profraw",
-        ),
     ];
     for (args, msg) in cases {
         let out = run_ours(&args);
@@ -200,6 +194,14 @@ fn usage_errors_exit_with_2_and_explain() {
         );
         assert!(!o.exists());
     }
+    // A missing input is a bad input (1), not a usage error.
+    let out = run_ours([
+        "/no/such/file.profraw".as_ref(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    assert_eq!(code(&out), 1);
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.profraw"));
     // --help documents the exit codes.
     let out = run_ours(["--help"]);
     assert_eq!(code(&out), 0);

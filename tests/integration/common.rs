@@ -256,3 +256,49 @@ pub fn llvm_profdata_for_raw(v: u32) -> &'static str {
         _ => panic!("no llvm-profdata for raw version {v}"),
     }
 }
+
+/// A directory holding a symlink `llvm-profdata` to our binary (the drop-in mode), kept
+/// alive with the returned guard.
+pub fn dropin() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempdir();
+    let link = dir.path().join("llvm-profdata");
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).expect("symlink");
+    (dir, link)
+}
+
+/// All files with extension `ext` under `testdata/profdata`, sorted.
+pub fn profdata_files(ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(root().join("testdata/profdata"))
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    v
+}
+
+/// The llvm-profdata that wrote a testdata/profdata file (from its `-llvmN.` suffix).
+pub fn writer_of(path: &Path) -> String {
+    let stem = path.file_stem().unwrap().to_string_lossy().into_owned();
+    let n = stem.rsplit("-llvm").next().unwrap_or("22").to_string();
+    format!("llvm-profdata-{n}")
+}
+
+/// Index version of an indexed profile.
+pub fn index_version(path: &Path) -> u32 {
+    let b = std::fs::read(path).expect("read");
+    (u64::from_le_bytes(b[8..16].try_into().unwrap()) & 0xffff_ffff) as u32
+}
+
+/// Runs a command and returns (exit code, stdout, stderr).
+pub fn run_full(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd.output().expect("run");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}

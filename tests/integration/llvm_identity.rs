@@ -141,6 +141,11 @@ fn clang22_vs_llvm_profdata_19() {
 }
 
 #[test]
+fn clang23_vs_llvm_profdata_23() {
+    check_producer("clang23", "llvm-profdata-23", 14);
+}
+
+#[test]
 fn rustc_vs_llvm_profdata_22() {
     check_producer("rustc", "llvm-profdata-22", 13);
     check_producer("rustc-nightly", "llvm-profdata-22", 13);
@@ -208,7 +213,7 @@ fn temporal_reservoir_sampling_matches_llvm_profdata_22() {
     }
 }
 
-/// The text back-end writes what `llvm-profdata merge --text` writes.
+/// The text back-end in llvm-compatible mode writes what `llvm-profdata merge --text` writes.
 #[test]
 fn text_output_matches_llvm_profdata_22() {
     let Some(tool) = tool("llvm-profdata-22", "text output vs llvm-profdata-22") else {
@@ -228,9 +233,14 @@ fn text_output_matches_llvm_profdata_22() {
                 .unwrap();
             assert_ok(&out, "llvm-profdata merge --text");
             let out = run_ours(
-                ["--text".as_ref(), "-o".as_ref(), ours.as_os_str()]
-                    .into_iter()
-                    .chain(files.iter().map(|f| f.as_os_str())),
+                [
+                    "--text".as_ref(),
+                    "--llvm-compatible".as_ref(),
+                    "-o".as_ref(),
+                    ours.as_os_str(),
+                ]
+                .into_iter()
+                .chain(files.iter().map(|f| f.as_os_str())),
             );
             assert_ok(&out, "pgo-merge --text");
             let a = std::fs::read_to_string(&theirs).unwrap();

@@ -4,8 +4,14 @@
 
 mod common;
 
+mod bad_indexed;
+mod bad_input;
+mod big_endian;
 mod cli;
 mod determinism;
+mod dropin;
+mod indexed_text;
 mod llvm_identity;
 mod raw_versions;
 mod real_use;
+mod show_json;

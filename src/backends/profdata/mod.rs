@@ -1,4 +1,4 @@
-//! Back-end for LLVM indexed profiles (`.profdata`), index versions 7 to 13.
+//! Back-end for LLVM indexed profiles (`.profdata`), index versions 7 to 14.
 //!
 //! The file is: header (40–72 bytes by version), the profile summary (and a second one for
 //! context-sensitive records when the profile is flagged CS), the on-disk chained hash table
@@ -14,22 +14,21 @@
 //! name order depend on LLVM's zlib build and `StringSet` order.
 
 pub mod record_order;
-pub mod summary;
 
 use std::collections::HashMap;
 
 use crate::bytes::{ByteWriter, Slot, pad8};
 use crate::chained_hash;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::summary::{self, SummaryBuilder};
 use crate::ir::{FunctionRecord, Profile, ProfileKind};
 use crate::value_prof_data;
 use record_order::DenseMapHash;
-use summary::SummaryBuilder;
 
 /// Oldest index version written.
 pub const OLDEST_WRITTEN: u32 = 7;
-/// Newest index version written.
-pub const NEWEST_WRITTEN: u32 = 13;
+/// Newest index version written (LLVM 23's).
+pub const NEWEST_WRITTEN: u32 = 14;
 /// Version written when nothing is asked for: the one `llvm-profdata` 22 writes, read by
 /// LLVM 22 and later (and by rustc built on them), and the one clang 22 needs to pick the
 /// right hash for front-end profiles.
@@ -47,7 +46,8 @@ pub fn version_for_llvm(llvm_major: u32) -> Option<u32> {
         17 => Some(10),
         18 => Some(11),
         19..=21 => Some(12),
-        22.. => Some(13),
+        22 => Some(13),
+        23.. => Some(14),
         _ => None,
     }
 }
@@ -62,6 +62,10 @@ pub struct ProfdataOptions {
     /// Write the vtable names the inputs carried (`--keep-vtable-symbols`); LLVM writes an
     /// empty vtable-names section otherwise.
     pub keep_vtable_symbols: bool,
+    /// Write the records that share a name in the order they come in the profile instead of
+    /// LLVM's `SmallDenseMap` order. Re-writing a single indexed file this way reproduces it
+    /// byte for byte (LLVM's order is not idempotent when two structural hashes collide).
+    pub preserve_record_order: bool,
 }
 
 impl Default for ProfdataOptions {
@@ -70,6 +74,7 @@ impl Default for ProfdataOptions {
             version: DEFAULT_VERSION,
             sparse: false,
             keep_vtable_symbols: false,
+            preserve_record_order: false,
         }
     }
 }
@@ -88,7 +93,11 @@ pub fn header_size(version: u32) -> u64 {
 /// Bytes of one record's data at `version`.
 fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
     let mut n = 8 + 8 + 8 * r.counters.len() as u64;
-    if version >= 11 {
+    if version >= 14 {
+        // Bitmap bytes packed and padded to 8, then an (empty) uniformity-bit array.
+        let b = r.bitmap.len() as u64;
+        n += 8 + b + pad8(b) + 8;
+    } else if version >= 11 {
         n += 8 + 8 * r.bitmap.len() as u64;
     }
     n + value_prof_data::size(r.values.as_deref())
@@ -190,9 +199,18 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         w.zeros(summary::SERIALIZED_SIZE as usize);
     }
 
-    // Hash table payload.
-    let hashes: Vec<u64> = keys.iter().map(|(_, h)| *h).collect();
-    let plan = chained_hash::plan(&hashes);
+    // Hash table payload: LLVM's layout for sorted keys, or the input's own layout.
+    let plan = match profile
+        .layout
+        .as_ref()
+        .filter(|_| opts.preserve_record_order)
+    {
+        Some(l) => match layout_plan(l, &mut keys) {
+            Some(p) => p,
+            None => sorted_plan(&keys),
+        },
+        None => sorted_plan(&keys),
+    };
     let mut bucket_offsets = vec![0u64; plan.num_buckets()];
     let mut sum = SummaryBuilder::new();
     let mut cs_sum = SummaryBuilder::new();
@@ -205,8 +223,12 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         for &item in items {
             let (name, h) = keys[item as usize];
             let recs = &by_name[&h];
-            let cfgs: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
-            let ordered = record_order::order(&cfgs, DenseMapHash::Mix);
+            let ordered: Vec<usize> = if opts.preserve_record_order {
+                (0..recs.len()).collect()
+            } else {
+                let cfgs: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
+                record_order::order(&cfgs, DenseMapHash::Mix)
+            };
             let data_len: u64 = recs.iter().map(|r| record_size(version, r)).sum();
             w.u64(h);
             w.u64(name.len() as u64);
@@ -300,6 +322,41 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
     Ok((w.into_inner(), warnings))
 }
 
+fn sorted_plan(keys: &[(&[u8], u64)]) -> chained_hash::BucketPlan {
+    let hashes: Vec<u64> = keys.iter().map(|(_, h)| *h).collect();
+    chained_hash::plan(&hashes)
+}
+
+/// The bucket plan of an input's table layout, with `keys` reordered to the layout's order.
+/// None if the layout does not describe exactly these keys in bucket order.
+fn layout_plan(
+    l: &crate::ir::TableLayout,
+    keys: &mut Vec<(&[u8], u64)>,
+) -> Option<chained_hash::BucketPlan> {
+    if l.keys.len() != keys.len() || l.num_buckets == 0 || !l.num_buckets.is_power_of_two() {
+        return None;
+    }
+    let pos: HashMap<u64, usize> = keys.iter().enumerate().map(|(i, (_, h))| (*h, i)).collect();
+    if pos.len() != keys.len() {
+        return None;
+    }
+    let mut ordered = Vec::with_capacity(keys.len());
+    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::try_from(l.num_buckets).ok()?];
+    let mask = l.num_buckets - 1;
+    let mut last = 0u64;
+    for (i, h) in l.keys.iter().enumerate() {
+        let b = h & mask;
+        if b < last {
+            return None;
+        }
+        last = b;
+        ordered.push(keys[*pos.get(h)?]);
+        buckets[b as usize].push(i as u32);
+    }
+    *keys = ordered;
+    Some(chained_hash::BucketPlan { buckets })
+}
+
 fn patch(w: &mut ByteWriter, slot: Option<Slot>, v: u64) {
     if let Some(s) = slot {
         w.patch_u64(s, v);
@@ -312,7 +369,13 @@ fn write_record(w: &mut ByteWriter, version: u32, r: &FunctionRecord<'_>) {
     for c in r.counters.iter() {
         w.u64(c);
     }
-    if version >= 11 {
+    if version >= 14 {
+        w.u64(r.bitmap.len() as u64);
+        w.bytes(&r.bitmap);
+        w.zeros(pad8(r.bitmap.len() as u64) as usize);
+        // Uniformity bits (GPU offload profiles) are not carried: none.
+        w.u64(0);
+    } else if version >= 11 {
         w.u64(r.bitmap.len() as u64);
         for &b in r.bitmap.iter() {
             w.u64(u64::from(b));

@@ -64,7 +64,8 @@ impl Encoding {
 
 /// The header fields that exist in some version. Absent fields read as 0.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Field {
+#[allow(missing_docs)]
+pub enum Field {
     Magic,
     Version,
     BinaryIdsSize,
@@ -87,6 +88,33 @@ enum Field {
 }
 
 use Field::*;
+
+impl Field {
+    /// LLVM's name of the field, for messages.
+    pub fn name(self) -> &'static str {
+        match self {
+            Magic => "Magic",
+            Version => "Version",
+            BinaryIdsSize => "BinaryIdsSize",
+            NumData => "NumData",
+            PaddingBeforeCounters => "PaddingBytesBeforeCounters",
+            NumCounters => "NumCounters",
+            PaddingAfterCounters => "PaddingBytesAfterCounters",
+            NumBitmapBytes => "NumBitmapBytes",
+            PaddingAfterBitmap => "PaddingBytesAfterBitmapBytes",
+            NumUniformCounters => "NumUniformCounters",
+            PaddingAfterUniform => "PaddingBytesAfterUniformCounters",
+            UniformCountersDelta => "UniformCountersDelta",
+            NamesSize => "NamesSize",
+            CountersDelta => "CountersDelta",
+            BitmapDelta => "BitmapDelta",
+            NamesDelta => "NamesDelta",
+            NumVTables => "NumVTables",
+            VNamesSize => "VNamesSize",
+            ValueKindLast => "ValueKindLast",
+        }
+    }
+}
 
 /// Version 4 (LLVM 5–10; clang 9 writes it) and, probably, version 5 from LLVM 10: the
 /// 8-word header without the counter paddings.
@@ -201,6 +229,8 @@ pub enum HeaderVariant {
 pub struct RawHeader {
     /// Absolute offset of the magic in the file.
     pub start: u64,
+    /// The fields of this header, in file order.
+    pub fields: &'static [Field],
     /// Byte order and pointer width.
     pub encoding: Encoding,
     /// The whole version word (version in the low 32 bits, flags above).
@@ -281,6 +311,7 @@ impl RawHeader {
         }
         let mut h = RawHeader {
             start,
+            fields,
             encoding,
             version_word,
             version,
@@ -327,6 +358,15 @@ impl RawHeader {
             }
         }
         Ok(h)
+    }
+
+    /// Absolute file offset of a field of this header (the header start if it has no such
+    /// field).
+    pub fn offset_of(&self, f: Field) -> u64 {
+        match self.fields.iter().position(|x| *x == f) {
+            Some(i) => self.start + 8 * i as u64,
+            None => self.start,
+        }
     }
 
     /// Number of value kinds a data record has NumValueSites slots for (fixed per version).

@@ -23,7 +23,7 @@ pub mod records;
 use std::borrow::Cow;
 use std::sync::Arc;
 
-pub use header::{Encoding, HeaderVariant, MAGIC_32, MAGIC_64, RawHeader};
+pub use header::{Encoding, Field, HeaderVariant, MAGIC_32, MAGIC_64, RawHeader};
 pub use name_cache::NameCache;
 use records::{DataRecord, PointerMode, Span, check_span, section_offset};
 
@@ -248,15 +248,57 @@ fn parse_with_fallbacks<'a>(
     }
 }
 
-/// Checked section arithmetic: every step names what overflowed.
-fn add(a: u64, b: u64, at: u64, what: &'static str) -> Result<u64> {
-    a.checked_add(b)
-        .ok_or_else(|| Error::malformed(at, what, "section sizes overflow a 64-bit offset"))
+/// Lays the sections of one profile out one after another, checking every step against the
+/// bytes present; an error names the header field responsible and points at it.
+struct Layout<'h> {
+    h: &'h RawHeader,
+    /// Bytes available from the profile start to the end of the file.
+    avail: u64,
+    /// Current end, relative to the profile start.
+    end: u64,
 }
-fn mul(a: u64, b: u64, at: u64, what: &'static str) -> Result<u64> {
-    a.checked_mul(b).ok_or_else(|| {
-        Error::malformed(at, what, format!("{a} × {b} bytes overflows a 64-bit size"))
-    })
+
+impl Layout<'_> {
+    /// Adds `count × unit` bytes described by header field `f`; returns the section's start.
+    fn take(&mut self, f: Field, count: u64, unit: u64, what: &'static str) -> Result<u64> {
+        let at = self.h.offset_of(f);
+        let len = count.checked_mul(unit).ok_or_else(|| {
+            Error::malformed(
+                at,
+                f.name(),
+                format!("{count} × {unit} bytes overflows a 64-bit size"),
+            )
+        })?;
+        self.extend(f, len, what)
+    }
+
+    /// Adds `len` bytes for `what` (whose size comes from header field `f`).
+    fn extend(&mut self, f: Field, len: u64, what: &'static str) -> Result<u64> {
+        let at = self.h.offset_of(f);
+        let start = self.end;
+        let end = start.checked_add(len).ok_or_else(|| {
+            Error::malformed(
+                at,
+                f.name(),
+                format!("{len} bytes of {what} overflow a 64-bit offset"),
+            )
+        })?;
+        if end > self.avail {
+            return Err(Error::malformed(
+                at,
+                f.name(),
+                format!(
+                    "{what} of {len} bytes at {:#x} run past the end of the file (the profile \
+                     has {} bytes from {:#x})",
+                    self.h.start + start,
+                    self.avail,
+                    self.h.start
+                ),
+            ));
+        }
+        self.end = end;
+        Ok(start)
+    }
 }
 
 fn parse_profile<'a>(
@@ -270,81 +312,76 @@ fn parse_profile<'a>(
     let h = RawHeader::parse(&mut c, enc, variant)?;
     let s = pos as u64;
     let avail = (data.len() - pos) as u64;
-    let hs = h.start;
     let layout = h.record_layout();
     let entry = h.counter_entry_size();
 
     // Section offsets relative to the profile start (format reference §6).
-    let data_start = add(h.size, h.binary_ids_size, hs + 16, "BinaryIdsSize")?;
-    let data_len = mul(h.num_data, layout.size, hs + 24, "NumData")?;
-    let counters_start = add(
-        add(data_start, data_len, hs + 24, "NumData")?,
+    let mut l = Layout {
+        h: &h,
+        avail,
+        end: h.size,
+    };
+    l.extend(Field::BinaryIdsSize, h.binary_ids_size, "binary IDs")?;
+    let data_start = l.take(Field::NumData, h.num_data, layout.size, "data records")?;
+    l.extend(
+        Field::PaddingBeforeCounters,
         h.padding_before_counters,
-        hs + 32,
-        "PaddingBytesBeforeCounters",
+        "padding before the counters",
     )?;
-    let counters_len = mul(h.num_counters, entry, hs + 40, "NumCounters")?;
-    let bitmap_start = add(
-        add(counters_start, counters_len, hs + 40, "NumCounters")?,
+    let counters_start = l.take(Field::NumCounters, h.num_counters, entry, "counters")?;
+    let counters_len = l.end - counters_start;
+    l.extend(
+        Field::PaddingAfterCounters,
         h.padding_after_counters,
-        hs + 48,
-        "PaddingBytesAfterCounters",
+        "padding after the counters",
     )?;
-    let uniform_start = add(
-        add(bitmap_start, h.num_bitmap_bytes, hs, "NumBitmapBytes")?,
+    let bitmap_start = l.extend(
+        Field::NumBitmapBytes,
+        h.num_bitmap_bytes,
+        "MC/DC bitmap bytes",
+    )?;
+    l.extend(
+        Field::PaddingAfterBitmap,
         h.padding_after_bitmap,
-        hs,
-        "PaddingBytesAfterBitmapBytes",
+        "padding after the bitmap",
     )?;
-    let uniform_len = mul(h.num_uniform_counters, 8, hs, "NumUniformCounters")?;
-    let names_start = add(
-        add(uniform_start, uniform_len, hs, "NumUniformCounters")?,
+    l.take(
+        Field::NumUniformCounters,
+        h.num_uniform_counters,
+        8,
+        "uniform counters",
+    )?;
+    l.extend(
+        Field::PaddingAfterUniform,
         h.padding_after_uniform,
-        hs,
-        "PaddingBytesAfterUniformCounters",
+        "padding after the uniform counters",
     )?;
-    let names_end = add(names_start, h.names_size, hs, "NamesSize")?;
-    let vtables_start = add(names_end, pad8(h.names_size), hs, "NamesSize")?;
+    let names_start = l.extend(Field::NamesSize, h.names_size, "names")?;
+    let names_end = l.end;
+    l.extend(
+        Field::NamesSize,
+        pad8(h.names_size),
+        "padding after the names",
+    )?;
     let vrec = if enc.width == PointerWidth::W64 {
         24
     } else {
         16
     };
-    let vtables_len = mul(h.num_vtables, vrec, hs, "NumVTables")?;
-    let vnames_start = add(
-        add(vtables_start, vtables_len, hs, "NumVTables")?,
+    let vtables_start = l.take(Field::NumVTables, h.num_vtables, vrec, "vtable records")?;
+    let vtables_len = l.end - vtables_start;
+    l.extend(
+        Field::NumVTables,
         pad8(vtables_len),
-        hs,
-        "NumVTables",
+        "padding after the vtable records",
     )?;
-    let values_start = add(
-        add(vnames_start, h.vnames_size, hs, "VNamesSize")?,
+    let vnames_start = l.extend(Field::VNamesSize, h.vnames_size, "vtable names")?;
+    l.extend(
+        Field::VNamesSize,
         pad8(h.vnames_size),
-        hs,
-        "VNamesSize",
+        "padding after the vtable names",
     )?;
-
-    for (what, end) in [
-        ("binary IDs (BinaryIdsSize)", data_start),
-        ("data records (NumData × record size)", counters_start),
-        ("counters (NumCounters)", bitmap_start),
-        ("MC/DC bitmap (NumBitmapBytes)", uniform_start),
-        ("uniform counters (NumUniformCounters)", names_start),
-        ("names (NamesSize)", vtables_start),
-        ("vtable records (NumVTables)", vnames_start),
-        ("vtable names (VNamesSize)", values_start),
-    ] {
-        if end > avail {
-            return Err(Error::at(
-                hs,
-                ErrorKind::Truncated {
-                    what,
-                    needed: end,
-                    available: avail,
-                },
-            ));
-        }
-    }
+    let values_start = l.end;
     let sl = |a: u64, b: u64| -> &'a [u8] { &data[(s + a) as usize..(s + b) as usize] };
 
     // Binary IDs.
@@ -569,7 +606,7 @@ fn build<'a>(
         } else {
             kind.insert(k);
         }
-        if h.value_kind_last + 1 != h.value_kind_slots() as u64 {
+        if h.value_kind_last != h.value_kind_slots() as u64 - 1 {
             warnings.push(format!(
                 "profile at offset {:#x}: ValueKindLast is {} but raw version {} has {} value kinds; using {}",
                 h.start,
@@ -709,6 +746,8 @@ fn build<'a>(
             binary_ids,
             temporal,
             uncorrelated_counters: uncorrelated,
+            stored_summaries: None,
+            layout: None,
             provenance: Provenance { path: None, format },
         },
         headers,

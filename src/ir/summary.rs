@@ -1,5 +1,5 @@
-//! The profile summary LLVM stores in indexed profiles (`ProfileSummaryBuilder`), computed from
-//! the records actually written.
+//! The profile summary LLVM stores in indexed profiles and computes with
+//! `ProfileSummaryBuilder`: totals, maxima and the detailed (cutoff) summary of the counters.
 
 use std::collections::BTreeMap;
 
@@ -91,14 +91,23 @@ impl SummaryBuilder {
         }
     }
 
-    /// Computes the detailed summary (`ProfileSummaryBuilder::computeDetailedSummary`).
+    /// Computes the detailed summary (`ProfileSummaryBuilder::computeDetailedSummary`) with
+    /// LLVM's default cutoffs.
     pub fn finish(&self) -> Summary {
-        let mut detailed = Vec::with_capacity(DEFAULT_CUTOFFS.len());
+        self.finish_with(&DEFAULT_CUTOFFS)
+    }
+
+    /// As [`SummaryBuilder::finish`] with other cutoffs (parts per million; sorted first, as
+    /// LLVM does).
+    pub fn finish_with(&self, cutoffs: &[u32]) -> Summary {
+        let mut sorted = cutoffs.to_vec();
+        sorted.sort_unstable();
+        let mut detailed = Vec::with_capacity(sorted.len());
         let mut iter = self.frequencies.iter().rev();
         let mut curr_sum: u64 = 0;
         let mut seen: u32 = 0;
         let mut count: u64 = 0;
-        for &cutoff in &DEFAULT_CUTOFFS {
+        for &cutoff in &sorted {
             let desired = (u128::from(self.total_count) * u128::from(cutoff) / 1_000_000) as u64;
             while curr_sum < desired {
                 let Some((&c, &freq)) = iter.next() else {

@@ -1,0 +1,581 @@
+//! `show`: a human-readable (or JSON) description of a profile.
+//!
+//! The text form is, line for line, what `llvm-profdata show` (LLVM 22) prints for the same
+//! options — per-function hash, counters, value sites with target names, the summary computed
+//! from the shown records, the detailed summary, binary IDs, temporal traces — so that scripts
+//! written against llvm-profdata keep working and the two can be compared. The JSON form
+//! (`schemas/show.schema.json`) carries the same information for tools; llvm-profdata refuses
+//! JSON for instrumentation profiles.
+
+use std::fmt::Write as _;
+
+use super::cfmt;
+use super::proftext;
+use crate::ir::summary::{DEFAULT_CUTOFFS, Summary, SummaryBuilder};
+use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind, ValueSite};
+
+/// Which functions a `--function` filter selects.
+#[derive(Debug, Clone)]
+pub enum FunctionFilter {
+    /// Names containing the string (llvm-profdata's `show --function`).
+    Substring(String),
+    /// Names matching the regular expression anywhere.
+    Regex(regex::Regex),
+}
+
+impl FunctionFilter {
+    /// True if `name` is selected.
+    pub fn matches(&self, name: &str) -> bool {
+        match self {
+            FunctionFilter::Substring(s) => name.contains(s.as_str()),
+            FunctionFilter::Regex(r) => r.is_match(name),
+        }
+    }
+}
+
+/// Options of `show`, named after llvm-profdata's.
+#[derive(Debug, Clone, Default)]
+pub struct ShowOptions {
+    /// `--all-functions`: details for every function.
+    pub all_functions: bool,
+    /// `--counts`: counter values of shown functions.
+    pub counts: bool,
+    /// `--ic-targets`: indirect-call target values.
+    pub ic_targets: bool,
+    /// `--show-vtables`: vtable values.
+    pub vtables: bool,
+    /// `--memop-sizes`: memory-operation sizes.
+    pub memop_sizes: bool,
+    /// `--detailed-summary`.
+    pub detailed_summary: bool,
+    /// `--detailed-summary-cutoffs` (parts per million); empty means LLVM's defaults.
+    pub detailed_cutoffs: Vec<u32>,
+    /// `--showcs`: show context-sensitive records instead of the others (IR profiles).
+    pub showcs: bool,
+    /// `--text`: dump the shown records in text-profile form.
+    pub text: bool,
+    /// `--binary-ids`.
+    pub binary_ids: bool,
+    /// `--temporal-profile-traces`.
+    pub temporal_traces: bool,
+    /// `--topn N`: the N functions with the largest counter.
+    pub topn: u32,
+    /// `--function`: functions to show.
+    pub function: Option<FunctionFilter>,
+    /// `--value-cutoff N`: skip functions whose largest counter is below N.
+    pub value_cutoff: u64,
+    /// `--list-below-cutoff`: only list the functions below the cutoff.
+    pub list_below_cutoff: bool,
+    /// `--covered`: only print the names of functions with a non-zero counter.
+    pub covered: bool,
+    /// `--hot-func-list`.
+    pub hot_func_list: bool,
+    /// `--profile-version`: print this version line.
+    pub profile_version: Option<u64>,
+    /// The profile was read from a text file: llvm-profdata prints no binary-ID header for
+    /// those.
+    pub text_input: bool,
+}
+
+/// Name of a function, lossily decoded ("" if unknown, as LLVM prints).
+fn name_of(p: &Profile<'_>, h: u64) -> String {
+    p.names
+        .get(h)
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default()
+}
+
+/// LLVM's `getFuncOrVarName`: function or vtable name, "" if neither.
+fn target_name(p: &Profile<'_>, h: u64) -> String {
+    p.names
+        .get(h)
+        .or_else(|| p.vtable_names.get(h))
+        .map(|n| String::from_utf8_lossy(n).into_owned())
+        .unwrap_or_default()
+}
+
+#[derive(Default)]
+struct SiteStats {
+    sites: u64,
+    with_values: u64,
+    values: u64,
+    histogram: Vec<u64>,
+}
+
+fn traverse_sites(
+    out: &mut String,
+    p: &Profile<'_>,
+    kind: ValueKind,
+    sites: &[ValueSite],
+    stats: &mut SiteStats,
+) {
+    stats.sites += sites.len() as u64;
+    for (i, s) in sites.iter().enumerate() {
+        let n = s.values.len();
+        if n == 0 {
+            continue;
+        }
+        stats.values += n as u64;
+        stats.with_values += 1;
+        if n > stats.histogram.len() {
+            stats.histogram.resize(n, 0);
+        }
+        stats.histogram[n - 1] += 1;
+        let mut sum: u64 = s.values.iter().fold(0u64, |a, v| a.wrapping_add(v.count));
+        if sum == 0 {
+            sum = 1;
+        }
+        for v in &s.values {
+            let value = if kind == ValueKind::MemOpSize {
+                format!("{:4}", v.value)
+            } else {
+                target_name(p, v.value)
+            };
+            // `%10" PRId64`: the count printed as a signed number, as LLVM does.
+            let _ = writeln!(
+                out,
+                "\t[ {i:2}, {value}, {:10} ] ({}%)",
+                v.count as i64,
+                cfmt::fixed(v.count as f64 * 100.0 / sum as f64, 2)
+            );
+        }
+    }
+}
+
+fn site_stats(out: &mut String, s: &SiteStats) {
+    let _ = writeln!(out, "  Total number of sites: {}", s.sites);
+    let _ = writeln!(
+        out,
+        "  Total number of sites with values: {}",
+        s.with_values
+    );
+    let _ = writeln!(out, "  Total number of profiled values: {}", s.values);
+    out.push_str("  Value sites histogram:\n\tNumTargets, SiteCount\n");
+    for (i, n) in s.histogram.iter().enumerate() {
+        if *n > 0 {
+            let _ = writeln!(out, "\t{}, {n}", i + 1);
+        }
+    }
+}
+
+/// True if a record's first counter marks it pseudo-hot/warm.
+fn pseudo(r: &FunctionRecord<'_>) -> Option<&'static str> {
+    match r.counters.get(0) {
+        Some(u64::MAX) => Some("<PseudoHot>"),
+        Some(x) if x == u64::MAX - 1 => Some("<PseudoWarm>"),
+        _ => None,
+    }
+}
+
+/// Renders `show` as llvm-profdata does.
+pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
+    let mut out = String::new();
+    let is_ir = p.kind.is_ir();
+    let cutoffs: Vec<u32> = if !o.detailed_cutoffs.is_empty() {
+        o.detailed_cutoffs.clone()
+    } else if o.detailed_summary || o.hot_func_list {
+        DEFAULT_CUTOFFS.to_vec()
+    } else {
+        Vec::new()
+    };
+    let mut builder = SummaryBuilder::new();
+    let mut shown = 0usize;
+    let mut below = 0u64;
+    let mut stats: [SiteStats; 3] = Default::default();
+    let mut name_max: Vec<(String, u64)> = Vec::new();
+
+    if !o.text && o.list_below_cutoff {
+        let _ = writeln!(
+            out,
+            "The list of functions with the maximum counter less than {}:",
+            o.value_cutoff
+        );
+    }
+    if o.text && is_ir {
+        out.push_str(":ir\n");
+    }
+    let text_name = |kind: ValueKind, v: u64| -> Option<String> {
+        let _ = kind;
+        let n = target_name(p, v);
+        (!n.is_empty()).then_some(n)
+    };
+    for r in &p.records {
+        if is_ir && r.key.is_context_sensitive() != o.showcs {
+            continue;
+        }
+        let name = name_of(p, r.key.name);
+        let show = o.all_functions || o.function.as_ref().is_some_and(|f| f.matches(&name));
+        if show && o.text {
+            proftext::write_record(&mut out, &name, r, &text_name);
+            continue;
+        }
+        builder.add_record(r.counters.iter());
+        if o.covered {
+            if r.counters.iter().any(|c| c != 0) {
+                let _ = writeln!(out, "{name}");
+            }
+            continue;
+        }
+        if let Some(tag) = pseudo(r) {
+            if show {
+                if shown == 0 {
+                    out.push_str("Counters:\n");
+                }
+                shown += 1;
+                let _ = writeln!(
+                    out,
+                    "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}    {tag}",
+                    r.key.cfg,
+                    r.counters.len()
+                );
+            }
+            continue;
+        }
+        let (max, sum) = r
+            .counters
+            .iter()
+            .fold((0u64, 0u64), |(m, s), c| (m.max(c), s.wrapping_add(c)));
+        if max < o.value_cutoff {
+            below += 1;
+            if o.list_below_cutoff {
+                let _ = writeln!(out, "  {name}: (Max = {max} Sum = {sum})");
+            }
+            continue;
+        } else if o.list_below_cutoff {
+            continue;
+        }
+        if o.topn > 0 || o.hot_func_list {
+            name_max.push((name.clone(), max));
+        }
+        if !show {
+            continue;
+        }
+        if shown == 0 {
+            out.push_str("Counters:\n");
+        }
+        shown += 1;
+        let _ = write!(
+            out,
+            "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}\n",
+            r.key.cfg,
+            r.counters.len()
+        );
+        if !is_ir {
+            let _ = writeln!(
+                out,
+                "    Function count: {}",
+                r.counters.get(0).unwrap_or(0)
+            );
+        }
+        let empty = crate::ir::ValueProfile::default();
+        let v = r.values.as_deref().unwrap_or(&empty);
+        if o.ic_targets {
+            let _ = writeln!(
+                out,
+                "    Indirect Call Site Count: {}",
+                v.kind(ValueKind::IndirectCall).len()
+            );
+        }
+        if o.vtables {
+            let _ = writeln!(
+                out,
+                "    Number of instrumented vtables: {}",
+                v.kind(ValueKind::VTable).len()
+            );
+        }
+        let memops = v.kind(ValueKind::MemOpSize).len();
+        if o.memop_sizes && memops > 0 {
+            let _ = writeln!(out, "    Number of Memory Intrinsics Calls: {memops}");
+        }
+        if o.counts {
+            out.push_str("    Block counts: [");
+            let start = if is_ir { 0 } else { 1 };
+            for (i, c) in r.counters.iter().enumerate().skip(start) {
+                if i != start {
+                    out.push_str(", ");
+                }
+                let _ = write!(out, "{c}");
+            }
+            out.push_str("]\n");
+        }
+        if o.ic_targets {
+            out.push_str("    Indirect Target Results:\n");
+            traverse_sites(
+                &mut out,
+                p,
+                ValueKind::IndirectCall,
+                v.kind(ValueKind::IndirectCall),
+                &mut stats[0],
+            );
+        }
+        if o.vtables {
+            out.push_str("    VTable Results:\n");
+            traverse_sites(
+                &mut out,
+                p,
+                ValueKind::VTable,
+                v.kind(ValueKind::VTable),
+                &mut stats[2],
+            );
+        }
+        if o.memop_sizes && memops > 0 {
+            out.push_str("    Memory Intrinsic Size Results:\n");
+            traverse_sites(
+                &mut out,
+                p,
+                ValueKind::MemOpSize,
+                v.kind(ValueKind::MemOpSize),
+                &mut stats[1],
+            );
+        }
+    }
+    if o.text || o.covered {
+        return out;
+    }
+    let s = builder.finish_with(&cutoffs);
+    let _ = write!(
+        out,
+        "Instrumentation level: {}",
+        if is_ir { "IR" } else { "Front-end" }
+    );
+    if is_ir {
+        let _ = write!(
+            out,
+            "  entry_first = {}  instrument_loop_entries = {}",
+            u8::from(p.kind.contains(ProfileKind::ENTRY_FIRST)),
+            u8::from(p.kind.contains(ProfileKind::LOOP_ENTRIES))
+        );
+    }
+    out.push('\n');
+    if o.all_functions || o.function.is_some() {
+        let _ = writeln!(out, "Functions shown: {shown}");
+    }
+    print_summary(&mut out, &s);
+    if o.value_cutoff > 0 {
+        let _ = writeln!(
+            out,
+            "Number of functions with maximum count (< {}): {below}",
+            o.value_cutoff
+        );
+        let _ = writeln!(
+            out,
+            "Number of functions with maximum count (>= {}): {}",
+            o.value_cutoff,
+            s.num_functions.wrapping_sub(below)
+        );
+    }
+    name_max.sort_by_key(|x| std::cmp::Reverse(x.1));
+    if o.topn > 0 {
+        let _ = writeln!(
+            out,
+            "Top {} functions with the largest internal block counts: ",
+            o.topn
+        );
+        for (n, m) in name_max.iter().take(o.topn as usize) {
+            let _ = writeln!(out, "  {n}, max count = {m}");
+        }
+    }
+    if o.hot_func_list {
+        let threshold = hot_count_threshold(&s);
+        let _ = writeln!(out, "# Hot count threshold: {threshold}");
+        for (n, m) in &name_max {
+            if *m < threshold {
+                break;
+            }
+            let _ = writeln!(out, "{n}");
+        }
+    }
+    if shown > 0 && o.ic_targets {
+        out.push_str("Statistics for indirect call sites profile:\n");
+        site_stats(&mut out, &stats[0]);
+    }
+    if shown > 0 && o.vtables {
+        out.push_str("Statistics for vtable profile:\n");
+        site_stats(&mut out, &stats[2]);
+    }
+    if shown > 0 && o.memop_sizes {
+        out.push_str("Statistics for memory intrinsic calls sizes profile:\n");
+        site_stats(&mut out, &stats[1]);
+    }
+    if o.detailed_summary {
+        print_detailed(&mut out, &s);
+    }
+    if o.binary_ids && !o.text_input {
+        out.push_str("Binary IDs: \n");
+        for id in &p.binary_ids {
+            for b in id {
+                let _ = write!(out, "{b:02x}");
+            }
+            out.push('\n');
+        }
+    }
+    if let Some(v) = o.profile_version {
+        let _ = writeln!(out, "Profile version: {v}");
+    }
+    if o.temporal_traces {
+        let t = &p.temporal;
+        let _ = writeln!(
+            out,
+            "Temporal Profile Traces (samples={} seen={}):",
+            t.traces.len(),
+            t.stream_size
+        );
+        for (i, tr) in t.traces.iter().enumerate() {
+            let _ = writeln!(
+                out,
+                "  Temporal Profile Trace {i} (weight={} count={}):",
+                tr.weight,
+                tr.functions.len()
+            );
+            for f in &tr.functions {
+                let _ = writeln!(out, "    {}", target_name(p, *f));
+            }
+        }
+    }
+    out
+}
+
+/// `ProfileSummary::printSummary`.
+pub fn print_summary(out: &mut String, s: &Summary) {
+    let _ = writeln!(out, "Total functions: {}", s.num_functions);
+    let _ = writeln!(out, "Maximum function count: {}", s.max_function_count);
+    let _ = writeln!(
+        out,
+        "Maximum internal block count: {}",
+        s.max_internal_count
+    );
+    let _ = writeln!(out, "Total number of blocks: {}", s.num_counts);
+    let _ = writeln!(out, "Total count: {}", s.total_count);
+}
+
+/// `ProfileSummary::printDetailedSummary` (LLVM 22 wording; percentages in `float`).
+pub fn print_detailed(out: &mut String, s: &Summary) {
+    out.push_str("Detailed summary:\n");
+    for e in &s.detailed {
+        let pct = if s.num_counts != 0 {
+            100.0f32 * e.num_counts as f32 / s.num_counts as f32
+        } else {
+            0.0
+        };
+        let cut = 100.0f32 * e.cutoff as f32 / 1_000_000.0;
+        let _ = writeln!(
+            out,
+            "{} blocks ({}%) with count >= {} account for {}% of the total counts.",
+            e.num_counts,
+            cfmt::fixed(f64::from(pct), 2),
+            e.min_count,
+            cfmt::general(f64::from(cut), 6)
+        );
+    }
+}
+
+/// LLVM's hot-count threshold: the minimum count of the 99% (990000) cutoff entry.
+pub fn hot_count_threshold(s: &Summary) -> u64 {
+    s.detailed
+        .iter()
+        .find(|e| e.cutoff >= 990_000)
+        .map(|e| e.min_count)
+        .unwrap_or(0)
+}
+
+/// The JSON form: everything the text form shows, for every record (filters apply).
+pub fn render_json(
+    p: &Profile<'_>,
+    o: &ShowOptions,
+    file: &str,
+    format: &str,
+) -> serde_json::Value {
+    use serde_json::{Value, json};
+    let hex = |h: u64| Value::String(format!("0x{h:016x}"));
+    let mut functions = Vec::new();
+    let mut builder = SummaryBuilder::new();
+    let mut cs_builder = SummaryBuilder::new();
+    for r in &p.records {
+        if r.key.is_context_sensitive() {
+            cs_builder.add_record(r.counters.iter());
+        } else {
+            builder.add_record(r.counters.iter());
+        }
+        let name = name_of(p, r.key.name);
+        if let Some(f) = &o.function
+            && !f.matches(&name)
+        {
+            continue;
+        }
+        let max = r.counters.iter().max().unwrap_or(0);
+        if max < o.value_cutoff {
+            continue;
+        }
+        let mut sites = serde_json::Map::new();
+        if let Some(v) = &r.values {
+            for kind in ValueKind::ALL {
+                let ss = v.kind(kind);
+                if ss.is_empty() {
+                    continue;
+                }
+                let arr: Vec<Value> = ss
+                    .iter()
+                    .map(|s| {
+                        Value::Array(
+                            s.values
+                                .iter()
+                                .map(|vc| {
+                                    if kind.values_are_names() {
+                                        let n = target_name(p, vc.value);
+                                        json!({"value": hex(vc.value), "name": if n.is_empty() { Value::Null } else { Value::String(n) }, "count": vc.count})
+                                    } else {
+                                        json!({"value": vc.value, "count": vc.count})
+                                    }
+                                })
+                                .collect(),
+                        )
+                    })
+                    .collect();
+                let key = match kind {
+                    ValueKind::IndirectCall => "indirect_call_targets",
+                    ValueKind::MemOpSize => "memop_sizes",
+                    ValueKind::VTable => "vtable_targets",
+                };
+                sites.insert(key.into(), Value::Array(arr));
+            }
+        }
+        functions.push(json!({
+            "name": name,
+            "name_hash": hex(r.key.name),
+            "hash": hex(r.key.cfg),
+            "context_sensitive": r.key.is_context_sensitive(),
+            "counters": r.counters.to_vec(),
+            "bitmap": r.bitmap.to_vec(),
+            "value_sites": Value::Object(sites),
+        }));
+    }
+    let summary = |s: &Summary| {
+        json!({
+            "total_functions": s.num_functions,
+            "total_blocks": s.num_counts,
+            "max_function_count": s.max_function_count,
+            "max_block_count": s.max_count,
+            "max_internal_block_count": s.max_internal_count,
+            "total_count": s.total_count,
+            "detailed": s.detailed.iter().map(|e| json!({"cutoff": e.cutoff, "min_count": e.min_count, "num_blocks": e.num_counts})).collect::<Vec<_>>(),
+        })
+    };
+    let traces: Vec<Value> = p
+        .temporal
+        .traces
+        .iter()
+        .map(|t| json!({"weight": t.weight, "functions": t.functions.iter().map(|f| target_name(p, *f)).collect::<Vec<_>>()}))
+        .collect();
+    json!({
+        "file": file,
+        "format": format,
+        "instrumentation": if p.kind.is_ir() { "ir" } else { "front-end" },
+        "flags": p.kind.names(),
+        "functions": functions,
+        "summary": summary(&builder.finish()),
+        "cs_summary": if p.kind.contains(ProfileKind::CONTEXT_SENSITIVE) { summary(&cs_builder.finish()) } else { Value::Null },
+        "binary_ids": p.binary_ids.iter().map(|b| b.iter().map(|x| format!("{x:02x}")).collect::<String>()).collect::<Vec<_>>(),
+        "temporal": { "stream_size": p.temporal.stream_size, "traces": traces },
+        "uncorrelated_counters": p.uncorrelated_counters,
+    })
+}

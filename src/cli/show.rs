@@ -1,0 +1,128 @@
+//! `pgo-merge show`: describe profiles of any input format.
+
+use std::io::Write;
+
+use super::args::ShowArgs;
+use super::merge::write_output;
+use super::{EXIT_FAILURE, EXIT_OK, Mode};
+use crate::backends::show::{self, FunctionFilter, ShowOptions};
+use crate::frontends::{self, InputFile, profraw::NameCache};
+
+/// Runs `show`; returns the exit code.
+pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
+    let json = a.json
+        || match a.show_format.as_deref() {
+            None | Some("text") => false,
+            Some("json") => true,
+            Some(other) => {
+                eprintln!("pgo-merge: error: --show-format {other:?}: expected text or json");
+                return mode.usage_code();
+            }
+        };
+    let function = match (&a.function, mode) {
+        (None, _) => None,
+        (Some(f), Mode::LlvmProfdata) => Some(FunctionFilter::Substring(f.clone())),
+        (Some(f), Mode::Native) => match regex::Regex::new(f) {
+            Ok(r) => Some(FunctionFilter::Regex(r)),
+            Err(e) => {
+                eprintln!("pgo-merge: error: --function {f:?}: {e}");
+                return mode.usage_code();
+            }
+        },
+    };
+    let mut opts = ShowOptions {
+        all_functions: a.all_functions,
+        counts: a.counts,
+        ic_targets: a.ic_targets,
+        vtables: a.show_vtables,
+        memop_sizes: a.memop_sizes,
+        detailed_summary: a.detailed_summary,
+        detailed_cutoffs: a.detailed_summary_cutoffs.clone(),
+        showcs: a.showcs,
+        text: a.text,
+        binary_ids: a.binary_ids,
+        temporal_traces: a.temporal_profile_traces,
+        topn: a.topn,
+        function,
+        value_cutoff: a.value_cutoff,
+        list_below_cutoff: a.list_below_cutoff,
+        covered: a.covered,
+        hot_func_list: a.hot_func_list,
+        profile_version: None,
+        text_input: false,
+    };
+    let cache = NameCache::new();
+    let mut out = String::new();
+    let mut docs = Vec::new();
+    for (i, path) in a.files.iter().enumerate() {
+        let file = match InputFile::open(path) {
+            Ok(f) => f,
+            Err(e) => {
+                eprintln!("pgo-merge: error: {e}");
+                return EXIT_FAILURE;
+            }
+        };
+        let r = match frontends::read(file.bytes(), &cache) {
+            Ok(r) => r,
+            Err(e) => {
+                eprintln!("pgo-merge: error: {}", e.with_path(path));
+                return EXIT_FAILURE;
+            }
+        };
+        if mode == Mode::Native {
+            for w in &r.warnings {
+                eprintln!("pgo-merge: warning: {}: {w}", path.display());
+            }
+        }
+        let name = path.display().to_string();
+        if json {
+            docs.push(show::render_json(
+                &r.profile,
+                &opts,
+                &name,
+                &r.profile.provenance.format,
+            ));
+            continue;
+        }
+        if a.files.len() > 1 {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!("==> {name} <==\n"));
+        }
+        opts.profile_version = a.profile_version.then_some(r.version);
+        opts.text_input = r.format == crate::detect::FormatKind::TextProfile;
+        out.push_str(&show::render_text(&r.profile, &opts));
+        if mode == Mode::Native && !a.text && !a.covered {
+            out.push_str(&format!(
+                "Profile format: {}; flags: {}\n",
+                r.profile.provenance.format, r.profile.kind
+            ));
+        }
+    }
+    if json {
+        let v = if docs.len() == 1 {
+            docs.pop().unwrap_or_default()
+        } else {
+            serde_json::Value::Array(docs)
+        };
+        out = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.push('\n');
+    }
+    let res = match &a.output {
+        Some(p) => write_output(p, out.as_bytes()),
+        None => {
+            let mut so = std::io::stdout().lock();
+            so.write_all(out.as_bytes())
+                .and_then(|_| so.flush())
+                .map_err(Into::into)
+        }
+    };
+    match res {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("pgo-merge: error: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
