@@ -15,6 +15,9 @@ pub enum FormatKind {
     IndexedProfile,
     /// LLVM text profile (`.proftext`): the first 8 bytes are printable or whitespace.
     TextProfile,
+    /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
+    /// gzip data (which `native-image --pgo` accepts).
+    Iprof,
     /// Empty input.
     Empty,
     /// Anything else.
@@ -33,6 +36,10 @@ impl FormatKind {
         if data.len() >= 8 && data[..8] == INDEXED_MAGIC.to_le_bytes() {
             return FormatKind::IndexedProfile;
         }
+        // Before the text rule: JSON text would pass it too.
+        if crate::frontends::iprof::sniff(data) {
+            return FormatKind::Iprof;
+        }
         // LLVM's rule: the first min(8, size) bytes are printable or whitespace.
         let head = &data[..data.len().min(8)];
         if head
@@ -50,6 +57,7 @@ impl FormatKind {
             FormatKind::RawProfile => "raw profile (.profraw)",
             FormatKind::IndexedProfile => "indexed profile (.profdata)",
             FormatKind::TextProfile => "text profile (.proftext)",
+            FormatKind::Iprof => "GraalVM Native Image profile (.iprof)",
             FormatKind::Empty => "empty file",
             FormatKind::Unknown => "unknown format",
         }

@@ -103,6 +103,18 @@ pub enum ErrorKind {
     /// Inputs of incompatible kinds (e.g. IR-level and front-end profiles).
     #[error("{0}")]
     KindConflict(String),
+    /// A JSON input (GraalVM `.iprof`) that is not JSON, has the wrong structure, or breaks a
+    /// rule of its format. `json_path` locates the value (`conditionalProfiles[12].records`);
+    /// syntax and type errors also carry the 1-based (line, column).
+    #[error("{json_path}: {detail}{}", position.map(|(l, c)| format!(" (line {l}, column {c})")).unwrap_or_default())]
+    Json {
+        /// Where in the document, e.g. `methods[3].signature[1]`.
+        json_path: String,
+        /// 1-based line and column, when known.
+        position: Option<(u64, u64)>,
+        /// What was wrong and what was expected.
+        detail: String,
+    },
     /// An option or argument combination that cannot work.
     #[error("{0}")]
     Usage(String),

@@ -1,6 +1,7 @@
 //! Back-ends: turn the IR into output files.
 
 pub mod cfmt;
+pub mod iprof;
 pub mod profdata;
 pub mod proftext;
 pub mod show;

@@ -93,6 +93,33 @@ pub struct MergeArgs {
     )]
     pub temporal_max_trace_length: u64,
 
+    /// GraalVM .iprof inputs only: scale each input before merging so that each contributes
+    /// equally, per section: `total` makes the inputs' total counts equal, `max` their
+    /// largest counts (inputs are scaled up to the largest input, never down).
+    #[arg(long = "normalize", alias = "normalise", value_enum, default_value_t = NormalizeArg::None)]
+    pub normalize: NormalizeArg,
+
+    /// GraalVM .iprof only: fold calling contexts deeper than N frames into their innermost
+    /// N frames (counts are summed).
+    #[arg(long = "max-context-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_context_depth: Option<u32>,
+
+    /// GraalVM .iprof only: fold contexts whose counts sum to less than C into the
+    /// context-free entry of their method. C is a count (`100`), a fraction of the
+    /// section's total (`0.001`) or a percentage (`0.1%`).
+    #[arg(long = "cold-threshold", value_name = "C")]
+    pub cold_threshold: Option<String>,
+
+    /// GraalVM .iprof only: keep types and methods that no profile entry references
+    /// (by default they are removed from the output).
+    #[arg(long = "keep-all-symbols")]
+    pub keep_all_symbols: bool,
+
+    /// GraalVM .iprof only: report bad entries (dangling ids, bad contexts, bad record
+    /// lengths, duplicates) as warnings and drop them, instead of failing.
+    #[arg(long = "lenient")]
+    pub lenient: bool,
+
     /// Never show a progress bar.
     #[arg(long = "no-progress")]
     pub no_progress: bool,
@@ -263,6 +290,19 @@ pub enum OutputFormatArg {
     Profdata,
     /// LLVM text profile.
     Proftext,
+    /// GraalVM Native Image profile (JSON, format 1.0.0); needs .iprof inputs.
+    Iprof,
+}
+
+/// `--normalize` values (GraalVM .iprof merges).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum NormalizeArg {
+    /// Plain (weighted) sums.
+    None,
+    /// Make each input's per-section total equal.
+    Total,
+    /// Make each input's per-section largest count equal.
+    Max,
 }
 
 /// `--failure-mode` values.

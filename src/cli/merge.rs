@@ -23,6 +23,10 @@ pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> crate::Result<()> {
 
 /// Runs a merge; returns the process exit code. Messages go to stderr.
 pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
+    // GraalVM .iprof inputs or output take their own pipeline.
+    if let Some(code) = super::iprof::route(&args, mode) {
+        return code;
+    }
     let plan = match options::plan(&args, mode == Mode::LlvmProfdata) {
         Ok(p) => p,
         Err(e) => {

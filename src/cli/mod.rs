@@ -9,6 +9,7 @@
 
 pub mod args;
 pub mod compat;
+pub mod iprof;
 pub mod merge;
 pub mod options;
 pub mod overlap;

@@ -133,6 +133,15 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
         match a.output_format {
             Some(OutputFormatArg::Profdata) => OutputFormat::Profdata,
             Some(OutputFormatArg::Proftext) => OutputFormat::Proftext,
+            // iprof runs are routed to cli::iprof before planning; LLVM inputs cannot be
+            // converted to iprof yet.
+            Some(OutputFormatArg::Iprof) => {
+                return Err(
+                    "--output-format iprof needs GraalVM .iprof inputs; converting LLVM \
+                            profiles to iprof is not implemented yet"
+                        .into(),
+                );
+            }
             None => match output.extension().and_then(|e| e.to_str()) {
                 Some("proftext") | Some("txt") => OutputFormat::Proftext,
                 _ => OutputFormat::Profdata,

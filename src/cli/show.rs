@@ -62,6 +62,36 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
                 return EXIT_FAILURE;
             }
         };
+        if crate::detect::FormatKind::sniff(file.bytes()) == crate::detect::FormatKind::Iprof {
+            // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
+            if json {
+                eprintln!(
+                    "pgo-merge: error: {}: --json is not available for .iprof files",
+                    path.display()
+                );
+                return EXIT_FAILURE;
+            }
+            let read = crate::frontends::iprof::ReadOptions {
+                lenient: false,
+                referenced_symbols_only: false,
+            };
+            match crate::passes::iprof_merge::show_report(path, read, &Default::default(), false) {
+                Ok(report) => {
+                    if a.files.len() > 1 {
+                        out.push_str(&format!("==> {} <==\n", path.display()));
+                    }
+                    out.push_str(&format!("{report}"));
+                    if !out.ends_with('\n') {
+                        out.push('\n');
+                    }
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("pgo-merge: error: {}", e.with_path(path));
+                    return EXIT_FAILURE;
+                }
+            }
+        }
         let r = match frontends::read(file.bytes(), &cache) {
             Ok(r) => r,
             Err(e) => {

@@ -3,6 +3,7 @@
 //! [`read`] detects the format from the content and dispatches. Inputs are memory-mapped
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
+pub mod iprof;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
@@ -77,6 +78,12 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             r.format = FormatKind::TextProfile;
             Ok(r)
         }
+        FormatKind::Iprof => Err(Error::new(ErrorKind::KindConflict(
+            "this is a GraalVM Native Image profile (.iprof): it can be merged only with other \
+             .iprof profiles into an .iprof output; converting between iprof and LLVM profiles \
+             is not implemented yet"
+                .into(),
+        ))),
         FormatKind::Unknown if data.len() < 8 && starts_a_magic(data) => Err(Error::at(
             0,
             ErrorKind::Truncated {

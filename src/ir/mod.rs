@@ -8,6 +8,11 @@
 pub mod function;
 pub mod kind;
 pub mod profile;
+// GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
+pub mod context;
+pub mod fx;
+pub mod iprof;
+pub mod java_symbols;
 pub mod summary;
 pub mod symbols;
 pub mod validate;

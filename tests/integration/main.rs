@@ -11,6 +11,8 @@ mod cli;
 mod determinism;
 mod dropin;
 mod indexed_text;
+mod iprof;
+mod iprof_props;
 mod llvm_identity;
 mod raw_versions;
 mod real_use;

@@ -1,0 +1,134 @@
+//! Front-end for GraalVM Native Image profiles (`.iprof`): JSON, optionally gzip-compressed.
+//!
+//! Reading is two steps: serde parses the bytes into the typed [`model`] (a faithful,
+//! id-based image of the document that borrows strings from the input), then
+//! [`lower::lower`] validates it and maps it into the IR ([`IprofProfile`]): types and
+//! methods into the symbol table by name, every context into the context tree, each
+//! section's payload onto its site. Versions 1.x, 0.4.0 (the 1.0.0 layout under an older
+//! version string) and the 0.2.0 layout are read; the output of [`crate::backends::iprof`]
+//! is always 1.x.
+//!
+//! The parser is serde_json: the benchmark `benches/iprof.rs` measured it against simd-json
+//! on real files, see the README. Error messages carry the JSON path of the bad value and,
+//! for syntax and type errors, the line and column: when the fast parse fails the input is
+//! parsed again with path tracking, so well-formed inputs pay nothing for it.
+
+pub mod ctx;
+pub mod lower;
+pub mod model;
+
+use std::io::Read;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::iprof::IprofProfile;
+
+pub use lower::{Lowered, ReadOptions};
+pub use model::Document;
+
+/// gzip's magic bytes; `native-image --pgo` accepts gzip-compressed profiles.
+pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// Largest decompressed size accepted for a gzip-compressed profile (4 GiB); real profiles
+/// are a few megabytes.
+pub const MAX_INFLATED: u64 = 1 << 32;
+
+/// True if `data` looks like an iprof profile: gzip data, or JSON text whose first
+/// non-whitespace character (after an optional UTF-8 byte-order mark) opens an object.
+pub fn sniff(data: &[u8]) -> bool {
+    if data.starts_with(&GZIP_MAGIC) {
+        return true;
+    }
+    let data = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+    data.iter()
+        .find(|b| !b.is_ascii_whitespace())
+        .is_some_and(|&b| b == b'{')
+}
+
+/// Decompresses `data` if it is gzip-compressed.
+pub fn maybe_inflate(data: &[u8]) -> Result<Option<Vec<u8>>> {
+    if !data.starts_with(&GZIP_MAGIC) {
+        return Ok(None);
+    }
+    let mut out = Vec::new();
+    let mut dec = flate2::read::MultiGzDecoder::new(data).take(MAX_INFLATED + 1);
+    dec.read_to_end(&mut out).map_err(|e| {
+        Error::new(ErrorKind::Zlib(format!(
+            "gzip-compressed iprof profile: {e}"
+        )))
+    })?;
+    if out.len() as u64 > MAX_INFLATED {
+        return Err(Error::new(ErrorKind::LimitExceeded {
+            what: "decompressed size of a gzip-compressed iprof profile",
+            value: out.len() as u64,
+            limit: MAX_INFLATED,
+        }));
+    }
+    Ok(Some(out))
+}
+
+/// Parses JSON text into the typed model. On failure the text is parsed again with path
+/// tracking so that the error names the JSON path, line and column.
+pub fn parse_document(json: &[u8]) -> Result<Document<'_>> {
+    match serde_json::from_slice::<Document<'_>>(json) {
+        Ok(d) => Ok(d),
+        Err(first) => Err(locate_error(json, first)),
+    }
+}
+
+/// Builds the error for a document serde could not parse.
+fn locate_error(json: &[u8], first: serde_json::Error) -> Error {
+    let mut de = serde_json::Deserializer::from_slice(json);
+    let (path, e) = match serde_path_to_error::deserialize::<_, Document<'_>>(&mut de) {
+        Ok(_) => (String::from("."), first),
+        Err(e) => {
+            let path = e.path().to_string();
+            (path, e.into_inner())
+        }
+    };
+    let position = (e.line() > 0).then(|| (e.line() as u64, e.column() as u64));
+    let what = match e.classify() {
+        serde_json::error::Category::Syntax => "invalid JSON: ",
+        serde_json::error::Category::Eof => "invalid JSON (truncated): ",
+        serde_json::error::Category::Data => "",
+        serde_json::error::Category::Io => "",
+    };
+    // serde_json appends " at line L column C" to its messages; we print the position
+    // ourselves.
+    let msg = e.to_string();
+    let msg = match msg.rfind(" at line ") {
+        Some(k) => msg.get(..k).unwrap_or(&msg).to_string(),
+        None => msg,
+    };
+    let json_path = if path == "." {
+        "(top level)".to_string()
+    } else {
+        path
+    };
+    Error::new(ErrorKind::Json {
+        json_path,
+        position,
+        detail: format!("{what}{msg}"),
+    })
+}
+
+/// Reads an iprof profile from `data` (JSON or gzip-compressed JSON).
+pub fn read(data: &[u8], opts: ReadOptions) -> Result<Lowered> {
+    let inflated = maybe_inflate(data)?;
+    let json = inflated.as_deref().unwrap_or(data);
+    if json.is_empty() {
+        return Err(Error::at(0, ErrorKind::Empty));
+    }
+    let doc = parse_document(json)?;
+    lower::lower(doc, opts)
+}
+
+/// Reads the iprof profile in file `path` (errors carry the path).
+pub fn read_file(path: &std::path::Path, opts: ReadOptions) -> Result<Lowered> {
+    let f = super::InputFile::open(path)?;
+    read(f.bytes(), opts).map_err(|e| e.with_path(path))
+}
+
+/// Reads an iprof profile and returns only the IR, failing on any problem (strict mode).
+pub fn read_profile(data: &[u8]) -> Result<IprofProfile> {
+    read(data, ReadOptions::default()).map(|l| l.profile)
+}
