@@ -85,11 +85,11 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
     };
     let mut inputs = Vec::new();
     for p in &a.inputs {
-        add_path(p, Weight::ONE, &output, &mut inputs)?;
+        add_path(p, Weight::ONE, &output, llvm_mode, &mut inputs)?;
     }
     for w in &a.weighted_inputs {
         let (weight, file) = parse_weighted(w).map_err(PlanError::from)?;
-        add_path(Path::new(file), weight, &output, &mut inputs)?;
+        add_path(Path::new(file), weight, &output, llvm_mode, &mut inputs)?;
     }
     for list in &a.input_files {
         let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
@@ -107,9 +107,11 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
                 ),
                 _ => (Weight::ONE, line),
             };
-            add_path(Path::new(file), weight, &output, &mut inputs).map_err(|e| PlanError {
-                message: format!("{}:{}: {}", list.display(), n + 1, e.message),
-                usage: e.usage,
+            add_path(Path::new(file), weight, &output, llvm_mode, &mut inputs).map_err(|e| {
+                PlanError {
+                    message: format!("{}:{}: {}", list.display(), n + 1, e.message),
+                    usage: e.usage,
+                }
             })?;
         }
     }
@@ -142,6 +144,9 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
                         .into(),
                 );
             }
+            // llvm-profdata writes an indexed profile whatever the output is called; natively
+            // a `.proftext`/`.txt` output name asks for text.
+            None if llvm_mode => OutputFormat::Profdata,
             None => match output.extension().and_then(|e| e.to_str()) {
                 Some("proftext") | Some("txt") => OutputFormat::Proftext,
                 _ => OutputFormat::Profdata,
@@ -224,17 +229,22 @@ pub fn parse_weighted(s: &str) -> Result<(Weight, &str), String> {
     Ok((weight, f))
 }
 
+/// Adds `p` to `out`. A directory contributes the files under it, recursively, sorted by
+/// path, except the output itself: natively its `.profraw` and `.profdata` files (an empty
+/// result is an error), as llvm-profdata (`every_file`) all its regular files.
 fn add_path(
     p: &Path,
     weight: Weight,
     output: &Path,
+    every_file: bool,
     out: &mut Vec<InputSpec>,
 ) -> Result<(), PlanError> {
     let meta = std::fs::metadata(p).map_err(|e| input_error(format!("{}: {e}", p.display())))?;
     if meta.is_dir() {
         let mut found = Vec::new();
-        walk(p, &mut found).map_err(|e| input_error(format!("{}: {e}", p.display())))?;
-        if found.is_empty() {
+        walk(p, every_file, &mut found)
+            .map_err(|e| input_error(format!("{}: {e}", p.display())))?;
+        if found.is_empty() && !every_file {
             return Err(input_error(format!(
                 "{}: the directory holds no .profraw or .profdata files",
                 p.display()
@@ -257,17 +267,25 @@ fn add_path(
     Ok(())
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn walk(dir: &Path, every_file: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         let ft = entry.file_type()?;
+        // A link to a file counts as the file; links to directories are not followed (a
+        // link cycle would never end).
+        let is_file = ft.is_file()
+            || (ft.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file()));
         if ft.is_dir() {
-            walk(&path, out)?;
-        } else if matches!(
-            path.extension().and_then(|e| e.to_str()),
-            Some("profraw") | Some("profdata")
-        ) {
+            walk(&path, every_file, out)?;
+        } else if !is_file {
+            continue;
+        } else if every_file
+            || matches!(
+                path.extension().and_then(|e| e.to_str()),
+                Some("profraw") | Some("profdata")
+            )
+        {
             out.push(path);
         }
     }

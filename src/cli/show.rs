@@ -51,6 +51,15 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         profile_version: None,
         text_input: false,
     };
+    if let Some(o) = &a.output
+        && let Some(same) = a.files.iter().find(|f| same_file(f, o))
+    {
+        eprintln!(
+            "pgo-merge: error: {}: Input file name cannot be the same as the output file name!",
+            same.display()
+        );
+        return EXIT_FAILURE;
+    }
     let cache = NameCache::new();
     let mut out = String::new();
     let mut docs = Vec::new();
@@ -154,5 +163,17 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
             eprintln!("pgo-merge: error: {e}");
             EXIT_FAILURE
         }
+    }
+}
+
+/// True when `input` and `output` name the same file: the same spelling, or (when both
+/// exist) the same canonical path. Writing the listing there would destroy the input.
+fn same_file(input: &std::path::Path, output: &std::path::Path) -> bool {
+    if input == output {
+        return true;
+    }
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
     }
 }

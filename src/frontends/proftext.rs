@@ -318,6 +318,10 @@ fn read_values(
                 let value = match kind {
                     ValueKind::MemOpSize => number(ln, val, "value")?,
                     _ if val == EXTERNAL_SYMBOL => 0,
+                    // llvm-profdata refuses these too ("symbol name is empty").
+                    _ if val.is_empty() => {
+                        return Err(bad(ln, "value", "the symbol name is empty"));
+                    }
                     _ => match raw_hash(val) {
                         Some(h) if !names.contains(md5_hash(val.as_bytes())) => h,
                         _ if kind == ValueKind::VTable => vtable_names.insert(val.as_bytes()),
@@ -391,5 +395,9 @@ mod tests {
         assert!(e.to_string().contains("counter"), "{e}");
         let e = read(b"f\n1\n0\n").unwrap_err();
         assert!(e.to_string().contains("zero"), "{e}");
+        // An indirect-call target with no name (llvm-profdata: "symbol name is empty").
+        let e = read(b"f\n1\n1\n5\n1\n0\n1\n1\n:10\n").unwrap_err();
+        assert_eq!(e.line(), Some(9), "{e}");
+        assert!(e.to_string().contains("symbol name is empty"), "{e}");
     }
 }

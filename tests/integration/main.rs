@@ -14,6 +14,7 @@ mod indexed_text;
 mod iprof;
 mod iprof_props;
 mod llvm_identity;
+mod llvm_suite;
 mod raw_versions;
 mod real_use;
 mod show_json;

@@ -28,6 +28,8 @@ pub struct DataRecord {
     pub counter_ptr: u64,
     /// BitmapPtr as stored (v9+).
     pub bitmap_ptr: u64,
+    /// UniformCounterPtr as stored (v11; 0 before).
+    pub uniform_counter_ptr: u64,
     /// Run-time address of the function (0 if not recorded).
     pub function_ptr: u64,
     /// Counter entries.
@@ -65,6 +67,10 @@ impl DataRecord {
             func_hash: e.u64_at(bytes, 8)?,
             counter_ptr: ptr(l.counter_ptr)?,
             bitmap_ptr: match l.bitmap_ptr {
+                Some(o) => ptr(o)?,
+                None => 0,
+            },
+            uniform_counter_ptr: match l.uniform_ptr {
                 Some(o) => ptr(o)?,
                 None => 0,
             },
@@ -113,21 +119,66 @@ pub struct Span {
     pub len: u64,
 }
 
+/// The section a record points into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SpanKind {
+    /// Counters, through CounterPtr.
+    Counter,
+    /// MC/DC bitmap bytes, through BitmapPtr (v9+).
+    Bitmap,
+    /// Uniform counters, through UniformCounterPtr (v11).
+    UniformCounter,
+}
+
+impl SpanKind {
+    /// The singular noun in LLVM's messages ("counter offset ...").
+    pub fn what(self) -> &'static str {
+        match self {
+            SpanKind::Counter => "counter",
+            SpanKind::Bitmap => "bitmap",
+            SpanKind::UniformCounter => "uniform counter",
+        }
+    }
+
+    /// The plural noun in LLVM's messages ("number of counters ...").
+    fn noun(self) -> &'static str {
+        match self {
+            SpanKind::Counter => "counters",
+            SpanKind::Bitmap => "bitmap bytes",
+            SpanKind::UniformCounter => "uniform counters",
+        }
+    }
+
+    /// The record field the span comes from.
+    fn field(self) -> &'static str {
+        match self {
+            SpanKind::Counter => "counter pointer",
+            SpanKind::Bitmap => "bitmap pointer",
+            SpanKind::UniformCounter => "uniform counter pointer",
+        }
+    }
+
+    /// The stored pointer of this kind in `rec`.
+    pub fn pointer(self, rec: &DataRecord) -> u64 {
+        match self {
+            SpanKind::Counter => rec.counter_ptr,
+            SpanKind::Bitmap => rec.bitmap_ptr,
+            SpanKind::UniformCounter => rec.uniform_counter_ptr,
+        }
+    }
+}
+
 /// Checks that `count` entries of `entry` bytes starting at `offset` fit in a section of
-/// `section_len` bytes, with LLVM's wording. `what` is "counter" or "bitmap".
+/// `section_len` bytes, with LLVM's wording.
 pub fn check_span(
     offset: i64,
     count: u64,
     entry: u64,
     section_len: u64,
-    what: &'static str,
+    kind: SpanKind,
     record_offset: u64,
 ) -> Result<Span> {
-    let field = if what == "counter" {
-        "counter pointer"
-    } else {
-        "bitmap pointer"
-    };
+    let (what, field, noun) = (kind.what(), kind.field(), kind.noun());
     if offset < 0 {
         return Err(Error::malformed(
             record_offset,
@@ -148,11 +199,6 @@ pub fn check_span(
     }
     let max = (section_len - off) / entry;
     if count > max {
-        let noun = if what == "counter" {
-            "counters"
-        } else {
-            "bitmap bytes"
-        };
         return Err(Error::malformed(
             record_offset,
             field,
@@ -223,26 +269,33 @@ mod tests {
 
     #[test]
     fn span_checks_use_llvm_wording() {
-        assert!(check_span(0, 2, 8, 16, "counter", 0).is_ok());
-        let e = check_span(-8, 1, 8, 16, "counter", 0x40).unwrap_err();
+        assert!(check_span(0, 2, 8, 16, SpanKind::Counter, 0).is_ok());
+        let e = check_span(-8, 1, 8, 16, SpanKind::Counter, 0x40).unwrap_err();
         assert!(
             e.to_string().contains("counter offset -8 is negative"),
             "{e}"
         );
         assert_eq!(e.offset(), Some(0x40));
-        let e = check_span(16, 1, 8, 16, "counter", 0).unwrap_err();
+        let e = check_span(16, 1, 8, 16, SpanKind::Counter, 0).unwrap_err();
         assert!(
             e.to_string()
                 .contains("greater than the maximum counter offset 15"),
             "{e}"
         );
-        let e = check_span(8, 2, 8, 16, "counter", 0).unwrap_err();
+        let e = check_span(8, 2, 8, 16, SpanKind::Counter, 0).unwrap_err();
         assert!(
             e.to_string()
                 .contains("number of counters 2 is greater than the maximum number of counters 1"),
             "{e}"
         );
-        let e = check_span(0, 1, 1, 0, "bitmap", 0).unwrap_err();
+        let e = check_span(0, 1, 1, 0, SpanKind::Bitmap, 0).unwrap_err();
         assert!(e.to_string().contains("maximum bitmap offset -1"), "{e}");
+        let e = check_span(8, 2, 8, 16, SpanKind::UniformCounter, 0).unwrap_err();
+        assert!(
+            e.to_string().contains(
+                "number of uniform counters 2 is greater than the maximum number of uniform counters 1"
+            ),
+            "{e}"
+        );
     }
 }
