@@ -272,20 +272,20 @@ fn walk(dir: &Path, every_file: bool, out: &mut Vec<PathBuf>) -> std::io::Result
         let entry = entry?;
         let path = entry.path();
         let ft = entry.file_type()?;
-        // A link to a file counts as the file; links to directories are not followed (a
-        // link cycle would never end).
-        let is_file = ft.is_file()
-            || (ft.is_symlink() && std::fs::metadata(&path).is_ok_and(|m| m.is_file()));
         if ft.is_dir() {
             walk(&path, every_file, out)?;
-        } else if !is_file {
-            continue;
-        } else if every_file
-            || matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("profraw") | Some("profdata")
-            )
-        {
+        } else if every_file {
+            // As llvm-profdata: every regular file, links to files included. Links to
+            // directories are not followed (a link cycle would never end).
+            if ft.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file()) {
+                out.push(path);
+            }
+        } else if matches!(
+            path.extension().and_then(|e| e.to_str()),
+            Some("profraw") | Some("profdata")
+        ) {
+            // Anything named like a profile is taken, so that a link to a directory or a
+            // special file named `x.profraw` is reported by name instead of silently skipped.
             out.push(path);
         }
     }
