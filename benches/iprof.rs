@@ -10,62 +10,17 @@
 //!
 //! Run with `cargo bench --bench iprof`.
 
+#[path = "support/iprof_copies.rs"]
+mod iprof_copies;
+
 use std::hint::black_box;
-use std::io::Read;
-use std::path::PathBuf;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use iprof_copies::{real_file, shuffled_copies};
 use pgo_merge::backends::iprof as writer;
 use pgo_merge::frontends::iprof::{self as reader, Document};
-use pgo_merge::ir::java_symbols::{MethodId, TypeId};
 use pgo_merge::passes::iprof_merge::{IprofMergeOptions, merge_iprof_files};
-use pgo_merge::passes::normalise::renumbered;
 use pgo_merge::passes::{InputSpec, Weight};
-
-fn real_file() -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/iprof/tommyettinger-assorted-benchmarks.default.iprof.gz");
-    let gz = std::fs::read(&p).expect("testdata file");
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(gz.as_slice())
-        .read_to_end(&mut out)
-        .expect("gunzip");
-    out
-}
-
-/// A deterministic permutation of 0..n (xorshift-driven Fisher–Yates).
-fn permutation(n: usize, seed: u64) -> Vec<u32> {
-    let mut v: Vec<u32> = (0..n as u32).collect();
-    let mut s = seed | 1;
-    for i in (1..n).rev() {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        let j = (s % (i as u64 + 1)) as usize;
-        v.swap(i, j);
-    }
-    v
-}
-
-fn shuffled_copies(data: &[u8], n: usize, dir: &std::path::Path) -> Vec<PathBuf> {
-    let p = reader::read_profile(data).expect("read");
-    (0..n)
-        .map(|k| {
-            let t: Vec<TypeId> = permutation(p.symbols.type_count(), 7 + k as u64)
-                .into_iter()
-                .map(TypeId)
-                .collect();
-            let m: Vec<MethodId> = permutation(p.symbols.method_count(), 1000 + k as u64)
-                .into_iter()
-                .map(MethodId)
-                .collect();
-            let q = renumbered(&p, &t, &m);
-            let path = dir.join(format!("copy{k:02}.iprof"));
-            std::fs::write(&path, writer::to_vec(&q)).expect("write");
-            path
-        })
-        .collect()
-}
 
 fn parse(c: &mut Criterion) {
     let data = real_file();

@@ -175,4 +175,27 @@ impl InputFile {
     pub fn path(&self) -> &Path {
         &self.path
     }
+
+    /// Drops the pages of a mapped input that lie wholly before byte `offset` from this
+    /// process's resident memory (`MADV_DONTNEED`), for readers that go through a file once
+    /// front to back: an input in flight then costs the part being parsed, not its size.
+    /// The bytes stay readable: touching them again reads them back from the file (through
+    /// the page cache). Inputs held in memory are left alone.
+    pub fn release_before(&self, offset: usize) {
+        #[cfg(unix)]
+        if let InputData::Mapped(m) = &self.data {
+            const PAGE: usize = 4096;
+            let end = offset.min(m.len()) / PAGE * PAGE;
+            if end > 0 {
+                // SAFETY: the mapping is read-only and never written through. On a file
+                // mapping, MADV_DONTNEED only discards the resident copies of the pages;
+                // the next access re-reads them from the file, so every slice borrowed
+                // from the mapping keeps its contents as long as the file is not modified,
+                // which is the assumption the mapping itself rests on (see `open`). The
+                // range is inside the mapping. A failure only means the pages stay.
+                let _ =
+                    unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end) };
+            }
+        }
+    }
 }

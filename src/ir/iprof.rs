@@ -119,6 +119,39 @@ pub struct TypeCount {
     pub count: u64,
 }
 
+/// Adds branch list `add` into `acc`, matching the k-th occurrence of each
+/// `(target BCI, branch index)` pair in `add` with the k-th in `acc` (real files repeat
+/// pairs within a site); unmatched branches are appended.
+pub fn merge_branches(acc: &mut Vec<Branch>, add: &[Branch]) {
+    for (j, b) in add.iter().enumerate() {
+        let key = (b.target_bci, b.index);
+        let k = add
+            .iter()
+            .take(j)
+            .filter(|x| (x.target_bci, x.index) == key)
+            .count();
+        match acc
+            .iter_mut()
+            .filter(|x| (x.target_bci, x.index) == key)
+            .nth(k)
+        {
+            Some(x) => x.count = add_counts(x.count, b.count),
+            None => acc.push(*b),
+        }
+    }
+}
+
+/// Adds histogram `add` into `acc` per type (counts of a type in both are summed; new
+/// types are appended).
+pub fn merge_histogram(acc: &mut Vec<TypeCount>, add: impl IntoIterator<Item = TypeCount>) {
+    for tc in add {
+        match acc.iter_mut().find(|x| x.ty == tc.ty) {
+            Some(x) => x.count = add_counts(x.count, tc.count),
+            None => acc.push(tc),
+        }
+    }
+}
+
 /// A map from sites to one section's payload.
 pub type SiteMap<V> = FxHashMap<Site, V>;
 

@@ -20,9 +20,15 @@
 //! ([`super::normalise::canonicalize`]) is then byte-identical for any order.
 //!
 //! # Parallelism and memory
-//! Inputs are read and parsed in parallel, a window of `threads` inputs at a time, then
-//! folded into the result in input order; memory stays bounded by the merged profile plus
-//! one window of inputs, whatever the number of inputs.
+//! `threads` workers take the inputs in order, each lowering every input it takes straight
+//! into its own partial profile as the input is parsed ([`Lowerer::into_target`]); the
+//! partial profiles are merged at the end. An input in flight therefore costs its method
+//! table (about 30 bytes per declared method) and the pages of the file being parsed (the
+//! reader releases those behind it), never a copy of the document or a profile of its own.
+//! Memory is bounded by `threads` partial profiles plus `threads` inputs in flight, whatever
+//! the number of inputs. Under `--failure-mode=all|warn` a failing input must leave no
+//! trace, so there each input is first read into a profile of its own. With `--normalize`,
+//! a first pass reads every input once for its totals.
 
 use std::path::PathBuf;
 
@@ -34,9 +40,12 @@ use super::trim::{self, TrimOptions, TrimStats};
 use super::weight::Weight;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::iprof::{self as reader, Lowered, ReadOptions};
+use crate::frontends::iprof::{self as reader, CountScale, Lowered, Lowerer, ReadOptions};
 use crate::ir::context::{NodeId, Site};
-use crate::ir::iprof::{Branch, IprofProfile, MAX_COUNT, Section, SiteMap, TypeCount, add_counts};
+use crate::ir::iprof::{
+    Branch, IprofProfile, MAX_COUNT, Section, SiteMap, TypeCount, add_counts, merge_branches,
+    merge_histogram,
+};
 use crate::ir::java_symbols::{MethodId, TypeId};
 
 /// How one input's counts are scaled: normalisation factors per section, then the weight.
@@ -68,37 +77,6 @@ impl InputScale {
         let r = self.sections.get(s as usize).copied().unwrap_or(Ratio::ONE);
         let c = r.apply(c);
         self.weight.scale(c).0.min(MAX_COUNT)
-    }
-}
-
-/// Adds `add` (already scaled) into `acc`, matching the k-th occurrence of each
-/// `(target BCI, branch index)` pair.
-pub fn merge_branches(acc: &mut Vec<Branch>, add: &[Branch]) {
-    for (j, b) in add.iter().enumerate() {
-        let key = (b.target_bci, b.index);
-        let k = add
-            .iter()
-            .take(j)
-            .filter(|x| (x.target_bci, x.index) == key)
-            .count();
-        match acc
-            .iter_mut()
-            .filter(|x| (x.target_bci, x.index) == key)
-            .nth(k)
-        {
-            Some(x) => x.count = add_counts(x.count, b.count),
-            None => acc.push(*b),
-        }
-    }
-}
-
-/// Adds histogram `add` into `acc` per type.
-pub fn merge_histogram(acc: &mut Vec<TypeCount>, add: impl IntoIterator<Item = TypeCount>) {
-    for tc in add {
-        match acc.iter_mut().find(|x| x.ty == tc.ty) {
-            Some(x) => x.count = add_counts(x.count, tc.count),
-            None => acc.push(tc),
-        }
     }
 }
 
@@ -349,17 +327,15 @@ impl IprofMergeOutput {
     }
 }
 
+/// One input read on its own (the normalisation pass).
 struct ReadOne {
     idx: usize,
-    bytes: u64,
     result: Result<Lowered>,
 }
 
 fn read_one(idx: usize, spec: &InputSpec, opts: ReadOptions) -> ReadOne {
-    let bytes = std::fs::metadata(&spec.path).map(|m| m.len()).unwrap_or(0);
     ReadOne {
         idx,
-        bytes,
         result: reader::read_file(&spec.path, opts),
     }
 }
@@ -421,7 +397,6 @@ fn merge_in_pool(
         },
         scales: vec![[Ratio::ONE; 6]; inputs.len()],
         failed: vec![false; inputs.len()],
-        done: 0,
     };
 
     // Normalisation needs every input's totals before anything is merged: a first pass
@@ -450,13 +425,12 @@ fn merge_in_pool(
         }
     }
 
-    // Pass 2: each window is read in parallel, then folded in input order. (Reading the next
-    // window while folding this one saved nothing measurable — folding is ~2 ms per input
-    // against ~20 ms of parsing — and doubled the inputs in memory.)
-    for w in 0..windows {
-        let reads = read_window(w);
-        state.fold(inputs, reads, opts.failure_mode, progress)?;
-    }
+    // Pass 2: `threads` workers take inputs in order and add each to their own partial
+    // profile as it is parsed; the partial profiles are then merged. Merging is commutative
+    // and associative and the output canonical, so the result does not depend on which
+    // worker read which input.
+    let outcomes = fold_inputs(inputs, opts, read_opts, &state, threads, progress);
+    state.collect(inputs, outcomes, opts.failure_mode)?;
     let mut out = state.out;
     if out.inputs_merged == 0
         && opts.failure_mode == FailureMode::All
@@ -478,7 +452,6 @@ struct FoldState {
     out: IprofMergeOutput,
     scales: Vec<SectionScales>,
     failed: Vec<bool>,
-    done: usize,
 }
 
 impl FoldState {
@@ -503,48 +476,151 @@ impl FoldState {
         Ok(())
     }
 
-    fn fold(
-        &mut self,
-        inputs: &[InputSpec],
-        reads: Vec<ReadOne>,
-        mode: FailureMode,
-        progress: Option<&(dyn Fn(usize) + Sync)>,
-    ) -> Result<()> {
-        for r in reads {
-            self.done += 1;
-            if self.failed.get(r.idx).copied().unwrap_or(false) {
-                continue;
-            }
-            let Some(spec) = inputs.get(r.idx) else {
+    /// Takes the workers' results: their partial profiles are merged, and each input's
+    /// outcome is recorded in input order (so warnings, skipped inputs and the error
+    /// reported do not depend on timing: under `FailureMode::Any` the first failing input
+    /// in input order is the error).
+    fn collect(&mut self, inputs: &[InputSpec], folded: Folded, mode: FailureMode) -> Result<()> {
+        let Folded {
+            partials,
+            mut outcomes,
+        } = folded;
+        outcomes.sort_by_key(|(i, _)| *i);
+        for (idx, o) in outcomes {
+            let Some(spec) = inputs.get(idx) else {
                 continue;
             };
-            match r.result {
-                Ok(l) => {
-                    for w in l.warnings {
+            match o {
+                Ok(done) => {
+                    for w in done.warnings {
                         self.out.warnings.push(Warning {
                             path: Some(spec.path.clone()),
                             function: None,
                             message: w,
                         });
                     }
-                    let scale = InputScale {
-                        sections: self.scales.get(r.idx).copied().unwrap_or_default(),
-                        weight: spec.weight,
-                    };
                     self.out.inputs_merged += 1;
-                    self.out.input_bytes += r.bytes;
-                    self.out.input_entries += l.profile.entry_count() as u64;
-                    self.out.input_methods += l.declared_methods as u64;
-                    merge_owned(&mut self.out.profile, l.profile, &scale);
+                    self.out.input_bytes += done.bytes;
+                    self.out.input_entries += done.entries;
+                    self.out.input_methods += done.declared_methods;
                 }
-                Err(e) => self.input_failed(inputs, r.idx, e, mode)?,
+                Err(e) => self.input_failed(inputs, idx, e, mode)?,
             }
         }
-        if let Some(p) = progress {
-            p(self.done);
+        for p in partials {
+            merge_owned(&mut self.out.profile, p, &InputScale::default());
         }
         Ok(())
     }
+}
+
+/// What one input contributed, once it is in a partial profile.
+struct InputDone {
+    bytes: u64,
+    entries: u64,
+    declared_methods: u64,
+    warnings: Vec<String>,
+}
+
+/// What one worker of [`fold_inputs`] returns: its partial profile and the outcome of each
+/// input it read.
+type WorkerResult = (IprofProfile, Vec<(usize, Result<InputDone>)>);
+
+/// The workers' results: one partial profile per worker, one outcome per input read.
+struct Folded {
+    partials: Vec<IprofProfile>,
+    outcomes: Vec<(usize, Result<InputDone>)>,
+}
+
+/// Runs the workers of pass 2. Inputs are handed out in order; after a failure under
+/// `FailureMode::Any` no further input is started.
+///
+/// Under `FailureMode::Any` each input is lowered straight into its worker's partial
+/// profile (nothing of it exists on its own: an input in flight costs its parse state and
+/// the pages of the file being parsed). A failure then leaves that partial profile
+/// half-updated, which does not matter since the run fails. Under `All`/`Warn` a failing
+/// input must leave no trace, so each input is lowered on its own and merged only once read.
+fn fold_inputs(
+    inputs: &[InputSpec],
+    opts: &IprofMergeOptions,
+    read_opts: ReadOptions,
+    state: &FoldState,
+    threads: usize,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+) -> Folded {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    let direct = opts.failure_mode == FailureMode::Any;
+    let work = || {
+        let mut acc = IprofProfile::new();
+        let mut outcomes = Vec::new();
+        while !stop.load(Ordering::Relaxed) {
+            let idx = next.fetch_add(1, Ordering::Relaxed);
+            let Some(spec) = inputs.get(idx) else { break };
+            if state.failed.get(idx).copied().unwrap_or(false) {
+                continue;
+            }
+            let scale = InputScale {
+                sections: state.scales.get(idx).copied().unwrap_or_default(),
+                weight: spec.weight,
+            };
+            let bytes = std::fs::metadata(&spec.path).map_or(0, |m| m.len());
+            let read = if direct {
+                let f: Option<CountScale> = (!scale.is_identity())
+                    .then(|| Box::new(move |s, c| scale.apply(s, c)) as CountScale);
+                let target = std::mem::take(&mut acc);
+                reader::read_file_into(&spec.path, Lowerer::into_target(target, read_opts, f)).map(
+                    |mut l| {
+                        acc = std::mem::take(&mut l.profile);
+                        l
+                    },
+                )
+            } else {
+                reader::read_file(&spec.path, read_opts).map(|mut l| {
+                    merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
+                    l
+                })
+            };
+            let outcome = read.map(|l| InputDone {
+                bytes,
+                entries: l.entries,
+                declared_methods: l.declared_methods as u64,
+                warnings: l.warnings,
+            });
+            if outcome.is_err() && direct {
+                stop.store(true, Ordering::Relaxed);
+            }
+            outcomes.push((idx, outcome));
+            let n = done.fetch_add(1, Ordering::Relaxed) + 1;
+            if let Some(p) = progress {
+                p(n);
+            }
+        }
+        (acc, outcomes)
+    };
+    let workers = threads.clamp(1, inputs.len().max(1));
+    let results: Vec<WorkerResult> = if workers == 1 {
+        vec![work()]
+    } else {
+        std::thread::scope(|sc| {
+            let handles: Vec<_> = (0..workers).map(|_| sc.spawn(work)).collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+                .collect()
+        })
+    };
+    let mut folded = Folded {
+        partials: Vec::with_capacity(results.len()),
+        outcomes: Vec::new(),
+    };
+    for (p, o) in results {
+        folded.partials.push(p);
+        folded.outcomes.extend(o);
+    }
+    folded
 }
 
 /// What `pgo-merge show` prints for one iprof file: its summary, and the summary and size

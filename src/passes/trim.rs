@@ -16,9 +16,9 @@
 //! None of these changes the per-method totals ([`IprofProfile::method_totals`]) except
 //! `--sparse`, which only removes zeros; depth folding is idempotent.
 
+use crate::ir::iprof::{merge_branches, merge_histogram};
 use std::str::FromStr;
 
-use super::iprof_merge::{merge_branches, merge_histogram};
 use crate::ir::context::{ContextTree, Frame, Site};
 use crate::ir::iprof::{IprofProfile, Section, SiteMap, add_counts};
 

@@ -16,12 +16,15 @@ use crate::error::{Error, ErrorKind, Result};
 use crate::ir::context::{Frame, Site};
 use crate::ir::fx::FxHashMap;
 use crate::ir::iprof::{
-    Branch, IprofProfile, IprofVersion, MAX_COUNT, Section, TypeCount, add_counts,
+    Branch, IprofProfile, IprofVersion, MAX_COUNT, Section, SectionSet, TypeCount, add_counts,
+    merge_branches, merge_histogram,
 };
 use crate::ir::java_symbols::{JavaSymbols, MethodId, TypeId};
 
+use std::borrow::Cow;
+
 use super::ctx::{RawFrame, parse_ctx};
-use super::model::{Document, MethodEntry, ProfileEntry, TypeEntry};
+use super::model::{Document, LegacyMonitor, MethodEntry, ProfileEntry, TypeEntry};
 
 /// Options of the iprof reader.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -52,6 +55,9 @@ pub struct Lowered {
     pub declared_types: usize,
     /// Methods the file declares (its `methods` array).
     pub declared_methods: usize,
+    /// Entries of this input lowered into the profile (sites, plus 1 for a non-empty
+    /// monitor histogram): what `IprofProfile::entry_count` of the input alone would be.
+    pub entries: u64,
 }
 
 /// The error for a problem at `path`.
@@ -81,97 +87,208 @@ pub fn parse_version(v: &str) -> Option<IprofVersion> {
     it.next().is_none().then_some(ver)
 }
 
-/// Maps file ids (any `i64`) to IR ids: a vector for ids in a dense non-negative range (the
-/// common case; its length is bounded by the number of entries, never by an id read from the
-/// file), a hash map otherwise.
-struct IdMap<T: Copy> {
-    dense: Vec<Option<T>>,
-    sparse: FxHashMap<i64, T>,
+/// Maps file ids (any `i64`) to indices: a vector for ids in a dense non-negative range (the
+/// common case; it grows with the number of ids inserted, never to a size read from the
+/// file), a hash map for the others.
+#[derive(Debug, Default)]
+struct IdMap {
+    /// `u32::MAX`: no entry.
+    dense: Vec<u32>,
+    sparse: FxHashMap<i64, u32>,
+    len: usize,
 }
 
-impl<T: Copy> IdMap<T> {
-    fn new(entries: usize) -> Self {
-        IdMap {
-            dense: vec![None; entries.saturating_mul(4).saturating_add(1024)],
-            sparse: FxHashMap::default(),
-        }
+impl IdMap {
+    const NONE: u32 = u32::MAX;
+
+    fn get(&self, id: i64) -> Option<u32> {
+        let d = usize::try_from(id)
+            .ok()
+            .and_then(|i| self.dense.get(i))
+            .copied()
+            .filter(|&v| v != Self::NONE);
+        d.or_else(|| self.sparse.get(&id).copied())
     }
-    fn get(&self, id: i64) -> Option<T> {
-        match usize::try_from(id).ok().and_then(|i| self.dense.get(i)) {
-            Some(slot) => *slot,
-            None => self.sparse.get(&id).copied(),
-        }
-    }
+
     /// Inserts; returns false if the id was already present.
-    fn insert(&mut self, id: i64, v: T) -> bool {
-        match usize::try_from(id).ok().and_then(|i| self.dense.get_mut(i)) {
-            Some(slot) => {
-                if slot.is_some() {
-                    return false;
-                }
-                *slot = Some(v);
-                true
-            }
-            None => self.sparse.insert(id, v).is_none(),
+    fn insert(&mut self, id: i64, v: u32) -> bool {
+        if self.get(id).is_some() {
+            return false;
         }
+        self.len += 1;
+        if let Ok(i) = usize::try_from(id) {
+            // Grow the vector only as far as the number of ids justifies.
+            let limit = self.len.saturating_mul(2).saturating_add(1024);
+            if i >= self.dense.len() && i < limit {
+                let new_len = (i + 1).max(self.dense.len().saturating_mul(2)).min(limit);
+                self.dense.resize(new_len, Self::NONE);
+            }
+            if let Some(slot) = self.dense.get_mut(i) {
+                *slot = v;
+                return true;
+            }
+        }
+        self.sparse.insert(id, v);
+        true
     }
+}
+
+/// The `methods` array of a file, stored flat and already checked: the names in one string,
+/// the signatures in one pool of indices into `types`, so that a file's 40,000 methods cost
+/// a handful of vectors (about 30 bytes per method) instead of 80,000 small allocations, and
+/// the names do not keep the input alive.
+#[derive(Debug, Default)]
+struct MethodTable {
+    /// Name of method `i`: `names[name_end[i - 1]..name_end[i]]` (from 0 for the first).
+    names: String,
+    name_end: Vec<u32>,
+    /// Signature of method `i` as indices into the file's `types`, likewise by `sig_end`.
+    pool: Vec<u32>,
+    sig_end: Vec<u32>,
+    /// File method id → index, for methods whose signature is valid (first of duplicates).
+    idx: IdMap,
+    /// Per method: whether `idx` leads to it.
+    indexed: Vec<bool>,
+    /// The method being read: its id, and whether its signature is valid so far.
+    current: Option<(i64, bool)>,
+}
+
+impl MethodTable {
+    fn len(&self) -> usize {
+        self.name_end.len()
+    }
+
+    fn range(ends: &[u32], i: usize) -> Option<std::ops::Range<usize>> {
+        let start = if i == 0 { 0 } else { *ends.get(i - 1)? };
+        Some(start as usize..*ends.get(i)? as usize)
+    }
+
+    /// Gives back the room the vectors grew into (they are complete).
+    fn shrink(&mut self) {
+        self.names.shrink_to_fit();
+        self.name_end.shrink_to_fit();
+        self.pool.shrink_to_fit();
+        self.sig_end.shrink_to_fit();
+        self.indexed.shrink_to_fit();
+        self.idx.dense.shrink_to_fit();
+    }
+
+    fn name(&self, i: usize) -> Option<&str> {
+        self.names.get(Self::range(&self.name_end, i)?)
+    }
+
+    fn signature(&self, i: usize) -> &[u32] {
+        Self::range(&self.sig_end, i)
+            .and_then(|r| self.pool.get(r))
+            .unwrap_or_default()
+    }
+}
+
+/// Marks a cache slot of [`Resolver`] not interned yet.
+const NOT_YET: u32 = u32::MAX;
+
+/// `n` as a 32-bit offset into a method-table vector.
+fn offset32(n: usize, what: &'static str) -> Result<u32> {
+    u32::try_from(n).map_err(|_| {
+        Error::new(ErrorKind::LimitExceeded {
+            what,
+            value: n as u64,
+            limit: u64::from(u32::MAX),
+        })
+    })
+}
+
+/// The file's `types` array with its id index.
+struct TypeTable<'a> {
+    entries: Vec<TypeEntry<'a>>,
+    /// File type id → index in `entries` (first of duplicates).
+    idx: IdMap,
 }
 
 /// Resolves file ids to IR ids, interning symbols on first use.
-struct Resolver<'d, 'a> {
-    types: &'d [TypeEntry<'a>],
-    methods: &'d [MethodEntry<'a>],
-    /// File type id → index in `types` (validated, first of duplicates).
-    types_idx: IdMap<u32>,
-    /// File method id → index in `methods` (only methods whose signature is valid).
-    methods_idx: IdMap<u32>,
-    type_cache: Vec<Option<TypeId>>,
-    method_cache: Vec<Option<MethodId>>,
+struct Resolver<'a> {
+    types: TypeTable<'a>,
+    methods: MethodTable,
+    /// IR id per index in `types` / `methods`, [`NOT_YET`] until interned.
+    type_cache: Vec<u32>,
+    method_cache: Vec<u32>,
     sig: Vec<TypeId>,
 }
 
-impl Resolver<'_, '_> {
-    fn type_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<TypeId> {
-        let i = self.types_idx.get(file_id)? as usize;
+impl Resolver<'_> {
+    fn type_at(&mut self, syms: &mut JavaSymbols, i: usize) -> Option<TypeId> {
         let slot = self.type_cache.get_mut(i)?;
-        if let Some(t) = *slot {
-            return Some(t);
+        if *slot != NOT_YET {
+            return Some(TypeId(*slot));
         }
-        let t = syms.intern_type(&self.types.get(i)?.name);
-        *slot = Some(t);
+        let t = syms.intern_type(&self.types.entries.get(i)?.name);
+        *slot = t.0;
         Some(t)
     }
 
-    fn method_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<MethodId> {
-        let i = self.methods_idx.get(file_id)? as usize;
-        if let Some(m) = self.method_cache.get(i).copied().flatten() {
-            return Some(m);
+    fn type_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<TypeId> {
+        let i = self.types.idx.get(file_id)? as usize;
+        self.type_at(syms, i)
+    }
+
+    fn method_at(&mut self, syms: &mut JavaSymbols, i: usize) -> Option<MethodId> {
+        if let Some(&m) = self.method_cache.get(i)
+            && m != NOT_YET
+        {
+            return Some(MethodId(m));
         }
-        let entry = self.methods.get(i)?;
         let mut sig = std::mem::take(&mut self.sig);
         sig.clear();
-        for t in &entry.signature {
-            // Validated: every signature id of an indexed method resolves.
-            if let Some(ty) = self.type_id(syms, *t) {
+        for k in 0..self.methods.signature(i).len() {
+            let t = self
+                .methods
+                .signature(i)
+                .get(k)
+                .copied()
+                .unwrap_or(u32::MAX);
+            if let Some(ty) = self.type_at(syms, t as usize) {
                 sig.push(ty);
             }
         }
-        let m = syms.intern_method(&entry.name, &sig);
+        let m = syms.intern_method(self.methods.name(i)?, &sig);
         self.sig = sig;
         if let Some(slot) = self.method_cache.get_mut(i) {
-            *slot = Some(m);
+            *slot = m.0;
         }
         Some(m)
     }
+
+    fn method_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<MethodId> {
+        let i = self.methods.idx.get(file_id)? as usize;
+        self.method_at(syms, i)
+    }
 }
 
-struct Lowerer {
+/// How the counts of one input are scaled as they are added to the target profile: a
+/// function of the section and the count (see `passes::iprof_merge::InputScale`).
+pub type CountScale = Box<dyn Fn(Section, u64) -> u64 + Send>;
+
+/// Where problems and results go: the profile being built, and strict or lenient handling.
+struct Sink {
     lenient: bool,
     out: Lowered,
     warned: usize,
+    /// `None`: counts are taken as read.
+    scale: Option<CountScale>,
+    /// This input's monitor histogram (summed over its entries, scaled once at the end).
+    monitors: Vec<TypeCount>,
 }
 
-impl Lowerer {
+impl Sink {
+    fn scaled(&self, s: Section, c: u64) -> u64 {
+        match &self.scale {
+            Some(f) => f(s, c).min(MAX_COUNT),
+            None => c,
+        }
+    }
+}
+
+impl Sink {
     /// In strict mode returns the error; in lenient mode records a warning and returns Ok.
     fn problem(&mut self, path: String, detail: String) -> Result<()> {
         if !self.lenient {
@@ -186,176 +303,490 @@ impl Lowerer {
     }
 }
 
+/// Reusable buffers of [`lower_entry`].
+#[derive(Default)]
+struct Scratch {
+    raw: Vec<RawFrame>,
+    frames: Vec<Frame>,
+    /// Sites of the current section → index of the entry that had them first.
+    first_seen: FxHashMap<Site, u32>,
+    histogram: Vec<TypeCount>,
+}
+
 fn count(v: i64) -> Option<u64> {
     u64::try_from(v).ok().map(|c| c.min(MAX_COUNT))
 }
 
-/// Validates `doc` and maps it into the IR.
-pub fn lower(doc: Document<'_>, opts: ReadOptions) -> Result<Lowered> {
-    let mut l = Lowerer {
-        lenient: opts.lenient,
-        out: Lowered::default(),
-        warned: 0,
-    };
-    let version_str = doc
-        .version
-        .as_deref()
-        .ok_or_else(|| json_error("version", "missing required key `version`"))?;
-    let version = parse_version(version_str).ok_or_else(|| {
-        json_error(
-            "version",
-            format!("{version_str:?} is not a version of the form major.minor.patch"),
-        )
-    })?;
-    if version.major > 1 {
-        return Err(json_error(
-            "version",
-            format!(
-                "iprof format version {version} is not supported: this build reads 0.2.0 and \
-                 0.4.0 (pre-release layouts) and 1.x"
-            ),
-        ));
-    }
-    // 0.2.0 is the pre-schema layout: ',' between frames. Its keys are read through aliases.
-    let legacy = version.major == 0 && version.minor < 3;
-    if doc.legacy_keys && !legacy {
-        l.out.warnings.push(format!(
-            "version {version} file uses keys of the 0.2.0 layout (hotnessPoints, \
-             conditionalPoints, invokePoints, monitorsProfile); read as that layout"
-        ));
-    }
-    let sep = if legacy { b',' } else { b'<' };
-    for k in &doc.unknown_keys {
-        l.out.warnings.push(format!(
-            "{k}: unknown key (not in iprof {version}); ignored"
-        ));
-    }
-    let types = doc
-        .types
-        .ok_or_else(|| json_error("types", "missing required key `types`"))?;
-    let methods = doc
-        .methods
-        .ok_or_else(|| json_error("methods", "missing required key `methods`"))?;
-    l.out.profile.version = version;
-    l.out.declared_types = types.len();
-    l.out.declared_methods = methods.len();
-
-    let mut types_idx: IdMap<u32> = IdMap::new(types.len());
-    for (i, t) in types.iter().enumerate() {
-        if !types_idx.insert(t.id, i as u32) {
-            l.problem(
-                format!("types[{i}].id"),
-                format!("duplicate type id {}", t.id),
-            )?;
-        }
-    }
-    let mut methods_idx: IdMap<u32> = IdMap::new(methods.len());
-    'methods: for (i, m) in methods.iter().enumerate() {
-        for (k, t) in m.signature.iter().enumerate() {
-            if types_idx.get(*t).is_none() {
-                l.problem(
-                    format!("methods[{i}].signature[{k}]"),
-                    format!("type id {t} is not in `types`"),
-                )?;
-                continue 'methods;
-            }
-        }
-        if !methods_idx.insert(m.id, i as u32) {
-            l.problem(
-                format!("methods[{i}].id"),
-                format!("duplicate method id {}", m.id),
-            )?;
-        }
-    }
-    let mut res = Resolver {
-        types: &types,
-        methods: &methods,
-        type_cache: vec![None; types.len()],
-        method_cache: vec![None; methods.len()],
-        types_idx,
-        methods_idx,
-        sig: Vec::new(),
-    };
-    if !opts.referenced_symbols_only {
-        // Every symbol, in file order.
-        let syms = &mut l.out.profile.symbols;
-        syms.reserve(types.len(), methods.len());
-        for t in &types {
-            res.type_id(syms, t.id);
-        }
-        for m in &methods {
-            res.method_id(syms, m.id);
-        }
-    }
-
-    let mut raw: Vec<RawFrame> = Vec::new();
-    let mut frames: Vec<Frame> = Vec::new();
-    let mut first_seen: FxHashMap<Site, usize> = FxHashMap::default();
-    let mut histogram: Vec<TypeCount> = Vec::new();
-    for section in Section::ALL {
-        let Some(data) = doc.sections.get(section as usize).and_then(|d| d.as_ref()) else {
-            continue;
-        };
-        l.out.profile.present.insert(section);
-        first_seen.clear();
-        let key = data.key;
-        if section != Section::Monitor {
-            l.out.profile.contexts.reserve(data.entries.len());
-        }
-        for (i, e) in data.entries.iter().enumerate() {
-            lower_entry(
-                &mut l,
-                section,
-                key,
-                i,
-                e,
-                sep,
-                &mut res,
-                &mut raw,
-                &mut frames,
-                &mut first_seen,
-                &mut histogram,
-            )?;
-        }
-    }
-    if let Some(m) = &doc.legacy_monitor {
-        l.out.profile.present.insert(Section::Monitor);
-        histogram.clear();
-        if pairs(
-            &mut l,
-            "monitorsProfile.records",
-            &m.records,
-            &mut res,
-            &mut histogram,
-        )? {
-            merge_histogram(&mut l.out.profile.monitors, &histogram);
-        }
-    }
-    if l.warned > MAX_WARNINGS {
-        l.out.warnings.push(format!(
-            "{} more problems not shown",
-            l.warned - MAX_WARNINGS
-        ));
-    }
-    Ok(l.out)
+/// Validates an iprof document and maps it into the IR, fed piece by piece as a parser
+/// meets them: the version, the `types` and `methods` tables, then each section entry.
+///
+/// Entries are lowered as they arrive once the version and both tables are known (as in
+/// every real file, which writes them first), so a document is never held whole: only the
+/// tables (a small part of a file) and one entry at a time. Sections that arrive before the
+/// tables are kept and lowered at [`Lowerer::finish`].
+pub struct Lowerer<'a> {
+    opts: ReadOptions,
+    sink: Sink,
+    version: Option<Cow<'a, str>>,
+    types: Option<TypeTable<'a>>,
+    /// The methods read so far; `methods_done` once the array has ended.
+    methods: Option<MethodTable>,
+    methods_done: bool,
+    /// A `methods` array met before `types` (no real file does that), kept until then.
+    early_methods: Option<Vec<MethodEntry<'a>>>,
+    /// Set once the version and both tables are validated.
+    res: Option<Resolver<'a>>,
+    /// The version this file declares.
+    file_version: IprofVersion,
+    sep: u8,
+    legacy_keys: bool,
+    unknown_keys: Vec<String>,
+    sections_seen: SectionSet,
+    pending: Vec<(Section, &'static str, Vec<ProfileEntry<'a>>)>,
+    legacy_monitor: Option<LegacyMonitor>,
+    scratch: Scratch,
+    /// The section being streamed and its next entry index.
+    current: Option<(Section, &'static str, usize)>,
 }
 
-/// Adds `add` into histogram `h` (summing the counts of types present in both).
-pub fn merge_histogram(h: &mut Vec<TypeCount>, add: &[TypeCount]) {
-    for tc in add {
-        match h.iter_mut().find(|x| x.ty == tc.ty) {
-            Some(x) => x.count = add_counts(x.count, tc.count),
-            None => h.push(*tc),
+impl<'a> Lowerer<'a> {
+    /// A lowerer with nothing fed yet, building a new profile.
+    pub fn new(opts: ReadOptions) -> Self {
+        Self::into_target(IprofProfile::default(), opts, None)
+    }
+
+    /// A lowerer that adds this input to `target` (a profile being merged), each count
+    /// passed through `scale` first; exactly what lowering the input alone and merging it
+    /// into `target` with that scale gives (`passes::iprof_merge::merge_into`). The
+    /// result's `profile` is the updated `target`.
+    pub fn into_target(target: IprofProfile, opts: ReadOptions, scale: Option<CountScale>) -> Self {
+        Lowerer {
+            opts,
+            sink: Sink {
+                lenient: opts.lenient,
+                out: Lowered {
+                    profile: target,
+                    ..Lowered::default()
+                },
+                warned: 0,
+                scale,
+                monitors: Vec::new(),
+            },
+            version: None,
+            types: None,
+            methods: None,
+            methods_done: false,
+            early_methods: None,
+            res: None,
+            file_version: IprofVersion::default(),
+            sep: b'<',
+            legacy_keys: false,
+            unknown_keys: Vec::new(),
+            sections_seen: SectionSet::default(),
+            pending: Vec::new(),
+            legacy_monitor: None,
+            scratch: Scratch::default(),
+            current: None,
         }
     }
+
+    /// `version`. Errors: a duplicate key, a version that is not `major.minor.patch` or
+    /// that this reader does not read.
+    pub fn set_version(&mut self, v: Cow<'a, str>) -> Result<()> {
+        let version = parse_version(&v).ok_or_else(|| {
+            json_error(
+                "version",
+                format!("{v:?} is not a version of the form major.minor.patch"),
+            )
+        })?;
+        set_once(&mut self.version, v, "version")?;
+        if version.major > 1 {
+            return Err(json_error(
+                "version",
+                format!(
+                    "iprof format version {version} is not supported: this build reads 0.2.0 and \
+                     0.4.0 (pre-release layouts) and 1.x"
+                ),
+            ));
+        }
+        // 0.2.0 is the pre-schema layout: ',' between frames. Its keys are read through
+        // aliases.
+        let legacy = version.major == 0 && version.minor < 3;
+        self.sep = if legacy { b',' } else { b'<' };
+        self.file_version = version;
+        let p = &mut self.sink.out.profile;
+        p.version = p.version.max(version);
+        for k in std::mem::take(&mut self.unknown_keys) {
+            self.warn_unknown(&k);
+        }
+        self.try_prepare()
+    }
+
+    /// `types`. Errors: a duplicate key; in strict mode a duplicate type id.
+    pub fn set_types(&mut self, entries: Vec<TypeEntry<'a>>) -> Result<()> {
+        if self.types.is_some() {
+            return Err(json_error("types", "duplicate key `types`"));
+        }
+        let mut idx = IdMap::default();
+        for (i, t) in entries.iter().enumerate() {
+            if !idx.insert(t.id, i as u32) {
+                self.sink.problem(
+                    format!("types[{i}].id"),
+                    format!("duplicate type id {}", t.id),
+                )?;
+            }
+        }
+        self.sink.out.declared_types = entries.len();
+        self.types = Some(TypeTable { entries, idx });
+        if let Some(early) = self.early_methods.take() {
+            self.methods_begin()?;
+            for m in &early {
+                self.method(m.id, &m.name)?;
+                for t in &m.signature {
+                    self.method_sig(*t)?;
+                }
+                self.method_end()?;
+            }
+            self.methods_end()?;
+        }
+        self.try_prepare()
+    }
+
+    /// Starts the `methods` array. Returns true if its methods can be fed one by one with
+    /// [`Self::method`], [`Self::method_sig`] and [`Self::method_end`], then
+    /// [`Self::methods_end`]; false if the array must be collected and passed to
+    /// [`Self::early_methods`] (`types` is not known yet). Errors: a duplicate key.
+    pub fn methods_begin(&mut self) -> Result<bool> {
+        if self.methods.is_some() || self.early_methods.is_some() {
+            return Err(json_error("methods", "duplicate key `methods`"));
+        }
+        if self.types.is_none() {
+            return Ok(false);
+        }
+        self.methods = Some(MethodTable::default());
+        Ok(true)
+    }
+
+    /// A whole `methods` array met before `types`.
+    pub fn early_methods(&mut self, methods: Vec<MethodEntry<'a>>) {
+        self.early_methods = Some(methods);
+    }
+
+    /// Starts method `methods[i]` (`i` is the number fed so far): its id and name.
+    pub fn method(&mut self, id: i64, name: &str) -> Result<()> {
+        let Some(t) = self.methods.as_mut() else {
+            return Err(json_error("methods", "internal: method outside `methods`"));
+        };
+        t.names.push_str(name);
+        t.name_end.push(offset32(t.names.len(), "method names")?);
+        t.current = Some((id, true));
+        Ok(())
+    }
+
+    /// The next type id of the current method's signature. In strict mode an id that is not
+    /// in `types` is an error; in lenient mode it makes the method unusable (dropped).
+    pub fn method_sig(&mut self, type_id: i64) -> Result<()> {
+        let (Some(t), Some(types)) = (self.methods.as_mut(), self.types.as_ref()) else {
+            return Err(json_error(
+                "methods",
+                "internal: signature outside `methods`",
+            ));
+        };
+        let i = t.len().saturating_sub(1);
+        let k = t.pool.len() - t.sig_end.last().map_or(0, |&e| e as usize);
+        match (types.idx.get(type_id), &mut t.current) {
+            (Some(ti), Some((_, true))) => t.pool.push(ti),
+            (None, Some((_, valid @ true))) => {
+                *valid = false;
+                // Keeps the position count of later ids right for messages.
+                t.pool.push(u32::MAX);
+                self.sink.problem(
+                    format!("methods[{i}].signature[{k}]"),
+                    format!("type id {type_id} is not in `types`"),
+                )?;
+            }
+            _ => t.pool.push(u32::MAX),
+        }
+        Ok(())
+    }
+
+    /// Ends the current method. In strict mode a duplicate method id is an error; in
+    /// lenient mode the later method is dropped.
+    pub fn method_end(&mut self) -> Result<()> {
+        let Some(t) = self.methods.as_mut() else {
+            return Err(json_error("methods", "internal: method outside `methods`"));
+        };
+        t.sig_end
+            .push(offset32(t.pool.len(), "method signature entries")?);
+        let i = t.len().saturating_sub(1);
+        let indexed = match t.current.take() {
+            Some((id, true)) => {
+                if t.idx.insert(id, i as u32) {
+                    true
+                } else {
+                    t.indexed.push(false);
+                    return self.sink.problem(
+                        format!("methods[{i}].id"),
+                        format!("duplicate method id {id}"),
+                    );
+                }
+            }
+            _ => false,
+        };
+        t.indexed.push(indexed);
+        Ok(())
+    }
+
+    /// Ends the `methods` array.
+    pub fn methods_end(&mut self) -> Result<()> {
+        self.methods_done = true;
+        if let Some(t) = &mut self.methods {
+            t.shrink();
+            self.sink.out.declared_methods = t.len();
+        }
+        self.try_prepare()
+    }
+
+    /// The 0.2.0 `monitorsProfile` object.
+    pub fn set_legacy_monitor(&mut self, m: LegacyMonitor) -> Result<()> {
+        self.legacy_keys = true;
+        set_once(&mut self.legacy_monitor, m, "monitorsProfile")
+    }
+
+    /// A key this reader does not know (its value was skipped).
+    pub fn unknown_key(&mut self, key: String) {
+        match &self.version {
+            Some(_) => self.warn_unknown(&key),
+            None => self.unknown_keys.push(key),
+        }
+    }
+
+    fn warn_unknown(&mut self, key: &str) {
+        let version = self.file_version;
+        self.sink.out.warnings.push(format!(
+            "{key}: unknown key (not in iprof {version}); ignored"
+        ));
+    }
+
+    /// Marks the start of section `section`, spelled `key` in the file (`legacy`: a 0.2.0
+    /// spelling). Returns true if its entries can be fed one by one with
+    /// [`Lowerer::entry`]; false if they must be collected and passed to
+    /// [`Lowerer::pending_section`] (the tables are not known yet).
+    pub fn begin_section(
+        &mut self,
+        section: Section,
+        key: &'static str,
+        legacy: bool,
+    ) -> Result<bool> {
+        if self.sections_seen.contains(section) {
+            return Err(json_error(
+                key,
+                format!("duplicate key `{}`", section.json_key()),
+            ));
+        }
+        self.sections_seen.insert(section);
+        self.legacy_keys |= legacy;
+        if self.res.is_none() {
+            return Ok(false);
+        }
+        self.start(section, key);
+        Ok(true)
+    }
+
+    fn start(&mut self, section: Section, key: &'static str) {
+        let p = &mut self.sink.out.profile;
+        p.present.insert(section);
+        self.scratch.first_seen.clear();
+        self.current = Some((section, key, 0));
+    }
+
+    /// The next entry of the section begun with [`Lowerer::begin_section`].
+    pub fn entry(&mut self, e: &ProfileEntry<'_>) -> Result<()> {
+        let (Some(res), Some((section, key, next))) = (self.res.as_mut(), self.current.as_mut())
+        else {
+            return Err(json_error(
+                "(top level)",
+                "internal: entry outside a section",
+            ));
+        };
+        let (section, key, at) = (*section, *key, *next);
+        *next += 1;
+        lower_entry(
+            &mut self.sink,
+            section,
+            key,
+            at,
+            e,
+            self.sep,
+            res,
+            &mut self.scratch,
+        )
+    }
+
+    /// A whole section read before the tables were known.
+    pub fn pending_section(
+        &mut self,
+        section: Section,
+        key: &'static str,
+        entries: Vec<ProfileEntry<'a>>,
+    ) {
+        self.pending.push((section, key, entries));
+    }
+
+    /// Makes the resolver once the version and both tables are known.
+    fn try_prepare(&mut self) -> Result<()> {
+        if self.res.is_some() || self.version.is_none() || !self.methods_done {
+            return Ok(());
+        }
+        let (Some(types), Some(methods)) = (self.types.take(), self.methods.take()) else {
+            return Ok(());
+        };
+        let mut res = Resolver {
+            type_cache: vec![NOT_YET; types.entries.len()],
+            method_cache: vec![NOT_YET; methods.len()],
+            types,
+            methods,
+            sig: Vec::new(),
+        };
+        if !self.opts.referenced_symbols_only {
+            // Every symbol, in file order (a type or method that is invalid or a duplicate
+            // is skipped, as a lookup by its id would skip it).
+            let syms = &mut self.sink.out.profile.symbols;
+            syms.reserve(res.types.entries.len(), res.methods.len());
+            for i in 0..res.types.entries.len() {
+                let id = res.types.entries.get(i).map_or(-1, |t| t.id);
+                if res.types.idx.get(id) == Some(i as u32) {
+                    res.type_at(syms, i);
+                }
+            }
+            for i in 0..res.methods.len() {
+                if res.methods.indexed.get(i) == Some(&true) {
+                    res.method_at(syms, i);
+                }
+            }
+        }
+        self.res = Some(res);
+        Ok(())
+    }
+
+    /// Lowers what was kept for the end and returns the result. Errors: a missing required
+    /// key, or any problem of the kept sections.
+    pub fn finish(mut self) -> Result<Lowered> {
+        if self.res.is_none() {
+            if self.version.is_none() {
+                return Err(json_error("version", "missing required key `version`"));
+            }
+            if self.types.is_none() {
+                return Err(json_error("types", "missing required key `types`"));
+            }
+            if self.methods.is_none() {
+                return Err(json_error("methods", "missing required key `methods`"));
+            }
+        }
+        let version = self.file_version;
+        let legacy = version.major == 0 && version.minor < 3;
+        if self.legacy_keys && !legacy {
+            self.sink.out.warnings.insert(
+                0,
+                format!(
+                    "version {version} file uses keys of the 0.2.0 layout (hotnessPoints, \
+                     conditionalPoints, invokePoints, monitorsProfile); read as that layout"
+                ),
+            );
+        }
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.sort_by_key(|(s, _, _)| *s);
+        for (section, key, entries) in pending {
+            self.start(section, key);
+            for e in &entries {
+                self.entry(e)?;
+            }
+        }
+        if let (Some(m), Some(res)) = (self.legacy_monitor.take(), self.res.as_mut()) {
+            let l = &mut self.sink;
+            l.out.profile.present.insert(Section::Monitor);
+            let h = &mut self.scratch.histogram;
+            if pairs(l, "monitorsProfile.records", &m.records, res, h)? {
+                merge_histogram(&mut l.monitors, h.iter().copied());
+            }
+        }
+        let l = &mut self.sink;
+        if !l.monitors.is_empty() {
+            l.out.entries += 1;
+            let mut h = std::mem::take(&mut l.monitors);
+            for tc in &mut h {
+                tc.count = l.scaled(Section::Monitor, tc.count);
+            }
+            merge_histogram(&mut l.out.profile.monitors, h);
+        }
+        if l.warned > MAX_WARNINGS {
+            l.out.warnings.push(format!(
+                "{} more problems not shown",
+                l.warned - MAX_WARNINGS
+            ));
+        }
+        Ok(self.sink.out)
+    }
+}
+
+fn set_once<T>(slot: &mut Option<T>, v: T, key: &str) -> Result<()> {
+    if slot.is_some() {
+        return Err(json_error(key, format!("duplicate key `{key}`")));
+    }
+    *slot = Some(v);
+    Ok(())
+}
+
+/// Validates a whole parsed `doc` and maps it into the IR (what streaming reading does,
+/// from the typed model; the two give the same result).
+pub fn lower(doc: Document<'_>, opts: ReadOptions) -> Result<Lowered> {
+    let mut l = Lowerer::new(opts);
+    for k in doc.unknown_keys {
+        l.unknown_key(k);
+    }
+    if let Some(v) = doc.version {
+        l.set_version(v)?;
+    }
+    if let Some(t) = doc.types {
+        l.set_types(t)?;
+    }
+    if let Some(ms) = doc.methods {
+        if l.methods_begin()? {
+            for m in &ms {
+                l.method(m.id, &m.name)?;
+                for t in &m.signature {
+                    l.method_sig(*t)?;
+                }
+                l.method_end()?;
+            }
+            l.methods_end()?;
+        } else {
+            l.early_methods(ms);
+        }
+    }
+    l.legacy_keys |= doc.legacy_keys;
+    for (section, data) in Section::ALL.into_iter().zip(doc.sections) {
+        let Some(data) = data else { continue };
+        if l.begin_section(section, data.key, false)? {
+            for e in &data.entries {
+                l.entry(e)?;
+            }
+        } else {
+            l.pending_section(section, data.key, data.entries);
+        }
+    }
+    if let Some(m) = doc.legacy_monitor {
+        l.set_legacy_monitor(m)?;
+    }
+    l.finish()
 }
 
 /// Reads `(type id, count)` pairs into `out`; false if the records were bad (and dropped).
 fn pairs(
-    l: &mut Lowerer,
+    l: &mut Sink,
     path: &str,
     records: &[i64],
-    res: &mut Resolver<'_, '_>,
+    res: &mut Resolver<'_>,
     out: &mut Vec<TypeCount>,
 ) -> Result<bool> {
     out.clear();
@@ -387,25 +818,28 @@ fn pairs(
             )?;
             return Ok(false);
         };
-        merge_histogram(out, &[TypeCount { ty, count: c }]);
+        merge_histogram(out, [TypeCount { ty, count: c }]);
     }
     Ok(true)
 }
 
 #[allow(clippy::too_many_arguments)]
 fn lower_entry(
-    l: &mut Lowerer,
+    l: &mut Sink,
     section: Section,
     key: &str,
     i: usize,
     e: &ProfileEntry<'_>,
     sep: u8,
-    res: &mut Resolver<'_, '_>,
-    raw: &mut Vec<RawFrame>,
-    frames: &mut Vec<Frame>,
-    first_seen: &mut FxHashMap<Site, usize>,
-    histogram: &mut Vec<TypeCount>,
+    res: &mut Resolver<'_>,
+    scratch: &mut Scratch,
 ) -> Result<()> {
+    let Scratch {
+        raw,
+        frames,
+        first_seen,
+        histogram,
+    } = scratch;
     let rpath = || format!("{key}[{i}].records");
     if section == Section::Monitor {
         // A global histogram; the context is a placeholder that must be "0:0".
@@ -420,7 +854,7 @@ fn lower_entry(
             return Ok(());
         }
         if pairs(l, &rpath(), &e.records, res, histogram)? {
-            merge_histogram(&mut l.out.profile.monitors, histogram);
+            merge_histogram(&mut l.monitors, histogram.iter().copied());
         }
         return Ok(());
     }
@@ -524,8 +958,7 @@ fn lower_entry(
         }
         Section::Monitor => return Ok(()),
     };
-    let p = &mut l.out.profile;
-    let Some(site) = p.contexts.intern_innermost_first(frames) else {
+    let Some(site) = l.out.profile.contexts.intern_innermost_first(frames) else {
         return l.problem(format!("{key}[{i}].ctx"), "empty context".into());
     };
     if let Some(first) = first_seen.get(&site) {
@@ -537,26 +970,51 @@ fn lower_entry(
             ),
         );
     }
-    first_seen.insert(site, i);
+    first_seen.insert(site, u32::try_from(i).unwrap_or(u32::MAX));
+    l.out.entries += 1;
+    // Scaled, then added to whatever the target holds at the site (nothing when reading a
+    // single profile: duplicates within one input were refused above).
+    let sc = |l: &Sink, c: u64| l.scaled(section, c);
     match payload {
         Payload::Count(c) => {
+            let c = sc(l, c);
+            let p = &mut l.out.profile;
             let map = if section == Section::CallCount {
                 &mut p.call_counts
             } else {
                 &mut p.samples
             };
-            map.insert(site, c);
+            map.entry(site)
+                .and_modify(|a| *a = add_counts(*a, c))
+                .or_insert(c);
         }
-        Payload::Branches(v) => {
-            p.conditionals.insert(site, v);
+        Payload::Branches(mut v) => {
+            for b in &mut v {
+                b.count = sc(l, b.count);
+            }
+            match l.out.profile.conditionals.get_mut(&site) {
+                Some(acc) => merge_branches(acc, &v),
+                None => {
+                    l.out.profile.conditionals.insert(site, v);
+                }
+            }
         }
         Payload::Types => {
+            for tc in histogram.iter_mut() {
+                tc.count = sc(l, tc.count);
+            }
+            let p = &mut l.out.profile;
             let map = if section == Section::VirtualInvoke {
                 &mut p.virtual_invokes
             } else {
                 &mut p.instanceofs
             };
-            map.insert(site, histogram.clone());
+            match map.get_mut(&site) {
+                Some(acc) => merge_histogram(acc, histogram.iter().copied()),
+                None => {
+                    map.insert(site, histogram.clone());
+                }
+            }
         }
     }
     Ok(())

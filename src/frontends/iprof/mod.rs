@@ -1,10 +1,13 @@
 //! Front-end for GraalVM Native Image profiles (`.iprof`): JSON, optionally gzip-compressed.
 //!
-//! Reading is two steps: serde parses the bytes into the typed [`model`] (a faithful,
-//! id-based image of the document that borrows strings from the input), then
-//! [`lower::lower`] validates it and maps it into the IR ([`IprofProfile`]): types and
-//! methods into the symbol table by name, every context into the context tree, each
-//! section's payload onto its site. Versions 1.x, 0.4.0 (the 1.0.0 layout under an older
+//! Reading is one pass ([`stream`]): serde parses the bytes and hands each piece to a
+//! [`lower::Lowerer`], which validates it and maps it into the IR ([`IprofProfile`]): types
+//! and methods into the symbol table by name, every context into the context tree, each
+//! section's payload onto its site. Section entries are lowered and dropped one at a time,
+//! so no image of the whole document is ever built. The typed [`model`] (a faithful,
+//! id-based image of the document that borrows strings from the input) is the same grammar
+//! as a whole-document type: [`lower::lower`] maps it with the same lowerer, and error
+//! messages use it to find the JSON path of a syntax or type error. Versions 1.x, 0.4.0 (the 1.0.0 layout under an older
 //! version string) and the 0.2.0 layout are read; the output of [`crate::backends::iprof`]
 //! is always 1.x.
 //!
@@ -16,13 +19,14 @@
 pub mod ctx;
 pub mod lower;
 pub mod model;
+pub mod stream;
 
 use std::io::Read;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::iprof::IprofProfile;
 
-pub use lower::{Lowered, ReadOptions};
+pub use lower::{CountScale, Lowered, Lowerer, ReadOptions};
 pub use model::Document;
 
 /// gzip's magic bytes; `native-image --pgo` accepts gzip-compressed profiles.
@@ -76,7 +80,7 @@ pub fn parse_document(json: &[u8]) -> Result<Document<'_>> {
 }
 
 /// Builds the error for a document serde could not parse.
-fn locate_error(json: &[u8], first: serde_json::Error) -> Error {
+pub(crate) fn locate_error(json: &[u8], first: serde_json::Error) -> Error {
     let mut de = serde_json::Deserializer::from_slice(json);
     let (path, e) = match serde_path_to_error::deserialize::<_, Document<'_>>(&mut de) {
         Ok(_) => (String::from("."), first),
@@ -118,14 +122,38 @@ pub fn read(data: &[u8], opts: ReadOptions) -> Result<Lowered> {
     if json.is_empty() {
         return Err(Error::at(0, ErrorKind::Empty));
     }
-    let doc = parse_document(json)?;
-    lower::lower(doc, opts)
+    stream::read_json(json, opts)
 }
 
 /// Reads the iprof profile in file `path` (errors carry the path).
 pub fn read_file(path: &std::path::Path, opts: ReadOptions) -> Result<Lowered> {
+    read_file_into(path, Lowerer::new(opts))
+}
+
+/// Reads the iprof profile in file `path` into `lowerer` (see [`Lowerer::into_target`] to
+/// add it to a profile being merged). A plain (not gzip-compressed) file is parsed straight
+/// from its memory map, whose pages are released as the parse moves on, so the file is never
+/// resident as a whole. Errors carry the path.
+pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lowered> {
     let f = super::InputFile::open(path)?;
-    read(f.bytes(), opts).map_err(|e| e.with_path(path))
+    let data = f.bytes();
+    let r = match maybe_inflate(data) {
+        Ok(Some(inflated)) => read_inflated(&inflated, lowerer),
+        Ok(None) if data.is_empty() => Err(Error::at(0, ErrorKind::Empty)),
+        Ok(None) => {
+            let release = |at: usize| f.release_before(at);
+            stream::lower_json(data, lowerer, Some(&release))
+        }
+        Err(e) => Err(e),
+    };
+    r.map_err(|e| e.with_path(path))
+}
+
+fn read_inflated(json: &[u8], lowerer: Lowerer<'_>) -> Result<Lowered> {
+    if json.is_empty() {
+        return Err(Error::at(0, ErrorKind::Empty));
+    }
+    stream::lower_json(json, lowerer, None)
 }
 
 /// Reads an iprof profile and returns only the IR, failing on any problem (strict mode).

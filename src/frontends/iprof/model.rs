@@ -87,10 +87,12 @@ pub struct Document<'a> {
     pub legacy_keys: bool,
 }
 
-enum RootKey {
+/// A top-level key of an iprof document, as the parsers dispatch on it.
+pub(crate) enum RootKey {
     Version,
     Types,
     Methods,
+    /// A section: which, its spelling, and whether that spelling is 0.2.0's.
     Section(Section, &'static str, bool),
     LegacyMonitor,
     Unknown(String),

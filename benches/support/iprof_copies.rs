@@ -1,0 +1,59 @@
+//! Shared by `benches/iprof.rs` and `examples/iprof_copies.rs`: the real 4 MB iprof file of
+//! `testdata/iprof`, and copies of it with shuffled ids (the workload of issue 4's speed and
+//! memory acceptance).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use pgo_merge::backends::iprof as writer;
+use pgo_merge::frontends::iprof as reader;
+use pgo_merge::ir::java_symbols::{MethodId, TypeId};
+use pgo_merge::passes::normalise::renumbered;
+
+/// The decompressed real 0.4.0 file (3,988,557 bytes).
+pub fn real_file() -> Vec<u8> {
+    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("testdata/iprof/tommyettinger-assorted-benchmarks.default.iprof.gz");
+    let gz = std::fs::read(&p).expect("testdata file");
+    let mut out = Vec::new();
+    flate2::read::GzDecoder::new(gz.as_slice())
+        .read_to_end(&mut out)
+        .expect("gunzip");
+    out
+}
+
+/// A deterministic permutation of 0..n (xorshift-driven Fisher–Yates).
+pub fn permutation(n: usize, seed: u64) -> Vec<u32> {
+    let mut v: Vec<u32> = (0..n as u32).collect();
+    let mut s = seed | 1;
+    for i in (1..n).rev() {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        let j = (s % (i as u64 + 1)) as usize;
+        v.swap(i, j);
+    }
+    v
+}
+
+/// Writes `n` copies of the profile in `data`, each with its own permutation of type and
+/// method ids, to `dir/copyNN.iprof`; returns their paths.
+pub fn shuffled_copies(data: &[u8], n: usize, dir: &Path) -> Vec<PathBuf> {
+    let p = reader::read_profile(data).expect("read");
+    (0..n)
+        .map(|k| {
+            let t: Vec<TypeId> = permutation(p.symbols.type_count(), 7 + k as u64)
+                .into_iter()
+                .map(TypeId)
+                .collect();
+            let m: Vec<MethodId> = permutation(p.symbols.method_count(), 1000 + k as u64)
+                .into_iter()
+                .map(MethodId)
+                .collect();
+            let q = renumbered(&p, &t, &m);
+            let path = dir.join(format!("copy{k:02}.iprof"));
+            std::fs::write(&path, writer::to_vec(&q)).expect("write");
+            path
+        })
+        .collect()
+}

@@ -1,0 +1,257 @@
+//! The one-pass iprof reader: it gives what lowering the whole typed model gives, whatever the
+//! order of the document's keys; lowering an input straight into a profile being merged
+//! equals reading it alone and merging it; reading from a file (whose pages are released as
+//! the parse moves on) equals reading the same bytes from memory; and the parallel merge
+//! reports the first bad input in input order, for any thread count.
+
+use pgo_merge::frontends::iprof::{self as reader, Lowerer, ReadOptions, lower, stream};
+use pgo_merge::ir::iprof::{IprofProfile, Section};
+use pgo_merge::passes::iprof_merge::{
+    InputScale, IprofMergeOptions, merge_iprof_files, merge_profiles,
+};
+use pgo_merge::passes::normalise::Ratio;
+use pgo_merge::passes::{FailureMode, InputSpec, Weight};
+
+use crate::common::tempdir;
+use crate::iprof::{REAL_020, REAL_040, gunzip, iprof_data};
+
+fn real_files() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        (REAL_040, gunzip(&iprof_data(REAL_040))),
+        (REAL_020, gunzip(&iprof_data(REAL_020))),
+        (
+            "small-v1.1.0.iprof",
+            std::fs::read(iprof_data("small-v1.1.0.iprof")).unwrap(),
+        ),
+    ]
+}
+
+fn option_sets() -> [ReadOptions; 3] {
+    [
+        ReadOptions::default(),
+        ReadOptions {
+            referenced_symbols_only: true,
+            ..Default::default()
+        },
+        ReadOptions {
+            lenient: true,
+            referenced_symbols_only: true,
+        },
+    ]
+}
+
+/// Reads `data` both ways and checks that everything but the order of ids agrees.
+fn assert_same_both_ways(name: &str, data: &[u8], o: ReadOptions) {
+    let streamed = reader::read(data, o).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let doc = reader::parse_document(data).unwrap();
+    let whole = lower::lower(doc, o).unwrap();
+    assert_eq!(
+        streamed.profile.by_names(),
+        whole.profile.by_names(),
+        "{name} {o:?}"
+    );
+    assert_eq!(streamed.warnings, whole.warnings, "{name} {o:?}");
+    assert_eq!(
+        (
+            streamed.declared_types,
+            streamed.declared_methods,
+            streamed.entries,
+            streamed.dropped
+        ),
+        (
+            whole.declared_types,
+            whole.declared_methods,
+            whole.entries,
+            whole.dropped
+        ),
+        "{name} {o:?}"
+    );
+    assert_eq!(
+        streamed.entries,
+        streamed.profile.entry_count() as u64,
+        "{name}: entries counted while lowering"
+    );
+    assert_eq!(
+        streamed.profile.symbols.method_count(),
+        whole.profile.symbols.method_count(),
+        "{name} {o:?}"
+    );
+}
+
+#[test]
+fn streaming_equals_lowering_the_whole_document() {
+    for (name, data) in real_files() {
+        for o in option_sets() {
+            assert_same_both_ways(name, &data, o);
+        }
+    }
+}
+
+/// Re-serialises a document with its top-level keys in the given order (keys not listed keep
+/// their place after the listed ones).
+fn reorder(data: &[u8], first: &[&str]) -> Vec<u8> {
+    let v: serde_json::Value = serde_json::from_slice(data).unwrap();
+    let serde_json::Value::Object(map) = v else {
+        panic!("not an object")
+    };
+    let mut out = String::from("{");
+    let mut keys: Vec<&String> = map.keys().collect();
+    keys.sort_by_key(|k| first.iter().position(|f| f == k).unwrap_or(usize::MAX));
+    for (i, k) in keys.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&serde_json::to_string(k).unwrap());
+        out.push(':');
+        out.push_str(&serde_json::to_string(&map[k]).unwrap());
+    }
+    out.push('}');
+    out.into_bytes()
+}
+
+#[test]
+fn key_order_does_not_matter() {
+    for (name, data) in real_files() {
+        let reference = reader::read(&data, ReadOptions::default())
+            .unwrap()
+            .profile
+            .by_names();
+        let sections = [
+            "callCountProfiles",
+            "conditionalProfiles",
+            "virtualInvokeProfiles",
+            "monitorProfiles",
+            "samplingProfiles",
+            "instanceofProfiles",
+            "hotnessPoints",
+            "conditionalPoints",
+            "invokePoints",
+            "monitorsProfile",
+        ];
+        let mut orders: Vec<Vec<&str>> = vec![
+            // Sections first, then methods before types, the version last.
+            sections
+                .iter()
+                .copied()
+                .chain(["methods", "types", "version"])
+                .collect(),
+            // Methods before types before the version, sections last.
+            ["methods", "types", "version"].to_vec(),
+            // The usual order.
+            ["version", "types", "methods"].to_vec(),
+        ];
+        orders.push(["types", "methods"].to_vec());
+        // The 4 MB file only in the most unusual order (debug builds are slow).
+        if name == REAL_040 {
+            orders.truncate(1);
+        }
+        for order in &orders {
+            let re = reorder(&data, order);
+            for o in option_sets() {
+                assert_same_both_ways(name, &re, o);
+            }
+            let got = reader::read(&re, ReadOptions::default()).unwrap();
+            assert_eq!(got.profile.by_names(), reference, "{name}: order {order:?}");
+        }
+    }
+}
+
+#[test]
+fn lowering_into_a_target_equals_merging() {
+    let data = gunzip(&iprof_data(REAL_040));
+    let a = reader::read_profile(&data).unwrap();
+    let small =
+        reader::read_profile(&std::fs::read(iprof_data("small-v1.1.0.iprof")).unwrap()).unwrap();
+    let mut sections = [Ratio::ONE; 6];
+    sections[Section::Conditional as usize] = Ratio { num: 5, den: 3 };
+    sections[Section::CallCount as usize] = Ratio { num: 7, den: 2 };
+    let scales = [
+        InputScale::default(),
+        InputScale::weighted("3".parse::<Weight>().unwrap()),
+        InputScale {
+            sections,
+            weight: "0.7".parse::<Weight>().unwrap(),
+        },
+    ];
+    for base in [&a, &small, &IprofProfile::new()] {
+        for scale in scales {
+            let expected = merge_profiles(&[(base, InputScale::default()), (&a, scale)]);
+            let f: Option<reader::CountScale> = (!scale.is_identity())
+                .then(|| Box::new(move |s, c| scale.apply(s, c)) as reader::CountScale);
+            let l = Lowerer::into_target((*base).clone(), ReadOptions::default(), f);
+            let got = stream::lower_json(&data, l, None).unwrap();
+            assert_eq!(got.profile.by_names(), expected.by_names(), "{scale:?}");
+            assert_eq!(got.entries, a.entry_count() as u64);
+        }
+    }
+}
+
+#[test]
+fn reading_a_file_equals_reading_its_bytes() {
+    let d = tempdir();
+    for (name, data) in real_files() {
+        let p = d.path().join(format!("{name}.plain.iprof"));
+        std::fs::write(&p, &data).unwrap();
+        for o in option_sets() {
+            let from_file = reader::read_file(&p, o).unwrap();
+            let from_bytes = reader::read(&data, o).unwrap();
+            assert_eq!(
+                from_file.profile.by_names(),
+                from_bytes.profile.by_names(),
+                "{name}"
+            );
+            assert_eq!(from_file.warnings, from_bytes.warnings, "{name}");
+        }
+    }
+}
+
+#[test]
+fn parallel_merge_reports_the_first_bad_input_in_order() {
+    let d = tempdir();
+    let data = gunzip(&iprof_data(REAL_040));
+    let good = d.path().join("good.iprof");
+    std::fs::write(&good, &data).unwrap();
+    // Two different faults: a bad context late in the file, and truncation.
+    let text = String::from_utf8(data.clone()).unwrap();
+    let k = text.rfind("\"ctx\":\"").unwrap() + 7;
+    let bad1 = d.path().join("bad1.iprof");
+    std::fs::write(&bad1, format!("{}x{}", &text[..k], &text[k..])).unwrap();
+    let bad2 = d.path().join("bad2.iprof");
+    std::fs::write(&bad2, &data[..data.len() / 2]).unwrap();
+    let spec = |p: &std::path::Path| InputSpec {
+        path: p.to_path_buf(),
+        weight: Weight::ONE,
+    };
+    let inputs = vec![
+        spec(&good),
+        spec(&good),
+        spec(&bad1),
+        spec(&good),
+        spec(&bad2),
+        spec(&good),
+    ];
+    for threads in [1, 2, 3, 4] {
+        let opts = IprofMergeOptions {
+            threads,
+            ..Default::default()
+        };
+        let e = merge_iprof_files(&inputs, &opts, None).unwrap_err();
+        assert_eq!(e.path(), Some(bad1.as_path()), "threads {threads}: {e}");
+        // Under --failure-mode=warn both are skipped, in input order, and the rest merged.
+        let opts = IprofMergeOptions {
+            threads,
+            failure_mode: FailureMode::Warn,
+            ..Default::default()
+        };
+        let out = merge_iprof_files(&inputs, &opts, None).unwrap();
+        let skipped: Vec<_> = out.skipped.iter().map(|(p, _)| p.clone()).collect();
+        assert_eq!(
+            skipped,
+            vec![bad1.clone(), bad2.clone()],
+            "threads {threads}"
+        );
+        assert_eq!(out.inputs_merged, 4);
+        let only_good = merge_iprof_files(&vec![spec(&good); 4], &opts, None).unwrap();
+        assert_eq!(out.profile.by_names(), only_good.profile.by_names());
+    }
+}
