@@ -115,6 +115,11 @@ pub struct MergeArgs {
     #[arg(long = "keep-all-symbols")]
     pub keep_all_symbols: bool,
 
+    /// Converting GraalVM .iprof to an LLVM profile: keep each calling context as a record of
+    /// its own (named `method<caller:bci<…`) instead of folding contexts into their methods.
+    #[arg(long = "keep-contexts")]
+    pub keep_contexts: bool,
+
     /// GraalVM .iprof only: report bad entries (dangling ids, bad contexts, bad record
     /// lengths, duplicates) as warnings and drop them, instead of failing.
     #[arg(long = "lenient")]

@@ -13,6 +13,7 @@ use super::{EXIT_FAILURE, EXIT_OK, Mode, progress};
 use crate::backends::iprof as writer;
 use crate::detect::FormatKind;
 use crate::frontends::iprof::ReadOptions;
+use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
 use crate::passes::iprof_merge::{IprofMergeOptions, merge_iprof_files};
 use crate::passes::normalise::NormalizeMode;
 use crate::passes::trim::{ColdThreshold, TrimOptions};
@@ -29,6 +30,8 @@ fn iprof_only_flags(a: &MergeArgs) -> Option<&'static str> {
         Some("--keep-all-symbols")
     } else if a.lenient {
         Some("--lenient")
+    } else if a.keep_contexts {
+        Some("--keep-contexts")
     } else {
         None
     }
@@ -39,27 +42,35 @@ fn has_iprof_extension(p: &Path) -> bool {
     name.ends_with(".iprof") || name.ends_with(".iprof.gz")
 }
 
-fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+fn has_llvm_extension(p: &Path) -> bool {
+    matches!(
+        p.extension().and_then(|e| e.to_str()),
+        Some("profraw" | "profdata" | "proftext")
+    )
+}
+
+fn walk(dir: &Path, with_llvm: bool, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
         if entry.file_type()?.is_dir() {
-            walk(&path, out)?;
-        } else if has_iprof_extension(&path) {
+            walk(&path, with_llvm, out)?;
+        } else if has_iprof_extension(&path) || (with_llvm && has_llvm_extension(&path)) {
             out.push(path);
         }
     }
     Ok(())
 }
 
-/// Resolves the inputs of an iprof run (directories: `*.iprof` and `*.iprof.gz`, sorted).
-fn collect_inputs(a: &MergeArgs) -> Result<Vec<InputSpec>, String> {
+/// Resolves the inputs of an iprof run (directories: `*.iprof` and `*.iprof.gz`, and with
+/// `with_llvm` also `*.profraw`, `*.profdata` and `*.proftext`, sorted).
+fn collect_inputs(a: &MergeArgs, with_llvm: bool) -> Result<Vec<InputSpec>, String> {
     let mut out = Vec::new();
     let mut add = |p: &Path, weight: Weight| -> Result<(), String> {
         let meta = std::fs::metadata(p).map_err(|e| format!("{}: {e}", p.display()))?;
         if meta.is_dir() {
             let mut found = Vec::new();
-            walk(p, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
+            walk(p, with_llvm, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
             found.sort();
             let out_canon = a
                 .output
@@ -130,12 +141,50 @@ fn sniff_file(p: &Path) -> Option<FormatKind> {
     Some(FormatKind::sniff(head.get(..n)?))
 }
 
-/// Runs the iprof pipeline if this is an iprof run; `None` hands the run to the LLVM path.
-pub fn route(a: &MergeArgs, mode: Mode) -> Option<i32> {
+/// Where a merge run goes.
+pub enum Route {
+    /// Handled here; the exit code.
+    Done(i32),
+    /// An LLVM run, for the LLVM path; with the GraalVM inputs already merged and converted
+    /// when the run converts iprof to an LLVM profile.
+    Llvm(Option<Box<Converted>>),
+}
+
+/// GraalVM inputs merged and converted to an LLVM profile, to be merged with the LLVM
+/// inputs of the run.
+pub struct Converted {
+    /// The converted profile.
+    pub profile: crate::ir::Profile<'static>,
+    /// The iprof input files (the LLVM path leaves them out).
+    pub paths: std::collections::HashSet<PathBuf>,
+    /// Inputs merged.
+    pub inputs_merged: usize,
+}
+
+/// True if the arguments ask for an LLVM output (`--text`, `--output-format
+/// profdata|proftext`, or an output named `.profdata`, `.proftext`, `.txt`).
+fn explicit_llvm_output(a: &MergeArgs) -> bool {
+    a.text
+        || matches!(
+            a.output_format,
+            Some(OutputFormatArg::Profdata | OutputFormatArg::Proftext)
+        )
+        || a.output.as_deref().is_some_and(|o| {
+            matches!(
+                o.extension().and_then(|e| e.to_str()),
+                Some("profdata" | "proftext" | "txt")
+            )
+        })
+}
+
+/// Decides whether a run is an iprof run, an LLVM run, or a conversion, and runs the iprof
+/// side of it.
+pub fn route(a: &MergeArgs, mode: Mode) -> Route {
     let out_iprof = a.output_format == Some(OutputFormatArg::Iprof)
         || a.output.as_deref().is_some_and(has_iprof_extension);
-    // Only look at inputs when something hints at iprof: LLVM runs are left untouched.
-    let inputs = collect_inputs(a).unwrap_or_default();
+    let out_llvm = explicit_llvm_output(a);
+    // LLVM runs only pay for a look at the first bytes of their input files.
+    let inputs = collect_inputs(a, false).unwrap_or_default();
     let kinds: Vec<Option<FormatKind>> = inputs.iter().map(|i| sniff_file(&i.path)).collect();
     let any_iprof = kinds.contains(&Some(FormatKind::Iprof));
     if !any_iprof && !out_iprof {
@@ -143,88 +192,57 @@ pub fn route(a: &MergeArgs, mode: Mode) -> Option<i32> {
             eprintln!(
                 "pgo-merge: error: {flag} applies to GraalVM .iprof profiles only, and no input is one"
             );
-            return Some(mode.usage_code());
+            return Route::Done(mode.usage_code());
         }
-        return None;
+        return Route::Llvm(None);
     }
-    Some(run(a, mode, out_iprof, inputs, &kinds))
-}
-
-fn run(
-    a: &MergeArgs,
-    mode: Mode,
-    out_iprof: bool,
-    inputs: Vec<InputSpec>,
-    kinds: &[Option<FormatKind>],
-) -> i32 {
     let usage = |msg: String| {
         eprintln!("pgo-merge: error: {msg}");
-        mode.usage_code()
+        Route::Done(mode.usage_code())
     };
-    if let Err(e) = collect_inputs(a) {
-        return usage(e);
+    if out_iprof && out_llvm {
+        return usage(
+            "the output is both .iprof and an LLVM profile (--text, --output-format or the \
+             output's name); choose one"
+                .into(),
+        );
     }
-    if inputs.is_empty() {
-        return usage("no input files".into());
-    }
-    for (i, k) in inputs.iter().zip(kinds) {
-        match k {
-            Some(FormatKind::Iprof) => {}
-            Some(other) => {
-                eprintln!(
-                    "pgo-merge: error: {}: this is an LLVM {}, not a GraalVM .iprof profile; \
-                     iprof and LLVM profiles cannot be merged together (converting between them \
-                     is not implemented yet)",
-                    i.path.display(),
-                    other.name()
-                );
-                return EXIT_FAILURE;
-            }
-            None => {}
-        }
-    }
-    if !out_iprof {
-        let explicit_llvm = a.text
-            || matches!(
-                a.output_format,
-                Some(OutputFormatArg::Profdata | OutputFormatArg::Proftext)
-            )
-            || a.output.as_deref().is_some_and(|o| {
-                matches!(
-                    o.extension().and_then(|e| e.to_str()),
-                    Some("profdata" | "proftext" | "txt")
-                )
-            });
-        if explicit_llvm {
-            eprintln!(
-                "pgo-merge: error: the inputs are GraalVM .iprof profiles; they can only be \
-                 written as .iprof (converting them to LLVM profiles is not implemented yet)"
-            );
-            return EXIT_FAILURE;
-        }
-    }
-    if a.format_version.is_some() || a.target_llvm.is_some() {
-        return usage("--format-version and --target-llvm apply to LLVM outputs only".into());
-    }
-    let Some(output) = a.output.clone() else {
-        return usage("an output file is required (-o FILE)".into());
+    let inputs = match collect_inputs(a, true) {
+        Ok(i) => i,
+        Err(e) => return usage(e),
     };
+    let kinds: Vec<Option<FormatKind>> = inputs.iter().map(|i| sniff_file(&i.path)).collect();
+    let any_llvm = kinds.iter().any(|k| *k != Some(FormatKind::Iprof));
+    if out_iprof || (!out_llvm && !any_llvm) {
+        return Route::Done(run(a, mode, inputs, &kinds));
+    }
+    if !out_llvm {
+        return usage(
+            "the inputs mix GraalVM .iprof and LLVM profiles: name the output format \
+             (-o x.iprof, -o x.profdata, -o x.proftext or --output-format)"
+                .into(),
+        );
+    }
+    match convert_to_llvm(a, mode, &inputs, &kinds) {
+        Ok(c) => Route::Llvm(Some(Box::new(c))),
+        Err(code) => Route::Done(code),
+    }
+}
+
+/// The iprof merge options of the arguments (with `trim` for the iprof side).
+fn merge_options(a: &MergeArgs) -> Result<IprofMergeOptions, String> {
     let cold_threshold = match a.cold_threshold.as_deref().map(str::parse::<ColdThreshold>) {
         None => None,
         Some(Ok(t)) => Some(t),
-        Some(Err(e)) => return usage(format!("--cold-threshold: {e}")),
+        Some(Err(e)) => return Err(format!("--cold-threshold: {e}")),
     };
-    let opts = IprofMergeOptions {
+    Ok(IprofMergeOptions {
         threads: a.threads,
         read: ReadOptions {
             lenient: a.lenient,
             referenced_symbols_only: false,
         },
-        failure_mode: match a.failure_mode {
-            FailureModeArg::Any => FailureMode::Any,
-            FailureModeArg::All => FailureMode::All,
-            FailureModeArg::Warn => FailureMode::Warn,
-        },
+        failure_mode: failure_mode(a),
         normalize: match a.normalize {
             NormalizeArg::None => NormalizeMode::None,
             NormalizeArg::Total => NormalizeMode::Total,
@@ -236,28 +254,170 @@ fn run(
             sparse: a.sparse,
         },
         keep_all_symbols: a.keep_all_symbols,
+    })
+}
+
+fn failure_mode(a: &MergeArgs) -> FailureMode {
+    match a.failure_mode {
+        FailureModeArg::Any => FailureMode::Any,
+        FailureModeArg::All => FailureMode::All,
+        FailureModeArg::Warn => FailureMode::Warn,
+    }
+}
+
+/// Prints the warnings and skipped inputs of an iprof merge.
+fn print_merge_messages(a: &MergeArgs, merged: &crate::passes::iprof_merge::IprofMergeOutput) {
+    if a.quiet {
+        return;
+    }
+    for w in &merged.warnings {
+        eprintln!("pgo-merge: warning: {w}");
+    }
+    for (_, e) in &merged.skipped {
+        eprintln!("pgo-merge: warning: skipped: {e}");
+    }
+}
+
+/// Prints what a conversion could not carry.
+fn print_report(a: &MergeArgs, what: &str, r: &ConvertReport) {
+    if a.quiet {
+        return;
+    }
+    for l in &r.lines {
+        eprintln!("pgo-merge: {what}: {l}");
+    }
+}
+
+/// Merges the GraalVM inputs and converts them for an LLVM output.
+fn convert_to_llvm(
+    a: &MergeArgs,
+    mode: Mode,
+    inputs: &[InputSpec],
+    kinds: &[Option<FormatKind>],
+) -> Result<Converted, i32> {
+    let opts = merge_options(a).map_err(|e| {
+        eprintln!("pgo-merge: error: {e}");
+        mode.usage_code()
+    })?;
+    let iprof: Vec<InputSpec> = inputs
+        .iter()
+        .zip(kinds)
+        .filter(|(_, k)| **k == Some(FormatKind::Iprof))
+        .map(|(i, _)| i.clone())
+        .collect();
+    let merged = merge_iprof_files(&iprof, &opts, None).map_err(|e| {
+        eprintln!("pgo-merge: error: {e}");
+        EXIT_FAILURE
+    })?;
+    print_merge_messages(a, &merged);
+    let (profile, report) = iprof_to_llvm(
+        &merged.profile,
+        &ToLlvmOptions {
+            keep_contexts: a.keep_contexts,
+        },
+    );
+    print_report(a, "iprof to LLVM", &report);
+    Ok(Converted {
+        profile,
+        paths: iprof.into_iter().map(|i| i.path).collect(),
+        inputs_merged: merged.inputs_merged,
+    })
+}
+
+/// Merges LLVM inputs and converts them for an iprof output.
+fn llvm_inputs_as_iprof(
+    a: &MergeArgs,
+    inputs: &[InputSpec],
+) -> crate::Result<(crate::ir::iprof::IprofProfile, usize)> {
+    let opts = crate::passes::MergeOptions {
+        failure_mode: failure_mode(a),
+        threads: a.threads,
+        ..Default::default()
     };
-    let bar = progress::Progress::new(inputs.len(), a.no_progress || a.quiet);
+    let merged = crate::passes::merge_files(inputs, &opts, None)?;
+    if !a.quiet {
+        for w in &merged.warnings {
+            eprintln!("pgo-merge: warning: {w}");
+        }
+        for (_, e) in &merged.skipped {
+            eprintln!("pgo-merge: warning: skipped: {e}");
+        }
+    }
+    let (p, report) = llvm_to_iprof(&merged.profile);
+    print_report(a, "LLVM to iprof", &report);
+    Ok((p, merged.inputs_merged))
+}
+
+fn run(a: &MergeArgs, mode: Mode, inputs: Vec<InputSpec>, kinds: &[Option<FormatKind>]) -> i32 {
+    let usage = |msg: String| {
+        eprintln!("pgo-merge: error: {msg}");
+        mode.usage_code()
+    };
+    if inputs.is_empty() {
+        return usage("no input files".into());
+    }
+    let (iprof_inputs, llvm_inputs): (Vec<_>, Vec<_>) = inputs
+        .iter()
+        .zip(kinds)
+        .partition(|(_, k)| **k == Some(FormatKind::Iprof));
+    let iprof_inputs: Vec<InputSpec> = iprof_inputs.into_iter().map(|(i, _)| i.clone()).collect();
+    let llvm_inputs: Vec<InputSpec> = llvm_inputs.into_iter().map(|(i, _)| i.clone()).collect();
+    if a.format_version.is_some() || a.target_llvm.is_some() {
+        return usage("--format-version and --target-llvm apply to LLVM outputs only".into());
+    }
+    let Some(output) = a.output.clone() else {
+        return usage("an output file is required (-o FILE)".into());
+    };
+    if a.remapping_file.is_some() || a.function.is_some() || a.no_function.is_some() {
+        return usage(
+            "--remapping-file, --function and --no-function apply to LLVM outputs only".into(),
+        );
+    }
+    let opts = match merge_options(a) {
+        Ok(o) => o,
+        Err(e) => return usage(e),
+    };
+    let bar = progress::Progress::new(iprof_inputs.len(), a.no_progress || a.quiet);
     let tick = |n: usize| bar.set(n);
-    let merged = merge_iprof_files(&inputs, &opts, Some(&tick));
+    let merged = if iprof_inputs.is_empty() {
+        Ok(crate::passes::iprof_merge::IprofMergeOutput::default())
+    } else {
+        merge_iprof_files(&iprof_inputs, &opts, Some(&tick))
+    };
     bar.finish();
-    let merged = match merged {
+    let mut merged = match merged {
         Ok(m) => m,
         Err(e) => {
             eprintln!("pgo-merge: error: {e}");
             return EXIT_FAILURE;
         }
     };
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    if !a.quiet {
-        for w in &merged.warnings {
-            let _ = writeln!(err, "pgo-merge: warning: {w}");
-        }
-        for (_, e) in &merged.skipped {
-            let _ = writeln!(err, "pgo-merge: warning: skipped: {e}");
+    print_merge_messages(a, &merged);
+    if !llvm_inputs.is_empty() {
+        match llvm_inputs_as_iprof(a, &llvm_inputs) {
+            Ok((p, n)) => {
+                crate::passes::iprof_merge::merge_owned(
+                    &mut merged.profile,
+                    p,
+                    &crate::passes::iprof_merge::InputScale::default(),
+                );
+                merged.profile =
+                    crate::passes::normalise::canonicalize(&merged.profile, a.keep_all_symbols);
+                merged.inputs_merged += n;
+                merged.input_bytes += llvm_inputs
+                    .iter()
+                    .filter_map(|i| std::fs::metadata(&i.path).ok())
+                    .map(|m| m.len())
+                    .sum::<u64>();
+            }
+            Err(e) => {
+                eprintln!("pgo-merge: error: {e}");
+                return EXIT_FAILURE;
+            }
         }
     }
+    let stderr = std::io::stderr();
+    let mut err = stderr.lock();
     let written = match write_output(&output, &merged.profile) {
         Ok(n) => n,
         Err(e) => {

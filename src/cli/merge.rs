@@ -7,7 +7,9 @@ use super::options::{self, OutputFormat};
 use super::{EXIT_FAILURE, EXIT_OK, Mode, progress};
 use crate::backends::{profdata, proftext};
 use crate::output::write_atomic;
-use crate::passes::{filter, merge_files};
+use std::path::Path;
+
+use crate::passes::{MergeOutput, Weight, filter, merge_files, merge_profiles};
 
 /// Writes `bytes` to `path`, or to standard output for `-`.
 pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> crate::Result<()> {
@@ -21,13 +23,44 @@ pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> crate::Result<()> {
     }
 }
 
+/// Adds the converted GraalVM profile (if any) to the merge of the LLVM inputs.
+fn with_converted(
+    merged: MergeOutput,
+    converted: Option<&super::iprof::Converted>,
+    plan: &options::Plan,
+) -> crate::Result<MergeOutput> {
+    let Some(c) = converted else {
+        return Ok(merged);
+    };
+    if plan.inputs.is_empty() {
+        let mut m = merged;
+        m.inputs_merged = c.inputs_merged;
+        return Ok(m);
+    }
+    let mut both = merge_profiles(
+        &[
+            (&merged.profile, Weight::ONE, Path::new("LLVM inputs")),
+            (&c.profile, Weight::ONE, Path::new("iprof inputs")),
+        ],
+        &plan.merge,
+    )?;
+    both.warnings.splice(0..0, merged.warnings);
+    both.skipped = merged.skipped;
+    both.inputs_merged = merged.inputs_merged + c.inputs_merged;
+    both.sole_input_indexed = false;
+    Ok(both)
+}
+
 /// Runs a merge; returns the process exit code. Messages go to stderr.
 pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
-    // GraalVM .iprof inputs or output take their own pipeline.
-    if let Some(code) = super::iprof::route(&args, mode) {
-        return code;
-    }
-    let plan = match options::plan(&args, mode == Mode::LlvmProfdata) {
+    // GraalVM .iprof inputs or output take their own pipeline; iprof inputs for an LLVM
+    // output come back merged and converted.
+    let converted = match super::iprof::route(&args, mode) {
+        super::iprof::Route::Done(code) => return code,
+        super::iprof::Route::Llvm(c) => c,
+    };
+    let skip = converted.as_ref().map(|c| &c.paths);
+    let mut plan = match options::plan_without(&args, mode == Mode::LlvmProfdata, skip) {
         Ok(p) => p,
         Err(e) => {
             eprintln!("pgo-merge: error: {}", e.message);
@@ -46,15 +79,35 @@ pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
     }
     let bar = progress::Progress::new(plan.inputs.len(), args.no_progress || args.quiet);
     let tick = |n: usize| bar.set(n);
-    let mut merged = match merge_files(&plan.inputs, &plan.merge, Some(&tick)) {
+    let merged = match (&converted, plan.inputs.is_empty()) {
+        (Some(c), true) => merge_profiles(
+            &[(&c.profile, Weight::ONE, Path::new("iprof inputs"))],
+            &plan.merge,
+        ),
+        _ => merge_files(&plan.inputs, &plan.merge, Some(&tick)),
+    };
+    bar.finish();
+    let mut merged = match merged.and_then(|m| with_converted(m, converted.as_deref(), &plan)) {
         Ok(m) => m,
         Err(e) => {
-            bar.finish();
             eprintln!("pgo-merge: error: {e}");
             return EXIT_FAILURE;
         }
     };
-    bar.finish();
+    if converted.is_some() {
+        // The receiver-type names of converted iprof profiles are part of the mapping.
+        plan.profdata.keep_vtable_symbols = true;
+        plan.proftext.keep_vtable_symbols = true;
+        if plan.output_format == OutputFormat::Profdata && plan.profdata.version < 12 && !args.quiet
+        {
+            eprintln!(
+                "pgo-merge: iprof to LLVM: index version {} has no vtable-names section: the \
+                 receiver types of virtual-invoke profiles are written as hashes only (use \
+                 version 12 or later to keep their names)",
+                plan.profdata.version
+            );
+        }
+    }
     let stderr = std::io::stderr();
     let mut err = stderr.lock();
     if !args.quiet {
@@ -110,7 +163,7 @@ pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
             plan.output.display(),
             merged.profile.records.len(),
             merged.inputs_merged,
-            plan.inputs.len()
+            plan.inputs.len() + converted.as_ref().map_or(0, |c| c.paths.len())
         );
     }
     EXIT_OK

@@ -76,6 +76,17 @@ fn input_error(message: String) -> PlanError {
 /// Resolves arguments into a plan, or explains what is wrong with them. `llvm_mode` is true
 /// when running as `llvm-profdata` (standard output is then the default output).
 pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
+    plan_without(a, llvm_mode, None)
+}
+
+/// [`plan`], leaving out the files in `converted` (GraalVM inputs already merged and
+/// converted by the caller); then a directory holding only such files is not an error, and
+/// the plan may have no inputs.
+pub fn plan_without(
+    a: &MergeArgs,
+    llvm_mode: bool,
+    converted: Option<&std::collections::HashSet<PathBuf>>,
+) -> Result<Plan, PlanError> {
     let output = match &a.output {
         Some(o) => o.clone(),
         None if llvm_mode || a.dump_input_file_list => PathBuf::from("-"),
@@ -84,12 +95,20 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
         }
     };
     let mut inputs = Vec::new();
+    let tolerate = converted.is_some();
     for p in &a.inputs {
-        add_path(p, Weight::ONE, &output, llvm_mode, &mut inputs)?;
+        add_path(p, Weight::ONE, &output, llvm_mode, tolerate, &mut inputs)?;
     }
     for w in &a.weighted_inputs {
         let (weight, file) = parse_weighted(w).map_err(PlanError::from)?;
-        add_path(Path::new(file), weight, &output, llvm_mode, &mut inputs)?;
+        add_path(
+            Path::new(file),
+            weight,
+            &output,
+            llvm_mode,
+            tolerate,
+            &mut inputs,
+        )?;
     }
     for list in &a.input_files {
         let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
@@ -107,15 +126,24 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
                 ),
                 _ => (Weight::ONE, line),
             };
-            add_path(Path::new(file), weight, &output, llvm_mode, &mut inputs).map_err(|e| {
-                PlanError {
-                    message: format!("{}:{}: {}", list.display(), n + 1, e.message),
-                    usage: e.usage,
-                }
+            add_path(
+                Path::new(file),
+                weight,
+                &output,
+                llvm_mode,
+                tolerate,
+                &mut inputs,
+            )
+            .map_err(|e| PlanError {
+                message: format!("{}:{}: {}", list.display(), n + 1, e.message),
+                usage: e.usage,
             })?;
         }
     }
-    if inputs.is_empty() && !a.dump_input_file_list {
+    if let Some(skip) = converted {
+        inputs.retain(|i| !skip.contains(&i.path));
+    }
+    if inputs.is_empty() && !a.dump_input_file_list && converted.is_none() {
         return Err("no input files".into());
     }
     let remapping = match &a.remapping_file {
@@ -232,11 +260,14 @@ pub fn parse_weighted(s: &str) -> Result<(Weight, &str), String> {
 /// Adds `p` to `out`. A directory contributes the files under it, recursively, sorted by
 /// path, except the output itself: natively its `.profraw` and `.profdata` files (an empty
 /// result is an error), as llvm-profdata (`every_file`) all its regular files.
+/// `tolerate_empty`: a directory without LLVM profiles is not an error (its GraalVM profiles
+/// were taken elsewhere).
 fn add_path(
     p: &Path,
     weight: Weight,
     output: &Path,
     every_file: bool,
+    tolerate_empty: bool,
     out: &mut Vec<InputSpec>,
 ) -> Result<(), PlanError> {
     let meta = std::fs::metadata(p).map_err(|e| input_error(format!("{}: {e}", p.display())))?;
@@ -244,7 +275,7 @@ fn add_path(
         let mut found = Vec::new();
         walk(p, every_file, &mut found)
             .map_err(|e| input_error(format!("{}: {e}", p.display())))?;
-        if found.is_empty() && !every_file {
+        if found.is_empty() && !every_file && !tolerate_empty {
             return Err(input_error(format!(
                 "{}: the directory holds no .profraw or .profdata files",
                 p.display()

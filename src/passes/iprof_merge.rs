@@ -293,7 +293,7 @@ pub struct IprofMergeOptions {
 }
 
 /// The result of [`merge_iprof_files`].
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct IprofMergeOutput {
     /// The merged, trimmed, canonical profile, ready for [`writer::write`].
     pub profile: IprofProfile,

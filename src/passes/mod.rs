@@ -1,5 +1,6 @@
 //! Passes over the IR.
 
+pub mod convert;
 pub mod filter;
 pub mod iprof_merge;
 pub mod merge;

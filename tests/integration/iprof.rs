@@ -684,7 +684,8 @@ fn cli_merges_iprof_files() {
     let t = read_all(&std::fs::read(&out2).unwrap());
     assert!(t.contexts.nodes().all(|(_, n)| n.depth <= 2));
 
-    // Mixing with an LLVM profile is refused with a clear message.
+    // An LLVM profile among the inputs of an iprof output is converted (issue 5): its
+    // functions become methods of the synthetic type llvm.profile.Function.
     let raw = root().join("testdata/profraw/clang19/ir-basic-run1.profraw");
     let r = run_ours([
         a.as_os_str(),
@@ -692,9 +693,14 @@ fn cli_merges_iprof_files() {
         "-o".as_ref(),
         out.as_os_str(),
     ]);
-    assert_eq!(r.status.code(), Some(1));
+    assert_ok(&r, "mixed merge into iprof");
     let stderr = String::from_utf8_lossy(&r.stderr);
-    assert!(stderr.contains("cannot be merged together"), "{stderr}");
+    assert!(stderr.contains("llvm.profile.Function"), "{stderr}");
+    let mixed = read_all(&std::fs::read(&out).unwrap());
+    assert!(
+        mixed.symbols.methods().any(|(_, m)| m.name == "main"),
+        "the raw profile's main is not in the output"
+    );
     // iprof options on an LLVM run are usage errors.
     let r = run_ours([
         raw.as_os_str(),

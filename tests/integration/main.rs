@@ -8,6 +8,7 @@ mod bad_indexed;
 mod bad_input;
 mod big_endian;
 mod cli;
+mod convert;
 mod determinism;
 mod dropin;
 mod indexed_text;

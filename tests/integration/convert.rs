@@ -1,0 +1,359 @@
+//! Converting between iprof and LLVM profiles (issue 5): the real 0.4.0 iprof as profdata read
+//! by the real llvm-profdata with matching numbers; iprof → LLVM → iprof round trips (folded
+//! and with contexts); LLVM → iprof → LLVM round trips of real clang and rustc profiles; one
+//! report line per lossy part; mixed runs.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use pgo_merge::backends::{iprof as iprof_writer, profdata, proftext};
+use pgo_merge::frontends::{self, iprof as iprof_reader, profraw::NameCache};
+use pgo_merge::ir::iprof::{IprofProfile, NamedProfile, sort_branches};
+use pgo_merge::ir::{Profile, ValueKind};
+use pgo_merge::passes::convert::{ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
+use pgo_merge::passes::normalise::canonicalize;
+use pgo_merge::passes::trim::{self, TrimOptions};
+
+use crate::common::{profdata_files, run, run_ours, tempdir, tool};
+use crate::iprof::{REAL_040, gunzip, iprof_data};
+
+fn real_iprof() -> IprofProfile {
+    let data = gunzip(&iprof_data(REAL_040));
+    canonicalize(&iprof_reader::read_profile(&data).unwrap(), false)
+}
+
+fn depth1(p: &IprofProfile) -> IprofProfile {
+    let (t, _) = trim::trim(
+        p,
+        &TrimOptions {
+            max_depth: Some(1),
+            ..Default::default()
+        },
+    );
+    canonicalize(&t, false)
+}
+
+/// What the LLVM side can carry: the profile without monitor, instanceof and sampling
+/// profiles and without the section-presence flags.
+fn representable(p: &IprofProfile) -> NamedProfile {
+    let mut q = p.clone();
+    q.monitors.clear();
+    q.instanceofs.clear();
+    q.samples.clear();
+    let q = canonicalize(&q, false);
+    let mut n = q.by_names();
+    n.present.clear();
+    n
+}
+
+fn write_and_read_profdata(p: &Profile<'_>) -> Profile<'static> {
+    let (bytes, _) = profdata::write(
+        p,
+        &profdata::ProfdataOptions {
+            keep_vtable_symbols: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
+    frontends::read(&bytes, &NameCache::new())
+        .unwrap()
+        .profile
+        .into_owned()
+}
+
+fn write_and_read_proftext(p: &Profile<'_>) -> Profile<'static> {
+    let text = proftext::write(p, &proftext::ProftextOptions::default());
+    frontends::read(text.as_bytes(), &NameCache::new())
+        .unwrap()
+        .profile
+        .into_owned()
+}
+
+#[test]
+fn iprof_to_llvm_and_back_equals_the_depth_1_profile() {
+    let p = real_iprof();
+    let (llvm, report) = iprof_to_llvm(&p, &ToLlvmOptions::default());
+    assert!(
+        report.lines.iter().any(|l| l.starts_with("contexts: ")),
+        "{report}"
+    );
+    let expected = representable(&depth1(&p));
+    for (what, back) in [
+        ("profdata", write_and_read_profdata(&llvm)),
+        ("proftext", write_and_read_proftext(&llvm)),
+    ] {
+        let (ip, r) = llvm_to_iprof(&back);
+        assert!(r.is_empty(), "{what}: {r}");
+        assert_eq!(representable(&ip), expected, "{what}");
+    }
+}
+
+#[test]
+fn keep_contexts_round_trips_the_input_itself() {
+    let p = real_iprof();
+    let (llvm, report) = iprof_to_llvm(
+        &p,
+        &ToLlvmOptions {
+            keep_contexts: true,
+        },
+    );
+    assert!(
+        !report.lines.iter().any(|l| l.starts_with("contexts: ")),
+        "{report}"
+    );
+    let back = write_and_read_profdata(&llvm);
+    let (ip, r) = llvm_to_iprof(&back);
+    assert!(r.is_empty(), "{r}");
+    assert_eq!(representable(&ip), representable(&p));
+    // Deep contexts really are there.
+    assert!(ip.contexts.nodes().any(|(_, n)| n.depth > 2));
+}
+
+#[test]
+fn lossy_parts_are_reported_one_line_each() {
+    let p = real_iprof();
+    let (_, report) = iprof_to_llvm(&p, &ToLlvmOptions::default());
+    let lines = report.lines.join("\n");
+    assert!(
+        lines.contains(
+            "monitorProfiles: 1 histogram of 24 types not representable in profdata, dropped"
+        ),
+        "{lines}"
+    );
+    assert!(
+        lines.contains("samplingProfiles: 2 entries not representable in profdata, dropped"),
+        "{lines}"
+    );
+    // Through the command line, each on its own line of stderr.
+    let d = tempdir();
+    let input = d.path().join("in.iprof");
+    std::fs::write(&input, gunzip(&iprof_data(REAL_040))).unwrap();
+    let out = d.path().join("out.profdata");
+    let o = run_ours([input.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    for l in &report.lines {
+        assert_eq!(
+            stderr.matches(l.as_str()).count(),
+            1,
+            "{l} not printed once:\n{stderr}"
+        );
+    }
+}
+
+/// Per function of `llvm-profdata show --all-functions --counts`: its block counts.
+fn shown_counts(text: &str) -> BTreeMap<String, Vec<u64>> {
+    let mut out = BTreeMap::new();
+    let mut name: Option<String> = None;
+    for line in text.lines() {
+        if line.starts_with("  ") && !line.starts_with("    ") && line.ends_with(':') {
+            name = Some(line.trim().trim_end_matches(':').to_string());
+        } else if let Some(rest) = line.trim().strip_prefix("Block counts: [") {
+            let v = rest
+                .trim_end_matches(']')
+                .split(", ")
+                .filter(|s| !s.is_empty())
+                .map(|s| s.parse().unwrap())
+                .collect();
+            out.insert(name.take().expect("function name"), v);
+        }
+    }
+    out
+}
+
+#[test]
+fn llvm_profdata_22_reads_the_converted_real_file_with_the_same_numbers() {
+    let Some(lp) = tool("llvm-profdata-22", "convert::llvm_profdata_22_reads") else {
+        return;
+    };
+    let d = tempdir();
+    let input = d.path().join("in.iprof");
+    std::fs::write(&input, gunzip(&iprof_data(REAL_040))).unwrap();
+    let out = d.path().join("out.profdata");
+    let o = run_ours([input.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let shown = run(
+        &lp,
+        &[
+            "show".as_ref(),
+            "--all-functions".as_ref(),
+            "--counts".as_ref(),
+            "--ic-targets".as_ref(),
+            out.as_os_str(),
+        ],
+    );
+    assert!(shown.status.success());
+    let shown = shown_counts(&String::from_utf8_lossy(&shown.stdout));
+
+    // The numbers the iprof file says, per method (contexts folded): call count, then the
+    // successors of each branch site by BCI, in (branch index, target BCI) order.
+    let p = depth1(&real_iprof());
+    let mut expected: BTreeMap<String, (u64, BTreeMap<i32, Vec<u64>>)> = BTreeMap::new();
+    let name = |site: pgo_merge::ir::context::Site| {
+        let f = p.contexts.frames(site).next().unwrap();
+        let m = p.symbols.method(f.method).unwrap();
+        let sig: Vec<&str> = p.symbols.signature_names(f.method);
+        let mut s = String::new();
+        pgo_merge::passes::convert::spelling::method(m.name, &sig, &mut s);
+        s
+    };
+    for (site, c) in &p.call_counts {
+        expected.entry(name(*site)).or_default().0 = *c;
+    }
+    for (site, b) in &p.conditionals {
+        let mut b = b.clone();
+        sort_branches(&mut b);
+        expected
+            .entry(name(*site))
+            .or_default()
+            .1
+            .insert(site.bci, b.iter().map(|x| x.count).collect());
+    }
+    for site in p.virtual_invokes.keys() {
+        expected.entry(name(*site)).or_default();
+    }
+    assert_eq!(shown.len(), expected.len(), "number of functions");
+    let mut checked_branches = 0;
+    for (method, (calls, sites)) in &expected {
+        let got = shown
+            .get(method)
+            .unwrap_or_else(|| panic!("{method} not shown"));
+        let mut want = vec![*calls];
+        for counts in sites.values() {
+            want.extend(counts);
+            checked_branches += counts.len();
+        }
+        assert_eq!(got, &want, "{method}");
+    }
+    assert!(checked_branches > 5000, "{checked_branches}");
+}
+
+/// A record's value sites as (kind, per site: sorted (value, count) pairs; a site may list a
+/// value more than once).
+type Sites = Vec<(ValueKind, Vec<Vec<(u64, u64)>>)>;
+
+fn sites(r: &pgo_merge::ir::FunctionRecord<'_>) -> Sites {
+    ValueKind::ALL
+        .iter()
+        .map(|&k| {
+            let s = r
+                .values
+                .as_deref()
+                .map(|v| {
+                    v.kind(k)
+                        .iter()
+                        .map(|s| {
+                            let mut v: Vec<(u64, u64)> =
+                                s.values.iter().map(|x| (x.value, x.count)).collect();
+                            v.sort_unstable();
+                            v
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            (k, s)
+        })
+        .collect()
+}
+
+#[test]
+fn llvm_to_iprof_to_llvm_keeps_every_counter_and_value_site() {
+    let d = tempdir();
+    let mut checked = 0;
+    for path in profdata_files("profdata") {
+        let data = std::fs::read(&path).unwrap();
+        let orig = frontends::read(&data, &NameCache::new()).unwrap().profile;
+        let (ip, report) = llvm_to_iprof(&orig);
+        // Through a real .iprof file.
+        let file = d.path().join("x.iprof");
+        std::fs::write(&file, iprof_writer::to_vec(&canonicalize(&ip, false))).unwrap();
+        let ip2 = iprof_reader::read_file(&file, Default::default())
+            .unwrap()
+            .profile;
+        let (back, r2) = iprof_to_llvm(&ip2, &ToLlvmOptions::default());
+        assert!(r2.is_empty(), "{}: {r2}", path.display());
+        let name = path.display().to_string();
+        assert_eq!(back.kind, orig.kind, "{name}");
+        assert_eq!(back.records.len(), orig.records.len(), "{name}");
+        let by_key: BTreeMap<_, _> = back.records.iter().map(|r| (r.key, r)).collect();
+        for r in &orig.records {
+            let b = by_key
+                .get(&r.key)
+                .unwrap_or_else(|| panic!("{name}: {:?} lost", r.key));
+            assert_eq!(b.counters.to_vec(), r.counters.to_vec(), "{name}");
+            assert_eq!(b.bitmap, r.bitmap, "{name}");
+            assert_eq!(sites(b), sites(r), "{name}");
+            assert_eq!(
+                back.names.get(r.key.name),
+                orig.names.get(r.key.name),
+                "{name}"
+            );
+            checked += 1;
+        }
+        if !orig.temporal.traces.is_empty() {
+            assert!(
+                report.lines.iter().any(|l| l.starts_with("temporal")),
+                "{name}: {report}"
+            );
+        }
+    }
+    assert!(checked > 100, "{checked}");
+}
+
+#[test]
+fn cli_converts_both_ways_and_mixes() {
+    let d = tempdir();
+    let iprof_in = d.path().join("in.iprof");
+    std::fs::write(&iprof_in, gunzip(&iprof_data(REAL_040))).unwrap();
+    let clang = crate::common::root().join("testdata/profdata/clang22-ir-llvm22.profdata");
+    let ok = |args: &[&Path]| {
+        let o = run_ours(args.iter().map(|p| p.as_os_str()));
+        assert!(
+            o.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        o
+    };
+    let dash_o = Path::new("-o");
+    // iprof → proftext by extension; → profdata by --output-format.
+    let txt = d.path().join("out.proftext");
+    ok(&[&iprof_in, dash_o, &txt]);
+    assert!(
+        std::fs::read_to_string(&txt)
+            .unwrap()
+            .starts_with("# IR level")
+    );
+    // LLVM → iprof.
+    let ip = d.path().join("clang.iprof");
+    ok(&[&clang, dash_o, &ip]);
+    let back = d.path().join("clang.profdata");
+    ok(&[&ip, dash_o, &back]);
+    // Mixed inputs into either output.
+    let mixed = d.path().join("mixed.profdata");
+    ok(&[&iprof_in, &clang, dash_o, &mixed]);
+    let (mb, cb) = (
+        std::fs::read(&mixed).unwrap(),
+        std::fs::read(&clang).unwrap(),
+    );
+    let m = frontends::read(&mb, &NameCache::new()).unwrap().profile;
+    let c = frontends::read(&cb, &NameCache::new()).unwrap().profile;
+    for r in &c.records {
+        assert!(m.records.iter().any(|x| x.key == r.key));
+    }
+    let mixed_ip = d.path().join("mixed.iprof");
+    ok(&[&iprof_in, &clang, dash_o, &mixed_ip]);
+    let mp = iprof_reader::read_file(&mixed_ip, Default::default())
+        .unwrap()
+        .profile;
+    assert!(mp.call_counts.len() > 3000);
+    // Mixed inputs without an output format are refused.
+    let o = run_ours([
+        iprof_in.as_os_str(),
+        clang.as_os_str(),
+        "-o".as_ref(),
+        d.path().join("out").as_os_str(),
+    ]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("mix"));
+}
