@@ -142,10 +142,20 @@ pub fn normalize(args: &[String], cmd: &clap::Command) -> Result<Vec<String>, St
                 Some(v) => return Err(format!("option -{name} takes no value (got {v:?})")),
             },
             None if dashes == 2 => out.push(a.clone()),
+            // A short option with its value attached (`-j1`, `-oout.profdata`).
+            None if short_takes_value(cmd, body.chars().next()) => out.push(a.clone()),
             None => return Err(format!("unknown option {a:?} (see --help)")),
         }
     }
     Ok(out)
+}
+
+/// True if `c` is a short option of `cmd` that takes a value.
+fn short_takes_value(cmd: &clap::Command, c: Option<char>) -> bool {
+    c.is_some_and(|c| {
+        cmd.get_arguments()
+            .any(|a| a.get_short() == Some(c) && a.get_action().takes_values())
+    })
 }
 
 #[cfg(test)]
@@ -196,6 +206,8 @@ mod tests {
             .unwrap(),
             vec!["--sparse", "--num-threads=4", "--weighted-input=2,a"]
         );
+        assert_eq!(n(&["-j1", "-oout"], &merge).unwrap(), vec!["-j1", "-oout"]);
+        assert!(n(&["-sprase"], &merge).is_err());
         assert_eq!(
             n(&["--", "-weird-file"], &merge).unwrap(),
             vec!["--", "-weird-file"]
