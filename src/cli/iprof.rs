@@ -8,7 +8,7 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
-use super::options::parse_weighted;
+use super::options::{list_line, parse_weighted, push_found};
 use super::{EXIT_FAILURE, EXIT_OK, Mode, progress};
 use crate::backends::iprof as writer;
 use crate::detect::FormatKind;
@@ -71,17 +71,7 @@ fn collect_inputs(a: &MergeArgs, with_llvm: bool) -> Result<Vec<InputSpec>, Stri
         if meta.is_dir() {
             let mut found = Vec::new();
             walk(p, with_llvm, &mut found).map_err(|e| format!("{}: {e}", p.display()))?;
-            found.sort();
-            let out_canon = a
-                .output
-                .as_ref()
-                .and_then(|o| std::fs::canonicalize(o).ok());
-            for f in found {
-                if out_canon.is_some() && std::fs::canonicalize(&f).ok() == out_canon {
-                    continue;
-                }
-                out.push(InputSpec { path: f, weight });
-            }
+            push_found(found, a.output.as_deref(), weight, &mut out);
         } else {
             out.push(InputSpec {
                 path: p.to_path_buf(),
@@ -104,16 +94,8 @@ fn collect_inputs(a: &MergeArgs, with_llvm: bool) -> Result<Vec<InputSpec>, Stri
         }
         let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
         for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let Some((weight, file)) = list_line(line) else {
                 continue;
-            }
-            let (weight, file) = match line.split_once(',') {
-                Some((w, f)) if w.trim().parse::<Weight>().is_ok() => (
-                    w.trim().parse::<Weight>().map_err(|e| e.to_string())?,
-                    f.trim(),
-                ),
-                _ => (Weight::ONE, line),
             };
             add(Path::new(file), weight)
                 .map_err(|e| format!("{}:{}: {e}", list.display(), n + 1))?;

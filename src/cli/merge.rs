@@ -23,6 +23,26 @@ pub fn write_output(path: &std::path::Path, bytes: &[u8]) -> crate::Result<()> {
     }
 }
 
+/// Writes a report to `output` (or standard output) and returns the exit code.
+pub fn emit_report(output: Option<&std::path::Path>, text: &str) -> i32 {
+    let res = match output {
+        Some(p) => write_output(p, text.as_bytes()),
+        None => {
+            let mut so = std::io::stdout().lock();
+            so.write_all(text.as_bytes())
+                .and_then(|_| so.flush())
+                .map_err(Into::into)
+        }
+    };
+    match res {
+        Ok(()) => EXIT_OK,
+        Err(e) => {
+            eprintln!("pgo-merge: error: {e}");
+            EXIT_FAILURE
+        }
+    }
+}
+
 /// Adds the converted GraalVM profile (if any) to the merge of the LLVM inputs.
 fn with_converted(
     merged: MergeOutput,

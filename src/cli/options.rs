@@ -113,18 +113,8 @@ pub fn plan_without(
     for list in &a.input_files {
         let text = std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))?;
         for (n, line) in text.lines().enumerate() {
-            let line = line.trim();
-            if line.is_empty() || line.starts_with('#') {
+            let Some((weight, file)) = list_line(line) else {
                 continue;
-            }
-            let (weight, file) = match line.split_once(',') {
-                Some((w, f)) if w.trim().parse::<Weight>().is_ok() => (
-                    w.trim()
-                        .parse::<Weight>()
-                        .map_err(|e| PlanError::from(e.to_string()))?,
-                    f.trim(),
-                ),
-                _ => (Weight::ONE, line),
             };
             add_path(
                 Path::new(file),
@@ -242,6 +232,40 @@ pub fn plan_without(
     })
 }
 
+/// One line of an input list (`-f FILE`): `None` for a blank line or a `#` comment, else
+/// the weight (1 unless the line is `W,FILE` with a valid weight) and the file.
+pub fn list_line(line: &str) -> Option<(Weight, &str)> {
+    let line = line.trim();
+    if line.is_empty() || line.starts_with('#') {
+        return None;
+    }
+    Some(match line.split_once(',') {
+        Some((w, f)) => match w.trim().parse::<Weight>() {
+            Ok(weight) => (weight, f.trim()),
+            Err(_) => (Weight::ONE, line),
+        },
+        None => (Weight::ONE, line),
+    })
+}
+
+/// Adds the files found in a directory to `out`, sorted, leaving out `output` (a merge
+/// never reads the file it is about to replace).
+pub fn push_found(
+    mut found: Vec<PathBuf>,
+    output: Option<&Path>,
+    weight: Weight,
+    out: &mut Vec<InputSpec>,
+) {
+    found.sort();
+    let out_canon = output.and_then(|o| std::fs::canonicalize(o).ok());
+    for f in found {
+        if out_canon.is_some() && std::fs::canonicalize(&f).ok() == out_canon {
+            continue;
+        }
+        out.push(InputSpec { path: f, weight });
+    }
+}
+
 /// Parses `W,FILE`.
 pub fn parse_weighted(s: &str) -> Result<(Weight, &str), String> {
     let (w, f) = s
@@ -281,14 +305,7 @@ fn add_path(
                 p.display()
             )));
         }
-        found.sort();
-        let out_canon = std::fs::canonicalize(output).ok();
-        for f in found {
-            if out_canon.is_some() && std::fs::canonicalize(&f).ok() == out_canon {
-                continue;
-            }
-            out.push(InputSpec { path: f, weight });
-        }
+        push_found(found, Some(output), weight, out);
     } else {
         out.push(InputSpec {
             path: p.to_path_buf(),

@@ -1,10 +1,8 @@
 //! `pgo-merge overlap BASE TEST`.
 
-use std::io::Write;
-
 use super::args::OverlapArgs;
-use super::merge::write_output;
-use super::{EXIT_FAILURE, EXIT_OK, Mode};
+use super::merge::emit_report;
+use super::{EXIT_FAILURE, Mode};
 use crate::backends::cfmt;
 use crate::frontends::{self, InputFile, profraw::NameCache};
 use crate::passes::overlap::{OverlapOptions, overlap};
@@ -81,20 +79,5 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
             ));
         }
     }
-    let res = match &a.output {
-        Some(p) => write_output(p, out.as_bytes()),
-        None => {
-            let mut so = std::io::stdout().lock();
-            so.write_all(out.as_bytes())
-                .and_then(|_| so.flush())
-                .map_err(Into::into)
-        }
-    };
-    match res {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("pgo-merge: error: {e}");
-            EXIT_FAILURE
-        }
-    }
+    emit_report(a.output.as_deref(), &out)
 }

@@ -1,10 +1,8 @@
 //! `pgo-merge show`: describe profiles of any input format.
 
-use std::io::Write;
-
 use super::args::ShowArgs;
-use super::merge::write_output;
-use super::{EXIT_FAILURE, EXIT_OK, Mode};
+use super::merge::emit_report;
+use super::{EXIT_FAILURE, Mode};
 use crate::backends::show::{self, FunctionFilter, ShowOptions};
 use crate::frontends::{self, InputFile, profraw::NameCache};
 
@@ -148,22 +146,7 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         out = serde_json::to_string_pretty(&v).unwrap_or_default();
         out.push('\n');
     }
-    let res = match &a.output {
-        Some(p) => write_output(p, out.as_bytes()),
-        None => {
-            let mut so = std::io::stdout().lock();
-            so.write_all(out.as_bytes())
-                .and_then(|_| so.flush())
-                .map_err(Into::into)
-        }
-    };
-    match res {
-        Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("pgo-merge: error: {e}");
-            EXIT_FAILURE
-        }
-    }
+    emit_report(a.output.as_deref(), &out)
 }
 
 /// True when `input` and `output` name the same file: the same spelling, or (when both
