@@ -142,10 +142,22 @@ pub fn normalize(args: &[String], cmd: &clap::Command) -> Result<Vec<String>, St
                 Some(v) => return Err(format!("option -{name} takes no value (got {v:?})")),
             },
             None if dashes == 2 => out.push(a.clone()),
+            // A short option with its value attached (`-j2`, `-ofile`): clap reads it.
+            None if value.is_none() && is_short_with_value(cmd, name) => out.push(a.clone()),
             None => return Err(format!("unknown option {a:?} (see --help)")),
         }
     }
     Ok(out)
+}
+
+/// True if `body` is a short option of `cmd` that takes a value, followed by that value.
+fn is_short_with_value(cmd: &clap::Command, body: &str) -> bool {
+    let mut chars = body.chars();
+    let (Some(c), Some(_)) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    cmd.get_arguments()
+        .any(|a| a.get_short() == Some(c) && a.get_action().takes_values())
 }
 
 #[cfg(test)]
@@ -189,12 +201,13 @@ mod tests {
                     "--sparse=false",
                     "-sparse=true",
                     "-num-threads=4",
-                    "-weighted-input=2,a"
+                    "-weighted-input=2,a",
+                    "-j2"
                 ],
                 &merge
             )
             .unwrap(),
-            vec!["--sparse", "--num-threads=4", "--weighted-input=2,a"]
+            vec!["--sparse", "--num-threads=4", "--weighted-input=2,a", "-j2"]
         );
         assert_eq!(
             n(&["--", "-weird-file"], &merge).unwrap(),
