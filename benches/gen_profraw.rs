@@ -21,6 +21,9 @@
 //! Everything derives from `--seed` and the file number, so the same command writes the same
 //! bytes.
 
+// The binary is a set of parallel arrays indexed by function number.
+#![allow(clippy::needless_range_loop)]
+
 use std::io::Write;
 use std::path::PathBuf;
 
@@ -141,7 +144,7 @@ fn put64(out: &mut Vec<u8>, v: u64) {
 }
 
 fn pad8(out: &mut Vec<u8>) {
-    while out.len() % 8 != 0 {
+    while !out.len().is_multiple_of(8) {
         out.push(0);
     }
 }

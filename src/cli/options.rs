@@ -187,6 +187,7 @@ pub fn plan(a: &MergeArgs, llvm_mode: bool) -> Result<Plan, PlanError> {
             temporal_reservoir_size: a.temporal_reservoir_size,
             temporal_max_trace_length: a.temporal_max_trace_length,
             remapping,
+            raw_layouts: true,
         },
         profdata: ProfdataOptions {
             version,

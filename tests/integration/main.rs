@@ -10,6 +10,7 @@ mod big_endian;
 mod cli;
 mod determinism;
 mod dropin;
+mod fast_path;
 mod indexed_text;
 mod iprof;
 mod iprof_props;
