@@ -208,7 +208,7 @@ pub fn merge_files(
                 acc.input_failed(&chunk[fk].path, e)?;
             }
             let mut accepted: Vec<Item<'_>> = Vec::new();
-            let mut learnable: Vec<(&ReadOutput<'_>, &[u8])> = Vec::new();
+            let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
             for (idx, r) in &owned {
                 let spec = &inputs[*idx];
                 let ok = match r {
@@ -224,15 +224,13 @@ pub fn merge_files(
                             values: &scanned.values,
                         })
                     }
-                    Read::General(Ok(r), bytes) => {
+                    Read::General(Ok(r), _) => {
                         let ok = acc.begin_input(*idx as u32, &spec.path, spec.weight, r)?;
-                        if ok && acc.may_learn(r) {
-                            learnable.push((r, bytes));
-                        }
                         ok.then_some(Src::Profile(&r.profile))
                     }
                     Read::General(Err(_), _) => None,
                 };
+                taken.push(ok.is_some());
                 if let Some(src) = ok {
                     accepted.push(Item {
                         idx: *idx as u32,
@@ -242,8 +240,22 @@ pub fn merge_files(
                 }
             }
             acc.fold(&accepted);
-            for (r, bytes) in learnable {
-                acc.learn(r, bytes);
+            drop(accepted);
+            // Learn layouts from the folded raw inputs, dropping each input's records first:
+            // with a million functions they are hundreds of megabytes.
+            for ((_, read), taken) in owned.into_iter().zip(taken) {
+                if let Read::General(Ok(r), bytes) = read
+                    && taken
+                    && acc.may_learn(&r)
+                {
+                    let (kind, names, n) = (
+                        r.profile.kind,
+                        r.profile.names.clone(),
+                        r.profile.records.len(),
+                    );
+                    drop(r);
+                    acc.learn(kind, names, n, bytes);
+                }
             }
             done += chunk.len();
             base += chunk.len();
@@ -571,7 +583,7 @@ impl<'o> Accumulator<'o> {
 
     /// Learns the layout of a folded raw input, so that later files of its binary take the
     /// fast path. Every record's key has a slot by now: the input was just folded.
-    fn learn(&mut self, r: &ReadOutput<'_>, bytes: &[u8]) {
+    fn learn(&mut self, kind: ProfileKind, names: Arc<SymbolTable>, records: usize, bytes: &[u8]) {
         if self
             .layouts
             .iter()
@@ -579,17 +591,12 @@ impl<'o> Accumulator<'o> {
         {
             return;
         }
-        let Some(layout) = RawLayout::learn(bytes, r.profile.kind, r.profile.names.clone()) else {
+        let Some(layout) = RawLayout::learn(bytes, kind, names) else {
             return;
         };
-        // The layout's records must be the records the full reader produced.
-        if layout.records().len() != r.profile.records.len()
-            || layout
-                .records()
-                .iter()
-                .zip(&r.profile.records)
-                .any(|(a, b)| a.key != b.key || a.num_counters != b.counters.len())
-        {
+        // The layout's records are the full reader's: the same parse, and no record dropped
+        // (the layout has every name).
+        if layout.records().len() != records {
             return;
         }
         let n = self.shards.len();

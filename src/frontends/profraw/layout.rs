@@ -22,7 +22,7 @@ use std::sync::Arc;
 
 use super::header::{Field, HeaderVariant};
 use super::records::PointerMode;
-use super::{MAX_PLAUSIBLE_COUNTER, function_at, magic_at, parse_profile};
+use super::{MAX_PLAUSIBLE_COUNTER, function_at, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::ir::{FunctionKey, ProfileKind, SymbolTable, ValueKind};
 use crate::value_prof_data::{self, FlatValues};
@@ -87,7 +87,15 @@ impl RawLayout {
     /// byte-coverage counters, vtables, uniform counters, raw versions before 8, ...).
     pub fn learn(data: &[u8], kind: ProfileKind, names: Arc<SymbolTable>) -> Option<RawLayout> {
         let enc = magic_at(data, 0)?;
-        let p = parse_profile(data, 0, enc, HeaderVariant::Standard, PointerMode::Relative).ok()?;
+        let p = parse_profile_with(
+            data,
+            0,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Relative,
+            false,
+        )
+        .ok()?;
         let h = &p.header;
         let (_, unknown) = ProfileKind::from_version_word(h.version_word);
         if !(8..=11).contains(&h.version)
@@ -118,7 +126,7 @@ impl RawLayout {
             if l.rec.function_ptr != 0 {
                 fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
             }
-            let values = l.values.as_ref().map(|_| {
+            let values = l.rec.has_value_block().then(|| {
                 value_records += 1;
                 value_records - 1
             });

@@ -320,6 +320,21 @@ fn parse_profile<'a>(
     variant: HeaderVariant,
     mode: PointerMode,
 ) -> Result<Parsed<'a>> {
+    parse_profile_with(data, pos, enc, variant, mode, true)
+}
+
+/// [`parse_profile`]; with `keep_values` false the value blocks are checked and skipped
+/// (every `Located::values` is None), which [`layout`] uses to learn a layout without
+/// building a value profile per record.
+fn parse_profile_with<'a>(
+    data: &'a [u8],
+    pos: usize,
+    enc: Encoding,
+    variant: HeaderVariant,
+    mode: PointerMode,
+    keep_values: bool,
+) -> Result<Parsed<'a>> {
+    let mut skipped_values = value_prof_data::FlatValues::default();
     let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
     let h = RawHeader::parse(&mut c, enc, variant)?;
     let s = pos as u64;
@@ -502,9 +517,15 @@ fn parse_profile<'a>(
             let vstart = values_pos;
             let vbytes = &data[(s + vstart) as usize..];
             let mut vc = Cursor::new(vbytes, s + vstart, enc.endian);
-            let v = value_prof_data::parse(&mut vc)?;
+            let v = if keep_values {
+                Some(value_prof_data::parse(&mut vc)?)
+            } else {
+                skipped_values.clear();
+                value_prof_data::parse_flat(&mut vc, &mut skipped_values)?;
+                None
+            };
             values_pos = vstart + vc.position() as u64;
-            Some(v)
+            v
         } else {
             None
         };
