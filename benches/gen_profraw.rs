@@ -52,7 +52,7 @@ impl Rng {
 }
 
 /// The fixed part of the program: functions and their shapes.
-struct Binary {
+pub struct Binary {
     names: Vec<Vec<u8>>,
     name_refs: Vec<u64>,
     cfg_hashes: Vec<u64>,
@@ -68,7 +68,8 @@ struct Binary {
 }
 
 impl Binary {
-    fn new(n: usize, seed: u64) -> Binary {
+    /// A program of `n` functions; everything derives from `seed`.
+    pub fn new(n: usize, seed: u64) -> Binary {
         let mut r = Rng(seed ^ 0x5151_5151);
         let words = [
             "parse", "eval", "alloc", "free", "lookup", "insert", "hash", "cmp", "walk", "emit",
@@ -150,7 +151,7 @@ fn pad8(out: &mut Vec<u8>) {
 }
 
 /// Writes the profile of run `run` into `out`.
-fn write_run(b: &Binary, run: u64, seed: u64, out: &mut Vec<u8>) {
+pub fn write_run(b: &Binary, run: u64, seed: u64, out: &mut Vec<u8>) {
     out.clear();
     let n = b.names.len();
     let mut r = Rng(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ run.wrapping_mul(0x9e37));
