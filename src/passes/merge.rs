@@ -153,7 +153,14 @@ pub fn merge_files(
         let mut done = 0usize;
         let mut base = 0usize;
         while base < inputs.len() {
-            let chunk = next_window(&inputs[base..], window, threads);
+            // The first window is one file: a raw file teaches its binary's layout, and every
+            // later file of that binary can take the fast path.
+            let first = if base == 0 && opts.raw_layouts {
+                1
+            } else {
+                window
+            };
+            let chunk = next_window(&inputs[base..], first, threads);
             let opened: Vec<Result<InputFile>> =
                 chunk.par_iter().map(|i| InputFile::open(&i.path)).collect();
             let mut files = Vec::with_capacity(opened.len());
