@@ -1,11 +1,13 @@
-//! Micro-benchmarks of the pipeline stages on the real profiles in `testdata/`: raw reading,
-//! merging and indexed writing. Numbers for the comparison with llvm-profdata come from the
-//! comparison script (see README), not from here.
+//! Micro-benchmarks of the pipeline stages: raw reading, merging and indexed writing, on the
+//! real profiles in `testdata/` and on synthetic profiles of a 10 000-function binary (the
+//! generator of `benches/gen_profraw.rs`). Numbers for the comparison with llvm-profdata come
+//! from `benches/compare.py` (see README), not from here.
 
 use std::path::PathBuf;
 
 use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use pgo_merge::backends::profdata::{self, ProfdataOptions};
+use pgo_merge::frontends::profraw::layout::RawLayout;
 use pgo_merge::frontends::{self, profraw::NameCache};
 use pgo_merge::passes::{InputSpec, MergeOptions, Weight, merge_files};
 
@@ -76,5 +78,66 @@ fn bench(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, bench);
+#[allow(dead_code)]
+#[path = "gen_profraw.rs"]
+mod gen_profraw;
+
+/// Synthetic inputs: 16 runs of a 10 000-function binary (about 2.2 MB each).
+fn synthetic(c: &mut Criterion) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let binary = gen_profraw::Binary::new(10_000, 1);
+    let mut files = Vec::new();
+    let mut total = 0u64;
+    for run in 0..16 {
+        let mut buf = Vec::new();
+        gen_profraw::write_run(&binary, run, 1, &mut buf);
+        let path = dir.path().join(format!("run-{run}.profraw"));
+        std::fs::write(&path, &buf).expect("write");
+        total += buf.len() as u64;
+        files.push((path, buf));
+    }
+    let one = &files[0].1;
+    let mut g = c.benchmark_group("synthetic 10k functions");
+    g.throughput(Throughput::Bytes(one.len() as u64));
+    g.bench_function("full reader, 1 file", |b| {
+        b.iter(|| {
+            let cache = NameCache::new();
+            black_box(frontends::read(one, &cache).expect("read"));
+        })
+    });
+    let cache = NameCache::new();
+    let r = frontends::read(one, &cache).expect("read");
+    let layout = RawLayout::learn(one, r.profile.kind, r.profile.names.clone()).expect("layout");
+    let other = &files[1].1;
+    g.bench_function("layout scan, 1 file", |b| {
+        b.iter(|| black_box(layout.scan(other).expect("same binary")))
+    });
+    g.throughput(Throughput::Bytes(total));
+    let specs: Vec<InputSpec> = files
+        .iter()
+        .map(|(p, _)| InputSpec {
+            path: p.clone(),
+            weight: Weight::ONE,
+        })
+        .collect();
+    for threads in [1, 2] {
+        let opts = MergeOptions {
+            threads,
+            ..MergeOptions::default()
+        };
+        g.bench_function(format!("merge_files 16 files, {threads} thread(s)"), |b| {
+            b.iter(|| black_box(merge_files(&specs, &opts, None).expect("merge")))
+        });
+    }
+    let merged = merge_files(&specs, &MergeOptions::default(), None)
+        .expect("merge")
+        .profile;
+    g.throughput(Throughput::Elements(merged.records.len() as u64));
+    g.bench_function("profdata writer v13", |b| {
+        b.iter(|| black_box(profdata::write(&merged, &ProfdataOptions::default()).expect("write")))
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, synthetic);
 criterion_main!(benches);

@@ -19,6 +19,137 @@ use crate::ir::{ValueCount, ValueKind, ValueProfile, ValueSite};
 /// Parses one block at the cursor, returning the sites exactly as stored (values not
 /// translated) and leaving the cursor after the block (`TotalSize` bytes).
 pub fn parse(c: &mut Cursor<'_>) -> Result<ValueProfile> {
+    let mut out = ValueProfile::default();
+    let endian = c.endian();
+    walk(c, |kind, site_counts, pairs| {
+        let mut sites = Vec::with_capacity(site_counts.len());
+        let mut p = pairs.chunks_exact(16);
+        for &n in site_counts {
+            let mut values = Vec::with_capacity(usize::from(n));
+            for pair in p.by_ref().take(usize::from(n)) {
+                values.push(read_pair(pair, endian));
+            }
+            sites.push(ValueSite { values });
+        }
+        *out.kind_mut(kind) = sites;
+    })?;
+    Ok(out)
+}
+
+/// Value sites stored flat: one allocation for all the value blocks of a file instead of one
+/// per site. Filled by [`parse_flat`]; a block is identified by the ordinal [`parse_flat`]
+/// returned for it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FlatValues {
+    /// Per block, per kind: (first index in `sites`, number of sites).
+    blocks: Vec<[(u32, u32); ValueKind::COUNT]>,
+    /// Per site: (first index in `values`, number of values).
+    sites: Vec<(u32, u32)>,
+    /// The (value, count) pairs of all sites.
+    values: Vec<ValueCount>,
+}
+
+impl FlatValues {
+    /// Empties the store, keeping its allocations.
+    pub fn clear(&mut self) {
+        self.blocks.clear();
+        self.sites.clear();
+        self.values.clear();
+    }
+
+    /// Number of sites of `kind` in block `block`.
+    pub fn num_sites(&self, block: u32, kind: ValueKind) -> usize {
+        self.blocks
+            .get(block as usize)
+            .map_or(0, |b| b[kind.index()].1 as usize)
+    }
+
+    /// The values of site `site` of `kind` in block `block` (empty if there is no such site).
+    pub fn site(&self, block: u32, kind: ValueKind, site: usize) -> &[ValueCount] {
+        let Some(b) = self.blocks.get(block as usize) else {
+            return &[];
+        };
+        let (first, n) = b[kind.index()];
+        if site >= n as usize {
+            return &[];
+        }
+        match self.sites.get(first as usize + site) {
+            Some(&(start, len)) => self
+                .values
+                .get(start as usize..(start + len) as usize)
+                .unwrap_or(&[]),
+            None => &[],
+        }
+    }
+
+    /// Mutable values of every site of `kind` in block `block`, one slice per site, for
+    /// translating and sorting them in place.
+    pub fn for_each_site_mut(
+        &mut self,
+        block: u32,
+        kind: ValueKind,
+        mut f: impl FnMut(&mut [ValueCount]),
+    ) {
+        let Some(b) = self.blocks.get(block as usize) else {
+            return;
+        };
+        let (first, n) = b[kind.index()];
+        for &(start, len) in self
+            .sites
+            .get(first as usize..(first + n) as usize)
+            .unwrap_or(&[])
+        {
+            if let Some(v) = self.values.get_mut(start as usize..(start + len) as usize) {
+                f(v);
+            }
+        }
+    }
+
+    /// Number of blocks.
+    pub fn len(&self) -> usize {
+        self.blocks.len()
+    }
+
+    /// True if no block was added.
+    pub fn is_empty(&self) -> bool {
+        self.blocks.is_empty()
+    }
+}
+
+/// Parses one block at the cursor into `out` (accepting exactly what [`parse`] accepts) and
+/// returns its ordinal in `out`.
+pub fn parse_flat(c: &mut Cursor<'_>, out: &mut FlatValues) -> Result<u32> {
+    let mut kinds = [(0u32, 0u32); ValueKind::COUNT];
+    let FlatValues { sites, values, .. } = &mut *out;
+    let endian = c.endian();
+    walk(c, |kind, site_counts, pairs| {
+        kinds[kind.index()] = (sites.len() as u32, site_counts.len() as u32);
+        let mut p = pairs.chunks_exact(16);
+        for &n in site_counts {
+            sites.push((values.len() as u32, u32::from(n)));
+            for pair in p.by_ref().take(usize::from(n)) {
+                values.push(read_pair(pair, endian));
+            }
+        }
+    })?;
+    out.blocks.push(kinds);
+    Ok(out.blocks.len() as u32 - 1)
+}
+
+fn read_pair(pair: &[u8], endian: Endian) -> ValueCount {
+    let mut v = [0u8; 8];
+    let mut n = [0u8; 8];
+    v.copy_from_slice(pair.get(..8).unwrap_or(&[0; 8]));
+    n.copy_from_slice(pair.get(8..16).unwrap_or(&[0; 8]));
+    ValueCount {
+        value: endian.u64(v),
+        count: endian.u64(n),
+    }
+}
+
+/// Walks and checks one block, calling `f(kind, site counts, value/count pair bytes)` for each
+/// value-profile record; `pairs` holds exactly 16 bytes per value of the sites.
+fn walk(c: &mut Cursor<'_>, mut f: impl FnMut(ValueKind, &[u8], &[u8])) -> Result<()> {
     let start = c.offset();
     let avail = c.remaining() as u64;
     let total = u64::from(c.u32("value profile block: total size")?);
@@ -51,7 +182,6 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<ValueProfile> {
         ));
     }
     let end_pos = c.position() as u64 - 8 + total;
-    let mut out = ValueProfile::default();
     let mut seen = [false; ValueKind::COUNT];
     for _ in 0..kinds {
         let rec_at = c.offset();
@@ -96,20 +226,11 @@ pub fn parse(c: &mut Cursor<'_>) -> Result<ValueProfile> {
                 format!("{npairs} values run past the block's total size {total}"),
             ));
         }
-        let mut sites = Vec::with_capacity(site_counts.len());
-        for &n in site_counts {
-            let mut values = Vec::with_capacity(usize::from(n));
-            for _ in 0..n {
-                let value = c.u64("value profile data: value")?;
-                let count = c.u64("value profile data: count")?;
-                values.push(ValueCount { value, count });
-            }
-            sites.push(ValueSite { values });
-        }
-        *out.kind_mut(kind) = sites;
+        let pairs = c.bytes(npairs * 16, "value profile data: values")?;
+        f(kind, site_counts, pairs);
     }
     c.seek(end_pos, "value profile block")?;
-    Ok(out)
+    Ok(())
 }
 
 /// Size in bytes of the block [`write`] produces for `v` (8 for an empty profile).

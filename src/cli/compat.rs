@@ -199,12 +199,13 @@ mod tests {
                     "--sparse=false",
                     "-sparse=true",
                     "-num-threads=4",
-                    "-weighted-input=2,a"
+                    "-weighted-input=2,a",
+                    "-j2"
                 ],
                 &merge
             )
             .unwrap(),
-            vec!["--sparse", "--num-threads=4", "--weighted-input=2,a"]
+            vec!["--sparse", "--num-threads=4", "--weighted-input=2,a", "-j2"]
         );
         assert_eq!(n(&["-j1", "-oout"], &merge).unwrap(), vec!["-j1", "-oout"]);
         assert!(n(&["-sprase"], &merge).is_err());

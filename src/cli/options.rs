@@ -205,6 +205,7 @@ pub fn plan_without(
             temporal_reservoir_size: a.temporal_reservoir_size,
             temporal_max_trace_length: a.temporal_max_trace_length,
             remapping,
+            raw_layouts: true,
         },
         profdata: ProfdataOptions {
             version,

@@ -1,9 +1,8 @@
 //! The profile summary LLVM stores in indexed profiles and computes with
 //! `ProfileSummaryBuilder`: totals, maxima and the detailed (cutoff) summary of the counters.
 
-use std::collections::BTreeMap;
-
 use crate::bytes::ByteWriter;
+use crate::ir::symbols::HashKeyed;
 
 /// LLVM's default detailed-summary cutoffs, in parts per million.
 pub const DEFAULT_CUTOFFS: [u32; 16] = [
@@ -56,9 +55,14 @@ pub struct SummaryBuilder {
     max_internal_count: u64,
     num_counts: u32,
     num_functions: u32,
-    /// count value → how many counters have it.
-    frequencies: BTreeMap<u64, u32>,
+    /// How many counters have each count below [`SMALL_COUNTS`] (most counts are small).
+    small: Vec<u32>,
+    /// count value → how many counters have it, for larger counts.
+    large: HashKeyed<u32>,
 }
+
+/// Counts below this are tallied in an array, larger ones in a hash map.
+const SMALL_COUNTS: usize = 1 << 12;
 
 impl SummaryBuilder {
     /// A fresh builder.
@@ -66,12 +70,48 @@ impl SummaryBuilder {
         Self::default()
     }
 
+    #[inline]
     fn add_count(&mut self, c: u64) {
         self.total_count = self.total_count.wrapping_add(c);
         self.max_count = self.max_count.max(c);
         self.num_counts = self.num_counts.wrapping_add(1);
-        let f = self.frequencies.entry(c).or_insert(0);
-        *f = f.wrapping_add(1);
+        if c < SMALL_COUNTS as u64 {
+            if self.small.is_empty() {
+                self.small = vec![0; SMALL_COUNTS];
+            }
+            if let Some(f) = self.small.get_mut(c as usize) {
+                *f = f.wrapping_add(1);
+            }
+        } else {
+            // Spread the key (invertibly): the map's hasher takes it as it is.
+            let f = self
+                .large
+                .entry(c.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(32))
+                .or_insert(0);
+            *f = f.wrapping_add(1);
+        }
+    }
+
+    /// (count, frequency) pairs, largest count first.
+    fn frequencies_descending(&self) -> Vec<(u64, u32)> {
+        // 0x9e37_79b9_7f4a_7c15 is odd: rotating back and multiplying by its inverse undoes
+        // the spreading.
+        const INVERSE: u64 = 0xf1de_83e1_9937_733d;
+        let mut v: Vec<(u64, u32)> = self
+            .large
+            .iter()
+            .map(|(&k, &f)| (k.rotate_right(32).wrapping_mul(INVERSE), f))
+            .collect();
+        v.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
+        v.extend(
+            self.small
+                .iter()
+                .enumerate()
+                .rev()
+                .filter(|&(_, &f)| f != 0)
+                .map(|(c, &f)| (c as u64, f)),
+        );
+        v
     }
 
     /// Adds one record's counters. Records whose first counter is a pseudo count
@@ -103,14 +143,15 @@ impl SummaryBuilder {
         let mut sorted = cutoffs.to_vec();
         sorted.sort_unstable();
         let mut detailed = Vec::with_capacity(sorted.len());
-        let mut iter = self.frequencies.iter().rev();
+        let freqs = self.frequencies_descending();
+        let mut iter = freqs.iter();
         let mut curr_sum: u64 = 0;
         let mut seen: u32 = 0;
         let mut count: u64 = 0;
         for &cutoff in &sorted {
             let desired = (u128::from(self.total_count) * u128::from(cutoff) / 1_000_000) as u64;
             while curr_sum < desired {
-                let Some((&c, &freq)) = iter.next() else {
+                let Some(&(c, freq)) = iter.next() else {
                     break;
                 };
                 count = c;

@@ -37,11 +37,13 @@ use rayon::prelude::*;
 use super::temporal::TraceReservoir;
 use super::weight::Weight;
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::profraw::layout::{RawLayout, Scanned};
 use crate::frontends::{self, InputFile, ReadOutput};
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
-    ValueKind, ValueProfile, ValueSite,
+    ValueCount, ValueKind, ValueProfile, ValueSite,
 };
+use crate::value_prof_data::FlatValues;
 
 /// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.
 pub const MAX_COUNT: u64 = u64::MAX - 2;
@@ -79,6 +81,10 @@ pub struct MergeOptions {
     pub temporal_max_trace_length: u64,
     /// Renames functions before merging (`--remapping-file`).
     pub remapping: Option<std::sync::Arc<super::remap::Remapping>>,
+    /// Recognise raw files of a binary already seen by comparing their bytes with the first
+    /// one's, and merge their counters where they lie (on by default). The result is the same
+    /// either way; turning it off is for testing that.
+    pub raw_layouts: bool,
 }
 
 impl Default for MergeOptions {
@@ -91,6 +97,7 @@ impl Default for MergeOptions {
             temporal_reservoir_size: 100,
             temporal_max_trace_length: 10_000,
             remapping: None,
+            raw_layouts: true,
         }
     }
 }
@@ -144,8 +151,16 @@ pub fn merge_files(
         let cache = frontends::profraw::NameCache::new();
         let mut acc = Accumulator::new(opts, threads);
         let mut done = 0usize;
-        for (w, chunk) in inputs.chunks(window).enumerate() {
-            let base = w * window;
+        let mut base = 0usize;
+        while base < inputs.len() {
+            // The first window is one file: a raw file teaches its binary's layout, and every
+            // later file of that binary can take the fast path.
+            let first = if base == 0 && opts.raw_layouts {
+                1
+            } else {
+                window
+            };
+            let chunk = next_window(&inputs[base..], first, threads);
             let opened: Vec<Result<InputFile>> =
                 chunk.par_iter().map(|i| InputFile::open(&i.path)).collect();
             let mut files = Vec::with_capacity(opened.len());
@@ -156,16 +171,32 @@ pub fn merge_files(
                     Err(e) => failures.push((k, e)),
                 }
             }
-            let reads: Vec<(usize, Result<ReadOutput<'_>>)> = files
+            let layouts = &acc.layouts;
+            let reads: Vec<(usize, Read<'_>)> = files
                 .par_iter()
                 .map(|(k, f)| {
-                    (
-                        *k,
-                        frontends::read(f.bytes(), &cache).map_err(|e| e.with_path(f.path())),
-                    )
+                    let bytes = f.bytes();
+                    let fast = layouts.iter().enumerate().find_map(|(li, l)| {
+                        if !l.layout.header_matches(bytes) {
+                            return None;
+                        }
+                        Some((li, l.layout.scan(bytes)?))
+                    });
+                    let read = match fast {
+                        Some((layout, scanned)) => Read::Fast {
+                            layout,
+                            scanned,
+                            bytes,
+                        },
+                        None => Read::General(
+                            frontends::read(bytes, &cache).map_err(|e| e.with_path(f.path())),
+                            bytes,
+                        ),
+                    };
+                    (*k, read)
                 })
                 .collect();
-            let mut owned: Vec<(usize, ReadOutput<'_>)> = Vec::new();
+            let mut owned: Vec<(usize, Read<'_>)> = Vec::new();
             let mut failures = failures.into_iter().peekable();
             for (k, read) in reads {
                 while let Some((fk, _)) = failures.peek()
@@ -176,28 +207,134 @@ pub fn merge_files(
                     }
                 }
                 match read {
-                    Ok(r) => owned.push((base + k, r)),
-                    Err(e) => acc.input_failed(&chunk[k].path, e)?,
+                    Read::General(Err(e), _) => acc.input_failed(&chunk[k].path, e)?,
+                    other => owned.push((base + k, other)),
                 }
             }
             for (fk, e) in failures {
                 acc.input_failed(&chunk[fk].path, e)?;
             }
-            let mut accepted: Vec<(u32, &Profile<'_>, Weight, &Path)> = Vec::new();
+            let mut accepted: Vec<Item<'_>> = Vec::new();
+            let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
             for (idx, r) in &owned {
                 let spec = &inputs[*idx];
-                if acc.begin_input(*idx as u32, &spec.path, spec.weight, r)? {
-                    accepted.push((*idx as u32, &r.profile, spec.weight, &spec.path));
+                let ok = match r {
+                    Read::Fast {
+                        layout,
+                        scanned,
+                        bytes,
+                    } => {
+                        let ok = acc.begin_fast(*idx as u32, &spec.path, *layout)?;
+                        ok.then_some(Src::Raw {
+                            layout: *layout,
+                            bytes,
+                            values: &scanned.values,
+                        })
+                    }
+                    Read::General(Ok(r), _) => {
+                        let ok = acc.begin_input(*idx as u32, &spec.path, spec.weight, r)?;
+                        ok.then_some(Src::Profile(&r.profile))
+                    }
+                    Read::General(Err(_), _) => None,
+                };
+                taken.push(ok.is_some());
+                if let Some(src) = ok {
+                    accepted.push(Item {
+                        idx: *idx as u32,
+                        weight: spec.weight,
+                        src,
+                    });
                 }
             }
             acc.fold(&accepted);
+            drop(accepted);
+            // Learn layouts from the folded raw inputs, dropping each input's records first:
+            // with a million functions they are hundreds of megabytes.
+            for ((_, read), taken) in owned.into_iter().zip(taken) {
+                if let Read::General(Ok(r), bytes) = read
+                    && taken
+                    && acc.may_learn(&r)
+                {
+                    let (kind, names, n) = (
+                        r.profile.kind,
+                        r.profile.names.clone(),
+                        r.profile.records.len(),
+                    );
+                    drop(r);
+                    acc.learn(kind, names, n, bytes);
+                }
+            }
             done += chunk.len();
+            base += chunk.len();
             if let Some(p) = progress {
                 p(done);
             }
         }
         acc.finish(inputs.len())
     })
+}
+
+/// Most layouts (distinct binaries) remembered for the fast path.
+const MAX_LAYOUTS: usize = 16;
+
+/// Bytes of input read per window and thread, unless a single file is larger.
+const WINDOW_BYTES_PER_THREAD: u64 = 32 << 20;
+
+/// The inputs of the next window: at most `window` files, and no more than
+/// [`WINDOW_BYTES_PER_THREAD`] × `threads` bytes (by the sizes the file system reports) once
+/// every thread has a file. This bounds the memory of the files in flight while giving each
+/// parallel step enough work to be worth its synchronisation.
+fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec] {
+    let budget = WINDOW_BYTES_PER_THREAD.saturating_mul(threads as u64);
+    let mut bytes = 0u64;
+    let mut n = 0;
+    for spec in rest.iter().take(window.max(1)) {
+        let size = std::fs::metadata(&spec.path).map_or(0, |m| m.len());
+        if n >= threads.max(1) && bytes.saturating_add(size) > budget {
+            break;
+        }
+        bytes = bytes.saturating_add(size);
+        n += 1;
+    }
+    &rest[..n.max(1).min(rest.len())]
+}
+
+/// One input after reading: through a known layout, or by the full reader. (Short-lived, a
+/// window's worth at a time: the size difference of the variants does not matter.)
+#[allow(clippy::large_enum_variant)]
+enum Read<'a> {
+    Fast {
+        layout: usize,
+        scanned: Scanned,
+        bytes: &'a [u8],
+    },
+    General(Result<ReadOutput<'a>>, &'a [u8]),
+}
+
+/// An accepted input, ready to fold.
+struct Item<'b> {
+    idx: u32,
+    weight: Weight,
+    src: Src<'b>,
+}
+
+/// Where an accepted input's records are.
+enum Src<'b> {
+    /// Records built by a front-end.
+    Profile(&'b Profile<'b>),
+    /// A raw file of a known layout: the records are the layout's, the payload in `bytes`.
+    Raw {
+        layout: usize,
+        bytes: &'b [u8],
+        values: &'b FlatValues,
+    },
+}
+
+/// A learned layout and, per shard, the (record index, slot in the shard) pairs of its
+/// records that the shard owns, in record order.
+struct KnownLayout {
+    layout: Arc<RawLayout>,
+    by_shard: Vec<Vec<(u32, u32)>>,
 }
 
 /// Merges profiles already in memory (library use and tests). `label`s name the inputs in
@@ -216,7 +353,11 @@ pub fn merge_profiles(
     for (i, (p, w, path)) in inputs.iter().enumerate() {
         let r = ReadOutput::from_profile((*p).clone());
         if acc.begin_input(i as u32, path, *w, &r)? {
-            accepted.push((i as u32, *p, *w, *path));
+            accepted.push(Item {
+                idx: i as u32,
+                weight: *w,
+                src: Src::Profile(p),
+            });
         }
     }
     acc.fold(&accepted);
@@ -259,6 +400,8 @@ struct Accumulator<'o> {
     uncorrelated: u64,
     any_indexed: bool,
     layout: Option<crate::ir::TableLayout>,
+    /// Raw layouts learned so far (the fast path).
+    layouts: Vec<KnownLayout>,
 }
 
 impl<'o> Accumulator<'o> {
@@ -282,6 +425,7 @@ impl<'o> Accumulator<'o> {
             uncorrelated: 0,
             any_indexed: false,
             layout: None,
+            layouts: Vec::new(),
         }
     }
 
@@ -366,7 +510,13 @@ impl<'o> Accumulator<'o> {
             }
             self.seen_tables.push(table.clone());
         }
-        self.binary_ids.extend(p.binary_ids.iter().cloned());
+        // The writer sorts and deduplicates them; keeping each once bounds memory by the
+        // number of distinct binaries, not of inputs.
+        for id in &p.binary_ids {
+            if !self.binary_ids.contains(id) {
+                self.binary_ids.push(id.clone());
+            }
+        }
         if !p.temporal.traces.is_empty() || p.temporal.stream_size > 0 {
             let traces = p
                 .temporal
@@ -399,28 +549,122 @@ impl<'o> Accumulator<'o> {
         Ok(true)
     }
 
+    /// [`Accumulator::begin_input`] for a raw file of a known layout: the full reader would
+    /// have given a profile of the layout's kind and tables, no warning, no binary ID not
+    /// already taken and no temporal trace, so only the kind check and the bookkeeping remain.
+    fn begin_fast(&mut self, idx: u32, path: &Path, layout: usize) -> Result<bool> {
+        let kind = match self.layouts.get(layout) {
+            Some(l) => l.layout.kind(),
+            None => return Ok(false),
+        };
+        if let Some(prev) = self.kind
+            && let Some(msg) = kind_conflict(prev, kind)
+        {
+            let e = Error::new(ErrorKind::KindConflict(msg)).with_path(path);
+            self.input_failed(path, e)?;
+            return Ok(false);
+        }
+        let mut k = self.kind.unwrap_or_default();
+        k.insert(kind);
+        if k.is_ir() {
+            k.remove(ProfileKind::FRONTEND);
+        }
+        self.kind = Some(k);
+        self.paths.insert(idx, path.to_path_buf());
+        self.merged += 1;
+        Ok(true)
+    }
+
+    /// True if an accepted input read by the full reader may teach a layout: a raw file read
+    /// without warnings, of a binary not known yet.
+    fn may_learn(&self, r: &ReadOutput<'_>) -> bool {
+        r.raw
+            && r.warnings.is_empty()
+            && r.suspicious_counter.is_none()
+            && r.profile.temporal.traces.is_empty()
+            && r.profile.uncorrelated_counters == 0
+            && self.opts.remapping.is_none()
+            && self.opts.raw_layouts
+            && self.layouts.len() < MAX_LAYOUTS
+    }
+
+    /// Learns the layout of a folded raw input, so that later files of its binary take the
+    /// fast path. Every record's key has a slot by now: the input was just folded.
+    fn learn(&mut self, kind: ProfileKind, names: Arc<SymbolTable>, records: usize, bytes: &[u8]) {
+        if self
+            .layouts
+            .iter()
+            .any(|l| l.layout.header_matches(bytes) && l.layout.scan(bytes).is_some())
+        {
+            return;
+        }
+        let Some(layout) = RawLayout::learn(bytes, kind, names) else {
+            return;
+        };
+        // The layout's records are the full reader's: the same parse, and no record dropped
+        // (the layout has every name).
+        if layout.records().len() != records {
+            return;
+        }
+        let n = self.shards.len();
+        let mut by_shard: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for (ri, rec) in layout.records().iter().enumerate() {
+            let si = shard_of(rec.key.name, n);
+            let Some(&slot) = self.shards[si].index.get(&rec.key) else {
+                return;
+            };
+            by_shard[si].push((ri as u32, slot as u32));
+        }
+        self.layouts.push(KnownLayout {
+            layout: Arc::new(layout),
+            by_shard,
+        });
+    }
+
     /// Folds the records of accepted inputs (in input order) into the shards, in parallel.
-    fn fold(&mut self, batch: &[(u32, &Profile<'_>, Weight, &Path)]) {
+    fn fold(&mut self, batch: &[Item<'_>]) {
         let n = self.shards.len();
         let weight_all = self.opts.weight_all_values;
         let remap = self.opts.remapping.as_deref();
+        let layouts = &self.layouts;
         self.shards
             .par_iter_mut()
             .enumerate()
             .for_each(|(si, shard)| {
-                for (idx, p, w, _) in batch {
-                    for (ri, rec) in p.records.iter().enumerate() {
-                        let key = match remap {
-                            Some(m) => FunctionKey {
-                                name: m.map(rec.key.name),
-                                cfg: rec.key.cfg,
-                            },
-                            None => rec.key,
-                        };
-                        if shard_of(key.name, n) != si {
-                            continue;
+                for item in batch {
+                    match &item.src {
+                        Src::Profile(p) => {
+                            for (ri, rec) in p.records.iter().enumerate() {
+                                let key = match remap {
+                                    Some(m) => FunctionKey {
+                                        name: m.map(rec.key.name),
+                                        cfg: rec.key.cfg,
+                                    },
+                                    None => rec.key,
+                                };
+                                if shard_of(key.name, n) != si {
+                                    continue;
+                                }
+                                shard.add(key, rec, item.weight, item.idx, ri as u32, weight_all);
+                            }
                         }
-                        shard.add(key, rec, *w, *idx, ri as u32, weight_all);
+                        Src::Raw {
+                            layout,
+                            bytes,
+                            values,
+                        } => {
+                            let Some(l) = layouts.get(*layout) else {
+                                continue;
+                            };
+                            shard.add_raw(
+                                &l.layout,
+                                &l.by_shard[si],
+                                bytes,
+                                values,
+                                item,
+                                weight_all,
+                            );
+                        }
                     }
                 }
             });
@@ -612,6 +856,48 @@ struct Shard {
     index: HashMap<FunctionKey, usize, BuildHasherDefault<KeyHasher>>,
     records: Vec<AccRecord>,
     events: Vec<Event>,
+    /// Scratch space for value-site merges.
+    scratch: Vec<ValueCount>,
+}
+
+/// The part of a record that merging reads.
+struct SrcRecord<'s, 'a> {
+    counters: &'s Counters<'a>,
+    bitmap: &'s [u8],
+    values: SrcValues<'s>,
+}
+
+/// A record's value sites: a front-end's [`ValueProfile`], or a raw file's flat blocks
+/// (translated, each site sorted by value).
+#[derive(Clone, Copy)]
+enum SrcValues<'s> {
+    Tree(Option<&'s ValueProfile>),
+    Flat(&'s FlatValues, Option<u32>),
+}
+
+impl<'s> SrcValues<'s> {
+    fn num_sites(self, kind: ValueKind) -> usize {
+        match self {
+            SrcValues::Tree(v) => v.map_or(0, |v| v.kind(kind).len()),
+            SrcValues::Flat(f, Some(b)) => f.num_sites(b, kind),
+            SrcValues::Flat(_, None) => 0,
+        }
+    }
+
+    fn site(self, kind: ValueKind, i: usize) -> &'s [ValueCount] {
+        match self {
+            SrcValues::Tree(v) => v
+                .and_then(|v| v.kind(kind).get(i))
+                .map_or(&[], |s| s.values.as_slice()),
+            SrcValues::Flat(f, Some(b)) => f.site(b, kind, i),
+            SrcValues::Flat(_, None) => &[],
+        }
+    }
+
+    /// True if every site is already sorted by value.
+    fn sorted_by_value(self) -> bool {
+        matches!(self, SrcValues::Flat(..))
+    }
 }
 
 impl Shard {
@@ -668,28 +954,94 @@ impl Shard {
                 });
             }
             Some(&slot) => {
-                let dst = &mut self.records[slot];
-                let mut events = Vec::new();
-                merge_into(dst, rec, w, weight_all, &mut |what| events.push(what));
-                for what in events {
-                    self.events.push(Event {
-                        input,
-                        record: ri,
-                        key,
-                        what,
-                    });
-                }
+                let src = SrcRecord {
+                    counters: &rec.counters,
+                    bitmap: &rec.bitmap,
+                    values: SrcValues::Tree(rec.values.as_deref()),
+                };
+                self.merge_slot(slot, key, &src, w, input, ri, weight_all);
             }
         }
+    }
+
+    /// Merges the records of a raw file of a known layout that this shard owns (`mine`:
+    /// record index and slot, in record order). Every key has its slot already, so this is
+    /// [`Shard::add`]'s merge branch without a look-up.
+    fn add_raw(
+        &mut self,
+        layout: &RawLayout,
+        mine: &[(u32, u32)],
+        bytes: &[u8],
+        values: &FlatValues,
+        item: &Item<'_>,
+        weight_all: bool,
+    ) {
+        let endian = layout.endian();
+        let records = layout.records();
+        for &(ri, slot) in mine {
+            let Some(r) = records.get(ri as usize) else {
+                continue;
+            };
+            let (Some(cbytes), Some(bitmap)) = (
+                bytes.get(r.counters..r.counters + 8 * r.num_counters),
+                bytes.get(r.bitmap..r.bitmap + r.bitmap_len),
+            ) else {
+                continue;
+            };
+            let counters = Counters::Raw64 {
+                bytes: cbytes,
+                endian,
+            };
+            let src = SrcRecord {
+                counters: &counters,
+                bitmap,
+                values: SrcValues::Flat(values, r.values),
+            };
+            self.merge_slot(
+                slot as usize,
+                r.key,
+                &src,
+                item.weight,
+                item.idx,
+                ri,
+                weight_all,
+            );
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn merge_slot(
+        &mut self,
+        slot: usize,
+        key: FunctionKey,
+        src: &SrcRecord<'_, '_>,
+        w: Weight,
+        input: u32,
+        ri: u32,
+        weight_all: bool,
+    ) {
+        let Some(dst) = self.records.get_mut(slot) else {
+            return;
+        };
+        let events = &mut self.events;
+        merge_into(dst, src, w, weight_all, &mut self.scratch, &mut |what| {
+            events.push(Event {
+                input,
+                record: ri,
+                key,
+                what,
+            })
+        });
     }
 }
 
 /// LLVM's `InstrProfRecord::merge` followed by `sortValueData`.
 fn merge_into(
     dst: &mut AccRecord,
-    src: &FunctionRecord<'_>,
+    src: &SrcRecord<'_, '_>,
     w: Weight,
     weight_all: bool,
+    scratch: &mut Vec<ValueCount>,
     report: &mut dyn FnMut(EventKind),
 ) {
     let first_input = dst.first_seen.0;
@@ -726,7 +1078,7 @@ fn merge_into(
         }
         return;
     }
-    if add_counters(&mut dst.counters, &src.counters, w) {
+    if add_counters(&mut dst.counters, src.counters, w) {
         report(EventKind::Overflow);
     }
     if dst.bitmap.len() != src.bitmap.len() {
@@ -741,11 +1093,9 @@ fn merge_into(
     for (d, s) in dst.bitmap.iter_mut().zip(src.bitmap.iter()) {
         *d |= *s;
     }
-    let empty = ValueProfile::default();
-    let src_values = src.values.as_deref().unwrap_or(&empty);
     let mut overflow = false;
     for kind in ValueKind::ALL {
-        let ns = src_values.kind(kind).len();
+        let ns = src.values.num_sites(kind);
         let nd = dst.values.as_deref().map_or(0, |v| v.kind(kind).len());
         if ns != nd {
             report(EventKind::Mismatch {
@@ -766,15 +1116,10 @@ fn merge_into(
         let Some(dv) = dst.values.as_deref_mut() else {
             continue;
         };
-        for (dsite, ssite) in dv.kind_mut(kind).iter_mut().zip(src_values.kind(kind)) {
-            overflow |= merge_site(dsite, ssite, w, weight_all);
-        }
-    }
-    if let Some(dv) = dst.values.as_deref_mut() {
-        for sites in &mut dv.sites {
-            for s in sites.iter_mut() {
-                s.sort_and_cap();
-            }
+        let sorted = src.values.sorted_by_value();
+        for (i, dsite) in dv.kind_mut(kind).iter_mut().enumerate() {
+            let ssite = src.values.site(kind, i);
+            overflow |= merge_site(dsite, ssite, sorted, w, weight_all, scratch);
         }
     }
     if overflow {
@@ -784,6 +1129,14 @@ fn merge_into(
 
 /// `dst[i] = min(dst[i] + src[i] × w, MAX_COUNT)`; returns true on saturation.
 fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
+    if w.is_one()
+        && let Counters::Raw64 { bytes, endian } = src
+    {
+        return match endian {
+            crate::bytes::Endian::Little => add_raw(dst, bytes, u64::from_le_bytes),
+            crate::bytes::Endian::Big => add_raw(dst, bytes, u64::from_be_bytes),
+        };
+    }
     let mut overflow = false;
     let mut step = |d: &mut u64, s: u64| {
         let (v, o) = w.scale_add(s, *d);
@@ -818,16 +1171,54 @@ fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
     overflow
 }
 
-/// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value, then a sorted union;
-/// returns true on saturation.
-fn merge_site(dst: &mut ValueSite, src: &ValueSite, w: Weight, weight_all: bool) -> bool {
+/// `dst[i] = min(dst[i] + src[i], MAX_COUNT)` for 8-byte counters in `bytes`, decoded by
+/// `decode`; returns true on saturation. Kept branch-free for the compiler: this loop is where
+/// most bytes of a merge go.
+#[inline(always)]
+fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
+    let (src, _) = bytes.as_chunks::<8>();
+    let mut sat = false;
+    for (d, s) in dst.iter_mut().zip(src) {
+        let (v, o) = d.overflowing_add(decode(*s));
+        let over = o | (v > MAX_COUNT);
+        sat |= over;
+        *d = if over { MAX_COUNT } else { v };
+    }
+    sat
+}
+
+/// LLVM's `InstrProfValueSiteRecord::merge` (both sides sorted by value, then a sorted
+/// union) followed by `sortByCount` (stable by descending count, cut to 255 values); returns
+/// true on saturation. `src_sorted` says `src` is sorted by value already; `scratch` is
+/// reused between calls.
+fn merge_site(
+    dst: &mut ValueSite,
+    src: &[ValueCount],
+    src_sorted: bool,
+    w: Weight,
+    weight_all: bool,
+    scratch: &mut Vec<ValueCount>,
+) -> bool {
+    if src.is_empty() && in_merged_order(&dst.values) {
+        // Sorting by value and then stably by descending count gives back a site in
+        // (count descending, value ascending) order unchanged.
+        return false;
+    }
     let mut overflow = false;
     dst.values.sort_by_key(|v| v.value);
-    let mut s = src.values.clone();
-    s.sort_by_key(|v| v.value);
-    let mut merged = Vec::with_capacity(dst.values.len().max(s.len()));
+    let sorted_src;
+    let src = if src_sorted || src.is_sorted_by_key(|v| v.value) {
+        src
+    } else {
+        let mut s = src.to_vec();
+        s.sort_by_key(|v| v.value);
+        sorted_src = s;
+        &sorted_src
+    };
+    let merged = scratch;
+    merged.clear();
     let mut i = 0;
-    for j in s {
+    for &j in src {
         while i < dst.values.len() && dst.values[i].value < j.value {
             merged.push(dst.values[i]);
             i += 1;
@@ -850,8 +1241,16 @@ fn merge_site(dst: &mut ValueSite, src: &ValueSite, w: Weight, weight_all: bool)
         merged.push(j);
     }
     merged.extend_from_slice(&dst.values[i..]);
-    dst.values = merged;
+    dst.values.clear();
+    dst.values.extend_from_slice(merged);
+    dst.sort_and_cap();
     overflow
+}
+
+/// True if a site is in (count descending, value ascending) order.
+fn in_merged_order(v: &[ValueCount]) -> bool {
+    v.windows(2)
+        .all(|p| p[0].count > p[1].count || (p[0].count == p[1].count && p[0].value <= p[1].value))
 }
 
 #[cfg(test)]
@@ -872,13 +1271,27 @@ mod tests {
         let src = ValueSite {
             values: vec![vc(1, 1), vc(2, 9)],
         };
-        merge_site(&mut dst, &src, Weight::integer(3).unwrap(), false);
+        merge_site(
+            &mut dst,
+            &src.values,
+            false,
+            Weight::integer(3).unwrap(),
+            false,
+            &mut Vec::new(),
+        );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(1, 10), vc(2, 9)]);
         let mut dst = ValueSite {
             values: vec![vc(1, 7)],
         };
-        merge_site(&mut dst, &src, Weight::integer(3).unwrap(), true);
+        merge_site(
+            &mut dst,
+            &src.values,
+            false,
+            Weight::integer(3).unwrap(),
+            true,
+            &mut Vec::new(),
+        );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(2, 27), vc(1, 10)]);
     }
@@ -891,7 +1304,14 @@ mod tests {
         let src = ValueSite {
             values: vec![vc(7, 5)],
         };
-        merge_site(&mut dst, &src, Weight::ONE, false);
+        merge_site(
+            &mut dst,
+            &src.values,
+            false,
+            Weight::ONE,
+            false,
+            &mut Vec::new(),
+        );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(3, 5), vc(7, 5), vc(9, 5)]);
     }

@@ -11,6 +11,7 @@ mod cli;
 mod convert;
 mod determinism;
 mod dropin;
+mod fast_path;
 mod indexed_text;
 mod iprof;
 mod iprof_props;

@@ -116,36 +116,62 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
     }
     let mut warnings = Vec::new();
 
-    // Group records by name, keeping first-seen order inside a name.
-    let mut by_name: HashMap<u64, Vec<&FunctionRecord<'_>>> = HashMap::new();
-    let mut order: Vec<u64> = Vec::new();
-    for r in &profile.records {
-        let e = by_name.entry(r.key.name).or_insert_with(|| {
-            order.push(r.key.name);
-            Vec::new()
-        });
-        if e.iter().any(|x| x.key.cfg == r.key.cfg) {
-            return Err(Error::new(ErrorKind::Usage(format!(
-                "internal error: record {:#x}/{:#x} appears twice; merge before writing",
-                r.key.name, r.key.cfg
-            ))));
+    // Group records by name, keeping first-seen order inside a name: sort (name hash,
+    // record index) pairs instead of building a map of vectors (a million names are a
+    // million allocations and cache misses otherwise).
+    let records = &profile.records;
+    let mut by_hash: Vec<(u64, u32)> = records
+        .iter()
+        .enumerate()
+        .map(|(i, r)| (r.key.name, i as u32))
+        .collect();
+    by_hash.sort_unstable();
+    let rec = |i: u32| &records[i as usize];
+    let mut groups: Vec<Group<'_>> = Vec::new();
+    // The first record (in record order) that repeats a key, and the first name missing.
+    let mut duplicate: Option<u32> = None;
+    let mut missing: Option<(u32, u64)> = None;
+    for run in by_hash.chunk_by(|a, b| a.0 == b.0) {
+        let h = run[0].0;
+        for (k, &(_, i)) in run.iter().enumerate().skip(1) {
+            let cfg = rec(i).key.cfg;
+            if run[..k].iter().any(|&(_, j)| rec(j).key.cfg == cfg)
+                && duplicate.is_none_or(|d| i < d)
+            {
+                duplicate = Some(i);
+            }
         }
-        e.push(r);
-    }
-    let mut keys: Vec<(&[u8], u64)> = Vec::with_capacity(order.len());
-    for h in order {
-        let name = profile.names.get(h).ok_or_else(|| {
-            Error::new(ErrorKind::Usage(format!(
-                "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
-            )))
-        })?;
-        let recs = &by_name[&h];
-        if opts.sparse && recs.iter().all(|r| r.is_zero()) {
-            continue;
+        match profile.names.get(h) {
+            Some(name) => groups.push(Group {
+                prefix: name_prefix(name),
+                name,
+                hash: h,
+                records: run,
+            }),
+            None => {
+                if missing.is_none_or(|(m, _)| run[0].1 < m) {
+                    missing = Some((run[0].1, h));
+                }
+            }
         }
-        keys.push((name, h));
     }
-    keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+    if let Some(i) = duplicate {
+        let r = rec(i);
+        return Err(Error::new(ErrorKind::Usage(format!(
+            "internal error: record {:#x}/{:#x} appears twice; merge before writing",
+            r.key.name, r.key.cfg
+        ))));
+    }
+    if let Some((_, h)) = missing {
+        return Err(Error::new(ErrorKind::Usage(format!(
+            "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
+        ))));
+    }
+    if opts.sparse {
+        groups.retain(|g| !g.records.iter().all(|&(_, i)| rec(i).is_zero()));
+    }
+    groups.sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix).then_with(|| a.name.cmp(b.name)));
+    let mut keys: Vec<(&[u8], u64)> = groups.iter().map(|g| (&**g.name, g.hash)).collect();
 
     let kind = profile.kind;
     let cs = kind.contains(ProfileKind::CONTEXT_SENSITIVE);
@@ -211,9 +237,24 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         },
         None => sorted_plan(&keys),
     };
+    // The group of each key (the layout plan may have reordered the keys).
+    let group_of: Vec<usize> = if keys.iter().zip(&groups).all(|(k, g)| k.1 == g.hash) {
+        (0..groups.len()).collect()
+    } else {
+        let pos: HashMap<u64, usize> = groups
+            .iter()
+            .enumerate()
+            .map(|(i, g)| (g.hash, i))
+            .collect();
+        keys.iter()
+            .map(|(_, h)| pos.get(h).copied().unwrap_or(0))
+            .collect()
+    };
     let mut bucket_offsets = vec![0u64; plan.num_buckets()];
     let mut sum = SummaryBuilder::new();
     let mut cs_sum = SummaryBuilder::new();
+    let mut recs: Vec<&FunctionRecord<'_>> = Vec::new();
+    let mut cfgs: Vec<u64> = Vec::new();
     for (b, items) in plan.buckets.iter().enumerate() {
         if items.is_empty() {
             continue;
@@ -222,11 +263,16 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         w.u16(items.len() as u16);
         for &item in items {
             let (name, h) = keys[item as usize];
-            let recs = &by_name[&h];
-            let ordered: Vec<usize> = if opts.preserve_record_order {
+            let Some(g) = group_of.get(item as usize).and_then(|&gi| groups.get(gi)) else {
+                continue;
+            };
+            recs.clear();
+            recs.extend(g.records.iter().map(|&(_, i)| rec(i)));
+            let ordered: Vec<usize> = if opts.preserve_record_order || recs.len() == 1 {
                 (0..recs.len()).collect()
             } else {
-                let cfgs: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
+                cfgs.clear();
+                cfgs.extend(recs.iter().map(|r| r.key.cfg));
                 record_order::order(&cfgs, DenseMapHash::Mix)
             };
             let data_len: u64 = recs.iter().map(|r| record_size(version, r)).sum();
@@ -320,6 +366,23 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         w.patch_bytes(cs_summary_at, sw.as_slice());
     }
     Ok((w.into_inner(), warnings))
+}
+
+/// One name's records: (name hash, record index) pairs, in record order.
+struct Group<'p> {
+    /// The first 8 bytes of the name, big-endian, zero-padded: sorting by it first settles
+    /// most comparisons without following the name pointers.
+    prefix: u64,
+    name: &'p crate::ir::Name,
+    hash: u64,
+    records: &'p [(u64, u32)],
+}
+
+fn name_prefix(name: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = name.len().min(8);
+    b[..n].copy_from_slice(&name[..n]);
+    u64::from_be_bytes(b)
 }
 
 fn sorted_plan(keys: &[(&[u8], u64)]) -> chained_hash::BucketPlan {

@@ -17,6 +17,7 @@
 //! exactly as `llvm-profdata` does.
 
 pub mod header;
+pub mod layout;
 mod name_cache;
 pub mod records;
 
@@ -148,7 +149,17 @@ struct Parsed<'a> {
     names: (&'a [u8], u64),
     vnames: (&'a [u8], u64),
     vtables: Vec<VTable>,
+    /// Absolute offsets of the sections (for [`layout`]).
+    sections: Sections,
     end: usize,
+}
+
+/// Absolute file offsets of one profile's sections.
+#[derive(Debug, Clone, Copy)]
+struct Sections {
+    data: u64,
+    names: u64,
+    values: u64,
 }
 
 struct Located<'a> {
@@ -157,6 +168,7 @@ struct Located<'a> {
     counters_offset: u64,
     timestamp: Option<u64>,
     bitmap: &'a [u8],
+    bitmap_offset: u64,
     values: Option<ValueProfile>,
 }
 
@@ -308,6 +320,21 @@ fn parse_profile<'a>(
     variant: HeaderVariant,
     mode: PointerMode,
 ) -> Result<Parsed<'a>> {
+    parse_profile_with(data, pos, enc, variant, mode, true)
+}
+
+/// [`parse_profile`]; with `keep_values` false the value blocks are checked and skipped
+/// (every `Located::values` is None), which [`layout`] uses to learn a layout without
+/// building a value profile per record.
+fn parse_profile_with<'a>(
+    data: &'a [u8],
+    pos: usize,
+    enc: Encoding,
+    variant: HeaderVariant,
+    mode: PointerMode,
+    keep_values: bool,
+) -> Result<Parsed<'a>> {
+    let mut skipped_values = value_prof_data::FlatValues::default();
     let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
     let h = RawHeader::parse(&mut c, enc, variant)?;
     let s = pos as u64;
@@ -453,6 +480,7 @@ fn parse_profile<'a>(
             cbytes = &cbytes[8..];
             counters_offset += 8;
         }
+        let mut bitmap_offset = s + bitmap_start;
         let bitmap: &'a [u8] = if rec.num_bitmap_bytes > 0 {
             let bspan = locate(
                 &h,
@@ -465,6 +493,7 @@ fn parse_profile<'a>(
                 SpanKind::Bitmap,
                 layout.size,
             )?;
+            bitmap_offset += bspan.start;
             &bitmap_sec[bspan.start as usize..(bspan.start + bspan.len) as usize]
         } else {
             &[]
@@ -488,9 +517,15 @@ fn parse_profile<'a>(
             let vstart = values_pos;
             let vbytes = &data[(s + vstart) as usize..];
             let mut vc = Cursor::new(vbytes, s + vstart, enc.endian);
-            let v = value_prof_data::parse(&mut vc)?;
+            let v = if keep_values {
+                Some(value_prof_data::parse(&mut vc)?)
+            } else {
+                skipped_values.clear();
+                value_prof_data::parse_flat(&mut vc, &mut skipped_values)?;
+                None
+            };
             values_pos = vstart + vc.position() as u64;
-            Some(v)
+            v
         } else {
             None
         };
@@ -500,6 +535,7 @@ fn parse_profile<'a>(
             counters_offset,
             timestamp,
             bitmap,
+            bitmap_offset,
             values,
         });
     }
@@ -514,6 +550,11 @@ fn parse_profile<'a>(
         binary_ids,
         records: located,
         vtables,
+        sections: Sections {
+            data: s + data_start,
+            names: s + names_start,
+            values: s + values_start,
+        },
         end: (s + values_pos) as usize,
     })
 }
@@ -696,17 +737,7 @@ fn build<'a>(
             let values = l.values.map(|mut v| {
                 for site in v.kind_mut(ValueKind::IndirectCall) {
                     for vc in &mut site.values {
-                        vc.value = match fn_addrs.binary_search_by_key(&vc.value, |&(a, _)| a) {
-                            Ok(mut i) => {
-                                // Several functions at one address (identical code folding):
-                                // take the first in record order.
-                                while i > 0 && fn_addrs[i - 1].0 == vc.value {
-                                    i -= 1;
-                                }
-                                fn_addrs[i].1
-                            }
-                            Err(_) => 0,
-                        };
+                        vc.value = function_at(&fn_addrs, vc.value);
                     }
                 }
                 for site in v.kind_mut(ValueKind::VTable) {
@@ -765,6 +796,17 @@ fn build<'a>(
         warnings,
         suspicious_counter: suspicious,
     })
+}
+
+/// The name hash of the function at run-time address `addr`, 0 if none; `fn_addrs` is
+/// (address, name hash) sorted stably by address. Several functions at one address (identical
+/// code folding) give the first in record order.
+fn function_at(fn_addrs: &[(u64, u64)], addr: u64) -> u64 {
+    let i = fn_addrs.partition_point(|&(a, _)| a < addr);
+    match fn_addrs.get(i) {
+        Some(&(a, h)) if a == addr => h,
+        _ => 0,
+    }
 }
 
 fn merge_tables(mut tables: Vec<Arc<SymbolTable>>) -> Arc<SymbolTable> {

@@ -1,0 +1,314 @@
+//! Raw profiles of a binary already seen: recognised by comparing bytes, read without
+//! building records.
+//!
+//! Every run of one instrumented binary writes the same header (but for `NamesDelta`, an
+//! address), the same binary IDs, the same data records (but for `FunctionPointer` and
+//! `Values`, addresses that move with the load address of a position-independent executable)
+//! and the same names section. Only the counters, bitmap bytes and value data differ. A
+//! [`RawLayout`] is learned from one file that the full reader ([`super::read`]) accepted
+//! without a warning; later files of the same binary are checked against it byte for byte
+//! ([`RawLayout::scan`]) and their counters are then used where they lie, at offsets known in
+//! advance, with no per-record decoding, name lookup or allocation. A file that differs in
+//! any way the layout does not allow for is left to the full reader, which then reports
+//! whatever is wrong with it exactly as for any file.
+//!
+//! What a scan accepts is exactly what the full reader would read into the same records
+//! without a warning: same kind, same keys in the same order, counters and bitmaps at the same
+//! offsets, value blocks that parse, indirect-call targets translated through the same
+//! address map (shifted by the file's load-address difference), nothing after the profile
+//! but zero bytes, and no implausibly large counter.
+
+use std::sync::Arc;
+
+use super::header::{Field, HeaderVariant};
+use super::records::PointerMode;
+use super::{MAX_PLAUSIBLE_COUNTER, function_at, magic_at, parse_profile_with};
+use crate::bytes::{Cursor, Endian, PointerWidth};
+use crate::ir::{FunctionKey, ProfileKind, SymbolTable, ValueKind};
+use crate::value_prof_data::{self, FlatValues};
+
+/// Where one data record's payload lies in every file of a layout.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LayoutRecord {
+    /// The record's key.
+    pub key: FunctionKey,
+    /// Absolute file offset of its first 8-byte counter.
+    pub counters: usize,
+    /// Number of counters.
+    pub num_counters: usize,
+    /// Absolute file offset of its MC/DC bitmap bytes.
+    pub bitmap: usize,
+    /// Number of bitmap bytes.
+    pub bitmap_len: usize,
+    /// Ordinal of its value block among the file's blocks, if it has one.
+    pub values: Option<u32>,
+}
+
+/// The invariant part of the raw profiles of one binary (see the module docs).
+#[derive(Debug)]
+pub struct RawLayout {
+    endian: Endian,
+    width: PointerWidth,
+    kind: ProfileKind,
+    names: Arc<SymbolTable>,
+    /// Header and binary IDs, up to the data records.
+    prefix: Vec<u8>,
+    /// Offset of the header's NamesDelta word (an address, not compared).
+    names_delta_at: usize,
+    data_start: usize,
+    data: Vec<u8>,
+    record_size: usize,
+    /// Offset of FunctionPointer in a record; `Values` follows it.
+    fp_at: usize,
+    names_start: usize,
+    names_blob: Vec<u8>,
+    values_start: usize,
+    records: Vec<LayoutRecord>,
+    /// Records with a value block, in file order.
+    value_records: usize,
+    /// (FunctionPointer, name hash) of the learned file, sorted by address (stably).
+    fn_addrs: Vec<(u64, u64)>,
+    /// The counters of all records form one contiguous, gap-free range.
+    counter_range: Option<(usize, usize)>,
+}
+
+/// A file of a known layout, checked and ready to merge.
+#[derive(Debug)]
+pub struct Scanned {
+    /// Its value blocks, indirect-call targets translated to name hashes, each site's values
+    /// sorted by value (stably), ready for LLVM's sorted-union merge.
+    pub values: FlatValues,
+}
+
+impl RawLayout {
+    /// Learns the layout of `data`, a raw file that [`super::read`] read without warnings or
+    /// implausible counters into a profile of kind `kind` whose names table is `names`. None
+    /// if the file is of a kind the fast path does not handle (several profiles, temporal or
+    /// byte-coverage counters, vtables, uniform counters, raw versions before 8, ...).
+    pub fn learn(data: &[u8], kind: ProfileKind, names: Arc<SymbolTable>) -> Option<RawLayout> {
+        let enc = magic_at(data, 0)?;
+        let p = parse_profile_with(
+            data,
+            0,
+            enc,
+            HeaderVariant::Standard,
+            PointerMode::Relative,
+            false,
+        )
+        .ok()?;
+        let h = &p.header;
+        let (_, unknown) = ProfileKind::from_version_word(h.version_word);
+        if !(8..=11).contains(&h.version)
+            || unknown != 0
+            || h.version_word & (1 << 63) != 0
+            || h.counter_entry_size() != 8
+            || h.num_uniform_counters != 0
+            || h.num_vtables != 0
+            || h.vnames_size != 0
+            || h.num_data == 0
+            || h.value_kind_last != h.value_kind_slots() as u64 - 1
+            || data.get(p.end..)?.iter().any(|&b| b != 0)
+        {
+            return None;
+        }
+        let layout = h.record_layout();
+        let record_size = usize::try_from(layout.size).ok()?;
+        let data_start = usize::try_from(p.sections.data).ok()?;
+        let data_end = data_start.checked_add(record_size.checked_mul(p.records.len())?)?;
+        let names_start = usize::try_from(p.sections.names).ok()?;
+        let mut records = Vec::with_capacity(p.records.len());
+        let mut fn_addrs = Vec::new();
+        let mut value_records = 0u32;
+        for l in &p.records {
+            if !names.contains(l.rec.name_ref) {
+                return None;
+            }
+            if l.rec.function_ptr != 0 {
+                fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
+            }
+            let values = l.rec.has_value_block().then(|| {
+                value_records += 1;
+                value_records - 1
+            });
+            records.push(LayoutRecord {
+                key: FunctionKey {
+                    name: l.rec.name_ref,
+                    cfg: l.rec.func_hash,
+                },
+                counters: usize::try_from(l.counters_offset).ok()?,
+                num_counters: l.counters.len() / 8,
+                bitmap: usize::try_from(l.bitmap_offset).ok()?,
+                bitmap_len: l.bitmap.len(),
+                values,
+            });
+        }
+        fn_addrs.sort_by_key(|&(a, _)| a);
+        let mut spans: Vec<(usize, usize)> = records
+            .iter()
+            .map(|r| (r.counters, r.counters + 8 * r.num_counters))
+            .collect();
+        spans.sort_unstable();
+        let counter_range = match (spans.first(), spans.last()) {
+            (Some(&(a, _)), Some(&(_, b))) if spans.windows(2).all(|w| w[0].1 == w[1].0) => {
+                Some((a, b))
+            }
+            _ => None,
+        };
+        Some(RawLayout {
+            endian: enc.endian,
+            width: enc.width,
+            kind,
+            names,
+            prefix: data.get(..data_start)?.to_vec(),
+            names_delta_at: usize::try_from(h.offset_of(Field::NamesDelta)).ok()?,
+            data_start,
+            data: data.get(data_start..data_end)?.to_vec(),
+            record_size,
+            fp_at: layout.function_ptr,
+            names_start,
+            names_blob: p.names.0.to_vec(),
+            values_start: usize::try_from(p.sections.values).ok()?,
+            records,
+            value_records: value_records as usize,
+            fn_addrs,
+            counter_range,
+        })
+    }
+
+    /// The records, in file order.
+    pub fn records(&self) -> &[LayoutRecord] {
+        &self.records
+    }
+
+    /// The kind of every profile of this layout.
+    pub fn kind(&self) -> ProfileKind {
+        self.kind
+    }
+
+    /// The names table of this layout.
+    pub fn names(&self) -> &Arc<SymbolTable> {
+        &self.names
+    }
+
+    /// Byte order of the counters.
+    pub fn endian(&self) -> Endian {
+        self.endian
+    }
+
+    /// True if `data` starts with this layout's header and binary IDs (a cheap first test).
+    pub fn header_matches(&self, data: &[u8]) -> bool {
+        let n = self.names_delta_at;
+        data.len() >= self.values_start
+            && data.get(..n) == self.prefix.get(..n)
+            && data.get(n + 8..self.prefix.len()) == self.prefix.get(n + 8..)
+    }
+
+    /// Checks that `data` is a profile of this layout (see the module docs) and reads its
+    /// value blocks. None if it is not, or if anything about it would make the full reader
+    /// warn or fail.
+    pub fn scan(&self, data: &[u8]) -> Option<Scanned> {
+        if !self.header_matches(data) {
+            return None;
+        }
+        let names = data.get(self.names_start..self.names_start + self.names_blob.len())?;
+        if names != self.names_blob.as_slice() {
+            return None;
+        }
+        // Data records: identical, or identical but for the addresses.
+        let recs = data.get(self.data_start..self.data_start + self.data.len())?;
+        let mut fp_delta = 0u64;
+        if recs != self.data.as_slice() {
+            let w = self.width.bytes() as usize;
+            let (fp, after) = (self.fp_at, self.fp_at + 2 * w);
+            let mut delta: Option<u64> = None;
+            for (a, b) in recs
+                .chunks_exact(self.record_size)
+                .zip(self.data.chunks_exact(self.record_size))
+            {
+                if a.get(..fp) != b.get(..fp) || a.get(after..) != b.get(after..) {
+                    return None;
+                }
+                let fa = self.ptr(a, fp)?;
+                let fb = self.ptr(b, fp)?;
+                if fb == 0 || fa == 0 {
+                    if fa != fb {
+                        return None;
+                    }
+                    continue;
+                }
+                let d = fa.wrapping_sub(fb);
+                if *delta.get_or_insert(d) != d {
+                    return None;
+                }
+            }
+            fp_delta = delta.unwrap_or(0);
+        }
+        if !self.counters_plausible(data) {
+            return None;
+        }
+        // Value blocks, in record order, then nothing but zero padding.
+        let mut values = FlatValues::default();
+        let mut pos = self.values_start;
+        for _ in 0..self.value_records {
+            let rest = data.get(pos..)?;
+            let mut c = Cursor::new(rest, pos as u64, self.endian);
+            value_prof_data::parse_flat(&mut c, &mut values).ok()?;
+            pos += c.position();
+        }
+        if data.get(pos..)?.iter().any(|&b| b != 0) {
+            return None;
+        }
+        for block in 0..values.len() as u32 {
+            values.for_each_site_mut(block, ValueKind::IndirectCall, |site| {
+                for vc in site.iter_mut() {
+                    vc.value = function_at(&self.fn_addrs, vc.value.wrapping_sub(fp_delta));
+                }
+            });
+            // No vtable records in a layout: every vtable address is unknown.
+            values.for_each_site_mut(block, ValueKind::VTable, |site| {
+                for vc in site.iter_mut() {
+                    vc.value = 0;
+                }
+            });
+            for kind in ValueKind::ALL {
+                values.for_each_site_mut(block, kind, |site| site.sort_by_key(|v| v.value));
+            }
+        }
+        Some(Scanned { values })
+    }
+
+    fn ptr(&self, rec: &[u8], at: usize) -> Option<u64> {
+        match self.width {
+            PointerWidth::W32 => self.endian.u32_at(rec, at).map(u64::from),
+            PointerWidth::W64 => self.endian.u64_at(rec, at),
+        }
+    }
+
+    /// True if no record's counter exceeds [`MAX_PLAUSIBLE_COUNTER`] (the full reader would
+    /// flag the input).
+    fn counters_plausible(&self, data: &[u8]) -> bool {
+        let mut check = |bytes: &[u8]| -> bool {
+            // An OR of all counters is below 2^56 when every counter is; only then is it
+            // worth looking at the counters one by one.
+            let mut or = 0u64;
+            for c in bytes.chunks_exact(8) {
+                let mut a = [0u8; 8];
+                a.copy_from_slice(c);
+                or |= self.endian.u64(a);
+            }
+            or <= MAX_PLAUSIBLE_COUNTER
+                || bytes.chunks_exact(8).all(|c| {
+                    let mut a = [0u8; 8];
+                    a.copy_from_slice(c);
+                    self.endian.u64(a) <= MAX_PLAUSIBLE_COUNTER
+                })
+        };
+        match self.counter_range {
+            Some((a, b)) => data.get(a..b).is_some_and(&mut check),
+            None => self.records.iter().all(|r| {
+                data.get(r.counters..r.counters + 8 * r.num_counters)
+                    .is_some_and(&mut check)
+            }),
+        }
+    }
+}
