@@ -13,6 +13,7 @@ mod dropin;
 mod indexed_text;
 mod iprof;
 mod iprof_props;
+mod jit_inputs;
 mod jitdump;
 mod llvm_identity;
 mod llvm_suite;
