@@ -99,14 +99,18 @@ fn compare(scenario: &str, raw_name: &str, injected_name: &str) -> Agreement {
             let idx = res.symbol.code_index.unwrap_or(u64::MAX);
             let want_ip = f.ip - res.symbol.start + GEN_ELF_TEXT_OFFSET;
             let want_dso = format!("-{idx}.so");
-            if g.sym != res.name
+            if g.sym != res.name()
                 || g.ip != want_ip
                 || !g.dso.is_some_and(|d| d.ends_with(&want_dso))
             {
                 a.disagreements.push(format!(
                     "raw line {} frame {k}: ours {:?} (code_index {idx}, ip {want_ip:#x}), perf \
                      inject {:?} (ip {:#x}, {:?})",
-                    rh.line, res.name, g.sym, g.ip, g.dso
+                    rh.line,
+                    res.name(),
+                    g.sym,
+                    g.ip,
+                    g.dso
                 ));
             }
             let covering = sym.all_jit_covering(rh.pid.unwrap_or(0), f.ip);
@@ -114,7 +118,7 @@ fn compare(scenario: &str, raw_name: &str, injected_name: &str) -> Agreement {
                 a.in_reused_ranges += 1;
             }
             if let Some(latest) = sym.resolve(rh.pid, f.ip, u64::MAX, 0)
-                && latest.name != res.name
+                && latest.name() != res.name()
             {
                 a.timeless_would_differ += 1;
             }
@@ -230,10 +234,12 @@ fn node_perf_map_agrees_with_perf() {
             match sym.resolve(rh.pid, f.ip, rh.time_upper(), 0) {
                 Some(res) => {
                     resolved += 1;
-                    if res.name != g.sym {
+                    if res.name() != g.sym {
                         bad.push(format!(
                             "line {}: ours {:?}, perf {:?}",
-                            rh.line, res.name, g.sym
+                            rh.line,
+                            res.name(),
+                            g.sym
                         ));
                     }
                 }

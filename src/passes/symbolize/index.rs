@@ -8,8 +8,8 @@
 //! later (file order).
 //!
 //! Layout: the address space is cut at every region start and end into elementary segments;
-//! each segment lists the regions covering it, sorted by load time. A query is two binary
-//! searches (segment, then time). Segments with no region are gaps. In real dumps almost every
+//! each segment lists the regions covering it, sorted by load time. A query is a binary
+//! search for the segment, then (in reused code only) one for the time. Segments with no region are gaps. In real dumps almost every
 //! segment has one region; a reused address has one entry per load. The total number of
 //! (segment, region) entries is bounded by [`MAX_INDEX_ENTRIES`] so that a pathological
 //! input (thousands of nested regions) is refused instead of exhausting memory.
@@ -35,17 +35,55 @@ pub struct Region {
     pub payload: u32,
 }
 
+/// From entry `i` of the level above (which is `level[i * FANOUT]`, at or before `addr`) to
+/// the last entry of `level` at or before `addr`: a branch-free count over one node.
+#[inline]
+fn descend(level: &[u64], i: usize, addr: u64) -> usize {
+    let lo = i * FANOUT;
+    let node = level.get(lo..(lo + FANOUT).min(level.len())).unwrap_or(&[]);
+    let c: usize = node.iter().map(|&k| usize::from(k <= addr)).sum();
+    lo + c.saturating_sub(1)
+}
+
 /// The index. Build with [`CodeIndexBuilder`].
+///
+/// Lookups touch few cache lines, since a symboliser does one per sampled frame: the
+/// segments are one array of records (start, newest region inline), searched by a
+/// branch-free binary search whose last probes load the record that answers; only lookups
+/// in reused code at a time before the newest load go on to the segment's list of older
+/// regions. [`CodeIndex::lookup_batch`] runs the searches of several addresses in lockstep
+/// so that their memory accesses overlap.
 #[derive(Debug, Clone, Default)]
 pub struct CodeIndex {
     regions: Vec<Region>,
-    /// Segment starts, ascending; segment `i` is `[bounds[i], bounds[i + 1])`.
-    bounds: Vec<u64>,
-    /// `first[i]..first[i + 1]` are segment `i`'s entries in `entries` (`first` has one more
-    /// element than `bounds`).
-    first: Vec<u32>,
-    /// (load time, region) per segment, ascending by (time, region).
-    entries: Vec<(u64, u32)>,
+    /// Start of each covered segment, ascending (gaps have no segment), then every
+    /// [`FANOUT`]th key of the level below, up to a top level of at most `FANOUT²` keys:
+    /// a search is a binary search in the small top level (cache-resident) and one scan of
+    /// at most `FANOUT` contiguous keys (two cache lines) per level below.
+    levels: Vec<Vec<u64>>,
+    /// Per covered segment: its end and regions.
+    segs: Vec<Seg>,
+    /// For segments covered by several regions: a count followed by the (load time,
+    /// payload) entries ascending by (time, region order).
+    multi: Vec<(u64, u32)>,
+}
+
+const NONE: u32 = u32::MAX;
+
+/// Keys per node of the search levels.
+pub const FANOUT: usize = 16;
+
+/// A covered segment: its end and newest region inline, older ones in `multi`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Seg {
+    /// One past the last address.
+    end: u64,
+    /// Load time of the newest region.
+    time: u64,
+    /// The payload of the newest region covering the segment.
+    region: u32,
+    /// Index of the segment's list in `multi`, `NONE` if only one region covers it.
+    multi: u32,
 }
 
 /// Collects regions, then builds a [`CodeIndex`].
@@ -96,10 +134,11 @@ impl CodeIndexBuilder {
             events.push((r.end, false, i as u32));
         }
         events.sort_unstable();
-        let mut bounds = Vec::with_capacity(events.len());
-        let mut first = Vec::with_capacity(events.len() + 1);
-        let mut entries: Vec<(u64, u32)> = Vec::with_capacity(regions.len() + regions.len() / 8);
+        let mut keys: Vec<u64> = Vec::with_capacity(regions.len() + 1);
+        let mut segs: Vec<Seg> = Vec::with_capacity(regions.len() + 1);
+        let mut multi: Vec<(u64, u32)> = Vec::new();
         let mut active: BTreeSet<(u64, u32)> = BTreeSet::new();
+        let payload = |r: u32| regions.get(r as usize).map_or(NONE, |x| x.payload);
         let mut k = 0;
         while let Some(&(addr, _, _)) = events.get(k) {
             while let Some(&(a, is_start, i)) = events.get(k) {
@@ -114,33 +153,61 @@ impl CodeIndexBuilder {
                 }
                 k += 1;
             }
-            // Segment [addr, next event address) covered by `active`.
-            if (entries.len() + active.len()) as u64 > MAX_INDEX_ENTRIES {
-                return Err(Error::new(ErrorKind::LimitExceeded {
-                    what: "overlapping code-region entries (regions × the segments they cover)",
-                    value: (entries.len() + active.len()) as u64,
-                    limit: MAX_INDEX_ENTRIES,
-                }));
-            }
-            bounds.push(addr);
-            first.push(entries.len() as u32);
-            entries.extend(active.iter().copied());
+            // Segment [addr, next event address) covered by `active`; gaps are skipped.
+            let end = events.get(k).map_or(addr, |e| e.0);
+            let Some(&(t, r)) = active.last() else {
+                continue;
+            };
+            let seg = if active.len() == 1 {
+                Seg {
+                    end,
+                    time: t,
+                    region: payload(r),
+                    multi: NONE,
+                }
+            } else {
+                let n = active.len();
+                if (multi.len() + n + 1) as u64 > MAX_INDEX_ENTRIES {
+                    return Err(Error::new(ErrorKind::LimitExceeded {
+                        what: "overlapping code-region entries (regions × the segments they cover)",
+                        value: (multi.len() + n + 1) as u64,
+                        limit: MAX_INDEX_ENTRIES,
+                    }));
+                }
+                let at = multi.len() as u32;
+                multi.push((n as u64, 0));
+                multi.extend(active.iter().map(|&(t, r)| (t, payload(r))));
+                Seg {
+                    end,
+                    time: t,
+                    region: payload(r),
+                    multi: at,
+                }
+            };
+            keys.push(addr);
+            segs.push(seg);
         }
-        first.push(entries.len() as u32);
+        let mut levels = vec![keys];
+        while let Some(l) = levels.last().filter(|l| l.len() > FANOUT * FANOUT) {
+            let up: Vec<u64> = l.iter().step_by(FANOUT).copied().collect();
+            levels.push(up);
+        }
         Ok(CodeIndex {
             regions,
-            bounds,
-            first,
-            entries,
+            levels,
+            segs,
+            multi,
         })
     }
 }
 
 /// Result of a lookup.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Hit<'a> {
-    /// The region.
-    pub region: &'a Region,
+pub struct Hit {
+    /// The region's payload.
+    pub payload: u32,
+    /// The region's load time.
+    pub time: u64,
     /// True if no region covered the address at the time and the earliest later one within
     /// the slack was taken.
     pub early: bool,
@@ -162,17 +229,37 @@ impl CodeIndex {
         self.regions.is_empty()
     }
 
-    /// The candidates covering `addr`, ascending by load time.
+    /// Index of the last segment starting at or before `addr`.
     #[inline]
-    fn candidates(&self, addr: u64) -> &[(u64, u32)] {
-        let i = self.bounds.partition_point(|&b| b <= addr);
-        let Some(seg) = i.checked_sub(1) else {
-            return &[];
-        };
-        match (self.first.get(seg), self.first.get(seg + 1)) {
-            (Some(&a), Some(&b)) => self.entries.get(a as usize..b as usize).unwrap_or(&[]),
-            _ => &[],
+    fn seg_index(&self, addr: u64) -> Option<usize> {
+        let (top, below) = self.levels.split_last()?;
+        let mut i = top.partition_point(|&k| k <= addr).checked_sub(1)?;
+        for level in below.iter().rev() {
+            i = descend(level, i, addr);
         }
+        Some(i)
+    }
+
+    /// The segment containing `addr`, if any.
+    #[inline]
+    fn segment(&self, addr: u64) -> Option<&Seg> {
+        let i = self.seg_index(addr)?;
+        self.segs.get(i).filter(|s| addr < s.end)
+    }
+
+    /// The candidates of a segment with several regions, ascending by load time.
+    fn multi_of(&self, seg: &Seg) -> &[(u64, u32)] {
+        let at = seg.multi as usize;
+        let n = self.multi.get(at).map_or(0, |h| h.0 as usize);
+        self.multi.get(at + 1..at + 1 + n).unwrap_or(&[])
+    }
+
+    fn hit(payload: u32, time: u64, early: bool) -> Option<Hit> {
+        Some(Hit {
+            payload,
+            time,
+            early,
+        })
     }
 
     /// The region covering `addr` that was loaded last at or before `time`. If none was,
@@ -180,30 +267,73 @@ impl CodeIndex {
     /// `early`): writers stamp records slightly out of order and a thread may run code just
     /// as it is being logged.
     #[inline]
-    pub fn lookup(&self, addr: u64, time: u64, slack: u64) -> Option<Hit<'_>> {
-        let c = self.candidates(addr);
-        let n = c.partition_point(|&(t, _)| t <= time);
-        if let Some(&(_, r)) = n.checked_sub(1).and_then(|i| c.get(i)) {
-            return self.regions.get(r as usize).map(|region| Hit {
-                region,
-                early: false,
-            });
-        }
-        let &(t, r) = c.first()?;
-        (t - time <= slack).then(|| {
-            self.regions.get(r as usize).map(|region| Hit {
-                region,
-                early: true,
-            })
-        })?
+    pub fn lookup(&self, addr: u64, time: u64, slack: u64) -> Option<Hit> {
+        let seg = self.segment(addr)?;
+        self.resolve_in(seg, time, slack)
     }
 
-    /// All regions covering `addr` at any time, ascending by load time (for tests and
-    /// diagnostics).
-    pub fn all_covering(&self, addr: u64) -> impl Iterator<Item = &Region> {
-        self.candidates(addr)
-            .iter()
-            .filter_map(|&(_, r)| self.regions.get(r as usize))
+    /// [`CodeIndex::lookup`] for many addresses at once: `out[i]` is the answer for
+    /// `queries[i] = (addr, time)`. The binary searches run in lockstep over groups of
+    /// addresses, so the cache misses of one overlap those of the others.
+    pub fn lookup_batch(&self, queries: &[(u64, u64)], slack: u64, out: &mut Vec<Option<Hit>>) {
+        const LANES: usize = 16;
+        out.clear();
+        let Some((top, below)) = self.levels.split_last() else {
+            out.extend(queries.iter().map(|_| None));
+            return;
+        };
+        for chunk in queries.chunks(LANES) {
+            // Per lane, the index in the current level, or None if before the first key.
+            let mut idx = [None::<usize>; LANES];
+            for (x, &(addr, _)) in idx.iter_mut().zip(chunk) {
+                *x = top.partition_point(|&k| k <= addr).checked_sub(1);
+            }
+            for level in below.iter().rev() {
+                for (x, &(addr, _)) in idx.iter_mut().zip(chunk) {
+                    if let Some(i) = x {
+                        *i = descend(level, *i, addr);
+                    }
+                }
+            }
+            for (x, &(addr, time)) in idx.iter().zip(chunk) {
+                let hit = x
+                    .and_then(|i| self.segs.get(i))
+                    .filter(|s| addr < s.end)
+                    .and_then(|seg| self.resolve_in(seg, time, slack));
+                out.push(hit);
+            }
+        }
+    }
+
+    #[inline]
+    fn resolve_in(&self, seg: &Seg, time: u64, slack: u64) -> Option<Hit> {
+        if seg.time <= time {
+            return Self::hit(seg.region, seg.time, false);
+        }
+        if seg.multi == NONE {
+            return (seg.time - time <= slack)
+                .then(|| Self::hit(seg.region, seg.time, true))
+                .flatten();
+        }
+        let c = self.multi_of(seg);
+        let n = c.partition_point(|&(t, _)| t <= time);
+        if let Some(&(t, p)) = n.checked_sub(1).and_then(|i| c.get(i)) {
+            return Self::hit(p, t, false);
+        }
+        let &(t, p) = c.first()?;
+        (t - time <= slack).then(|| Self::hit(p, t, true)).flatten()
+    }
+
+    /// (load time, payload) of every region covering `addr` at any time, ascending by
+    /// load time (for tests and diagnostics).
+    pub fn all_covering(&self, addr: u64) -> Vec<(u64, u32)> {
+        let Some(seg) = self.segment(addr) else {
+            return Vec::new();
+        };
+        if seg.multi == NONE {
+            return vec![(seg.time, seg.region)];
+        }
+        self.multi_of(seg).to_vec()
     }
 }
 
@@ -228,7 +358,7 @@ mod tests {
         b.add(r(300, 400, 5, 3));
         assert!(!b.add(r(500, 500, 1, 9)));
         let ix = b.build().unwrap();
-        let p = |a, t| ix.lookup(a, t, 0).map(|h| h.region.payload);
+        let p = |a, t| ix.lookup(a, t, 0).map(|h| h.payload);
         assert_eq!(p(120, 15), Some(1));
         assert_eq!(p(120, 20), Some(2));
         assert_eq!(p(120, 25), Some(2));
@@ -238,8 +368,8 @@ mod tests {
         assert_eq!(p(99, 25), None);
         assert_eq!(p(399, 5), Some(3));
         let h = ix.lookup(120, 8, 2).unwrap();
-        assert!(h.early && h.region.payload == 1);
-        assert_eq!(ix.all_covering(120).count(), 2);
+        assert!(h.early && h.payload == 1);
+        assert_eq!(ix.all_covering(120).len(), 2);
     }
 
     #[test]
@@ -248,8 +378,8 @@ mod tests {
         b.add(r(0, 10, 7, 1));
         b.add(r(0, 10, 7, 2));
         let ix = b.build().unwrap();
-        assert_eq!(ix.lookup(5, 7, 0).unwrap().region.payload, 2);
-        assert_eq!(ix.lookup(0, u64::MAX, 0).unwrap().region.payload, 2);
+        assert_eq!(ix.lookup(5, 7, 0).unwrap().payload, 2);
+        assert_eq!(ix.lookup(0, u64::MAX, 0).unwrap().payload, 2);
     }
 
     #[test]
@@ -264,8 +394,8 @@ mod tests {
         };
         let mut regions = Vec::new();
         let mut b = CodeIndexBuilder::new();
-        for i in 0..300 {
-            let start = next() % 2000;
+        for i in 0..3000 {
+            let start = next() % 20000;
             let len = 1 + next() % 60;
             let reg = r(start, start + len, next() % 1000, i);
             if b.add(reg) {
@@ -273,8 +403,10 @@ mod tests {
             }
         }
         let ix = b.build().unwrap();
+        let (mut queries, mut wants): (Vec<(u64, u64)>, Vec<Option<u32>>) =
+            (Vec::new(), Vec::new());
         for _ in 0..3000 {
-            let a = next() % 2100;
+            let a = next() % 21000;
             let t = next() % 1100;
             let want = regions
                 .iter()
@@ -282,11 +414,14 @@ mod tests {
                 .filter(|(_, g)| g.start <= a && a < g.end && g.time <= t)
                 .max_by_key(|(i, g)| (g.time, *i))
                 .map(|(_, g)| g.payload);
-            assert_eq!(
-                ix.lookup(a, t, 0).map(|h| h.region.payload),
-                want,
-                "{a} {t}"
-            );
+            assert_eq!(ix.lookup(a, t, 0).map(|h| h.payload), want, "{a} {t}");
+            queries.push((a, t));
+            wants.push(want);
         }
+        assert!(ix.levels.len() >= 2, "the test must cross levels");
+        let mut out = Vec::new();
+        ix.lookup_batch(&queries, 0, &mut out);
+        let got: Vec<_> = out.iter().map(|h| h.map(|h| h.payload)).collect();
+        assert_eq!(got, wants);
     }
 }

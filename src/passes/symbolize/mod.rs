@@ -59,16 +59,24 @@ pub struct Symbol {
 }
 
 /// A resolved address.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy)]
 pub struct Resolved<'s> {
-    /// The function name as the runtime wrote it.
-    pub name: &'s str,
+    sym: &'s Symbolizer,
     /// The symbol.
     pub symbol: &'s Symbol,
     /// Index of the symbol in the symbolizer (a stable id for caching).
     pub symbol_id: u32,
     /// Found only thanks to the load-time slack (the load is later than the sample).
     pub early: bool,
+    /// Found in a jitdump (else in a perf map or r2rmap); known without touching the symbol.
+    pub from_jitdump: bool,
+}
+
+impl<'s> Resolved<'s> {
+    /// The function name as the runtime wrote it.
+    pub fn name(&self) -> &'s str {
+        self.sym.name(self.symbol)
+    }
 }
 
 /// Per-input statistics of the code regions read.
@@ -405,14 +413,15 @@ impl Symbolizer {
         self.symbols.len()
     }
 
-    fn hit<'s>(&'s self, h: index::Hit<'s>) -> Option<Resolved<'s>> {
-        let symbol_id = h.region.payload;
+    fn hit(&self, h: index::Hit, from_jitdump: bool) -> Option<Resolved<'_>> {
+        let symbol_id = h.payload;
         let symbol = self.symbols.get(symbol_id as usize)?;
         Some(Resolved {
-            name: self.name(symbol),
+            sym: self,
             symbol,
             symbol_id,
             early: h.early,
+            from_jitdump,
         })
     }
 
@@ -432,17 +441,47 @@ impl Symbolizer {
             if applies(p)
                 && let Some(h) = ix.lookup(addr, time, slack)
             {
-                return self.hit(h);
+                return self.hit(h, true);
             }
         }
         for (p, ix) in &self.maps {
             if applies(p)
                 && let Some(h) = ix.lookup(addr, u64::MAX, 0)
             {
-                return self.hit(h);
+                return self.hit(h, false);
             }
         }
         None
+    }
+
+    /// [`Symbolizer::resolve`] for the frames of one sample: `out[i]` answers
+    /// `queries[i] = (addr, time)`. The lookups in the process's jitdump run in lockstep
+    /// ([`CodeIndex::lookup_batch`]); addresses it does not cover go through
+    /// [`Symbolizer::resolve`]. `hits` is scratch space.
+    pub fn resolve_batch<'s>(
+        &'s self,
+        pid: Option<u32>,
+        queries: &[(u64, u64)],
+        slack: u64,
+        hits: &mut Vec<Option<index::Hit>>,
+        out: &mut Vec<Option<Resolved<'s>>>,
+    ) {
+        out.clear();
+        let first = self
+            .jit
+            .iter()
+            .find(|(p, _)| pid.is_none() || p.is_none() || *p == pid);
+        let Some((_, ix)) = first else {
+            out.extend(queries.iter().map(|&(a, t)| self.resolve(pid, a, t, slack)));
+            return;
+        };
+        ix.lookup_batch(queries, slack, hits);
+        for (&(a, t), h) in queries.iter().zip(hits.iter()) {
+            out.push(match h {
+                Some(h) => self.hit(*h, true),
+                None => self.resolve(pid, a, t, slack),
+            });
+        }
     }
 
     /// The jitdump regions of `pid` covering `addr` at any time (diagnostics and tests).
@@ -451,7 +490,7 @@ impl Symbolizer {
             .iter()
             .filter(|(p, _)| *p == Some(pid))
             .flat_map(|(_, ix)| ix.all_covering(addr))
-            .filter_map(|r| Some((self.name(self.symbols.get(r.payload as usize)?), r.time)))
+            .filter_map(|(t, p)| Some((self.name(self.symbols.get(p as usize)?), t)))
             .collect()
     }
 }
@@ -548,7 +587,7 @@ pub fn frame_name<'a>(
         return (f.sym, None);
     }
     match sym.resolve(pid, f.ip, time, slack) {
-        Some(r) => (r.name, Some(r)),
+        Some(r) => (r.name(), Some(r)),
         None => (crate::frontends::perf_script::UNKNOWN, None),
     }
 }
@@ -564,20 +603,34 @@ pub fn symbolize(sym: &Symbolizer, script: &[u8], opts: &SymbolizeOptions) -> Re
     let mut sym_frame: Vec<u32> = vec![u32::MAX; sym.symbol_count()];
     let unknown = out.names.intern(crate::frontends::perf_script::UNKNOWN);
     let mut last_perf: Option<(&str, u32)> = None;
+    let mut queries: Vec<(u64, u64)> = Vec::with_capacity(128);
+    let mut hits = Vec::with_capacity(128);
+    let mut resolved = Vec::with_capacity(128);
     while let Some(h) = reader.next_sample(&mut frames)? {
         out.stats.samples += 1;
         key.clear();
         key.push(out.names.intern(h.comm));
         let t = h.time_upper();
+        queries.clear();
+        queries.extend(frames.iter().filter(|f| f.is_unknown()).map(|f| (f.ip, t)));
+        sym.resolve_batch(
+            h.pid,
+            &queries,
+            opts.load_time_slack_ns,
+            &mut hits,
+            &mut resolved,
+        );
+        let mut next = resolved.iter();
         for f in &frames {
             out.stats.frames += 1;
             let id = if f.is_unknown() {
                 out.stats.unknown_frames += 1;
-                match sym.resolve(h.pid, f.ip, t, opts.load_time_slack_ns) {
+                match next.next().copied().flatten() {
                     Some(r) => {
-                        match r.symbol.kind {
-                            SourceKind::JitDump => out.stats.resolved_jitdump += 1,
-                            SourceKind::PerfMap | SourceKind::R2rMap => out.stats.resolved_map += 1,
+                        if r.from_jitdump {
+                            out.stats.resolved_jitdump += 1;
+                        } else {
+                            out.stats.resolved_map += 1;
                         }
                         if r.early {
                             out.stats.resolved_early += 1;
@@ -585,7 +638,7 @@ pub fn symbolize(sym: &Symbolizer, script: &[u8], opts: &SymbolizeOptions) -> Re
                         match sym_frame.get(r.symbol_id as usize).copied() {
                             Some(id) if id != u32::MAX => id,
                             _ => {
-                                let id = out.names.intern(r.name);
+                                let id = out.names.intern(r.name());
                                 if let Some(slot) = sym_frame.get_mut(r.symbol_id as usize) {
                                     *slot = id;
                                 }
