@@ -6,6 +6,8 @@
 //! * `jit_1m_frames/parse_resolve`: the same parse plus resolving every `[unknown]` frame
 //!   against an index of 100,000 jitdump code regions (10% of the addresses loaded twice,
 //!   by different functions, so time matters);
+//! * `jit_1m_frames/resolve_only`: resolving the same frames from (address, time) pairs
+//!   collected beforehand (the resolver's own cost, without the parse around it);
 //! * `jit_1m_frames/symbolize`: the whole `symbolize` pass: parse, resolve and aggregate the
 //!   distinct stacks (what `pgo-merge symbolize` does before writing);
 //! * `jit_index/build_100k`: reading the synthetic jitdump and building the index.
@@ -27,6 +29,9 @@ const PID: u32 = 4242;
 const BASE: u64 = 0x7f00_0000_0000;
 /// Start of the sampling window (ns); the loads are spread over [T0 - 1 s, T0 + 10 s).
 const T0: u64 = 5_000_000_000_000;
+
+/// The pid and the (address, time) pairs of a sample's `[unknown]` frames.
+type SampleQueries = (Option<u32>, Vec<(u64, u64)>);
 
 struct Rng(u64);
 impl Rng {
@@ -186,6 +191,34 @@ fn benches(c: &mut Criterion) {
                     }
                 }
                 sym.resolve_batch(h.pid, &queries, 0, &mut hits, &mut out);
+                for res in out.iter().flatten() {
+                    acc = acc.wrapping_add(u64::from(res.symbol_id));
+                }
+            }
+            black_box(acc)
+        })
+    });
+    // Resolution alone, on the (address, time) pairs collected from the text beforehand.
+    let mut per_sample: Vec<SampleQueries> = Vec::new();
+    {
+        let mut r = PerfScriptReader::new(script.as_bytes());
+        let mut frames: Vec<ScriptFrame<'_>> = Vec::new();
+        while let Some(h) = r.next_sample(&mut frames).expect("parse") {
+            let t = h.time_upper();
+            let q = frames
+                .iter()
+                .filter(|f| f.is_unknown())
+                .map(|f| (f.ip, t))
+                .collect();
+            per_sample.push((h.pid, q));
+        }
+    }
+    g.bench_function("resolve_only", |b| {
+        b.iter(|| {
+            let (mut hits, mut out) = (Vec::new(), Vec::new());
+            let mut acc = 0u64;
+            for (pid, q) in &per_sample {
+                sym.resolve_batch(*pid, black_box(q), 0, &mut hits, &mut out);
                 for res in out.iter().flatten() {
                     acc = acc.wrapping_add(u64::from(res.symbol_id));
                 }

@@ -33,6 +33,9 @@ fn output_format(a: &SymbolizeArgs) -> Result<SymbolizeFormatArg, String> {
         return Ok(f);
     }
     let name = a.output.to_string_lossy();
+    if name == "-" {
+        return Err("writing to standard output (`-o -`) needs --output-format".into());
+    }
     if name.ends_with(".iprof") {
         Ok(SymbolizeFormatArg::Iprof)
     } else if name.ends_with(".folded") {
@@ -130,7 +133,12 @@ fn run(a: &SymbolizeArgs, format: SymbolizeFormatArg, r2r: &[(PathBuf, u64)]) ->
         SymbolizeFormatArg::Folded => {
             let mut buf = Vec::new();
             stacks.write_folded(&mut buf)?;
-            crate::output::write_atomic(&a.output, &buf)?;
+            if a.output.as_os_str() == "-" {
+                let mut so = std::io::stdout().lock();
+                so.write_all(&buf).and_then(|_| so.flush())?;
+            } else {
+                crate::output::write_atomic(&a.output, &buf)?;
+            }
         }
         SymbolizeFormatArg::Iprof => {
             if let Some(p) = &profile {

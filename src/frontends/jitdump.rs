@@ -756,7 +756,23 @@ pub fn scan(data: &[u8]) -> Result<(JitDumpHeader, JitDumpSummary)> {
                 }
             }
             Record::Close => s.by_type[3] += 1,
-            Record::UnwindingInfo(_) => s.by_type[4] += 1,
+            Record::UnwindingInfo(u) => {
+                s.by_type[4] += 1;
+                if u.unwinding_size > u.data.len() as u64
+                    || u.eh_frame_hdr_size > u.unwinding_size
+                    || u.mapped_size > u.unwinding_size
+                {
+                    w.push(format!(
+                        "at offset {:#x}: UNWINDING_INFO sizes do not fit (unwinding {}, \
+                         eh_frame_hdr {}, mapped {}, {} data bytes in the record)",
+                        rh.offset,
+                        u.unwinding_size,
+                        u.eh_frame_hdr_size,
+                        u.mapped_size,
+                        u.data.len()
+                    ));
+                }
+            }
             Record::Unknown { .. } => {
                 s.unknown += 1;
                 if s.unknown == 1 {
@@ -806,7 +822,7 @@ fn walk_debug(d: &DebugInfo<'_>, size: Option<u64>, s: &mut JitDumpSummary, w: &
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     /// A little- or big-endian file builder with a comment per field at the call sites.

@@ -828,3 +828,74 @@ pub fn method_samples(p: &IprofProfile) -> Vec<MethodSamples> {
     });
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontends::jitdump::tests::Builder;
+
+    fn sym() -> Symbolizer {
+        let mut b = Builder::new(false);
+        b.header(1, 40)
+            // Loaded 500 ns into the microsecond the sample below is printed with.
+            .load(1_000_000_500, 0x1000, 0x100, 1, "JS:*hot /app/a.js:3:1")
+            .load(
+                2_000_000_000,
+                0x1000,
+                0x80,
+                2,
+                "Ljava/lang/String;::hashCode",
+            );
+        let mut s = SymbolizerBuilder::new();
+        s.add_jitdump(Path::new("jit-4242.dump"), &b.bytes).unwrap();
+        s.build().unwrap()
+    }
+
+    #[test]
+    fn sample_time_is_the_end_of_its_printed_unit() {
+        let script = "node 4242/4242 1.000000:\n\t1010 [unknown] ([unknown])\n\n";
+        let st = symbolize(&sym(), script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        assert_eq!(st.stats.resolved_jitdump, 1);
+        assert_eq!(st.folded_lines(), vec!["node;JS:*hot /app/a.js:3:1 1"]);
+    }
+
+    #[test]
+    fn slack_reuse_and_folded_names() {
+        let s = sym();
+        // Before any load: unresolved unless the slack reaches the first load.
+        assert!(s.resolve(Some(4242), 0x1010, 999_000_000, 0).is_none());
+        let r = s
+            .resolve(Some(4242), 0x1010, 999_000_000, 2_000_000)
+            .unwrap();
+        assert!(r.early && r.name() == "JS:*hot /app/a.js:3:1");
+        // After the second load: the reused start is the Java method; the tail beyond its
+        // 0x80 bytes still belongs to the first load.
+        assert_eq!(
+            s.resolve(Some(4242), 0x1010, 3_000_000_000, 0)
+                .unwrap()
+                .name(),
+            "Ljava/lang/String;::hashCode"
+        );
+        assert_eq!(
+            s.resolve(Some(4242), 0x10a0, 3_000_000_000, 0)
+                .unwrap()
+                .name(),
+            "JS:*hot /app/a.js:3:1"
+        );
+        // Another process's samples are not resolved with this dump.
+        assert!(s.resolve(Some(1), 0x1010, 3_000_000_000, 0).is_none());
+        let script = "java 4242/7 3.000000:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n\
+                      java 4242/7 3.000001:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n";
+        let st = symbolize(&s, script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        // `;` inside a name is written as `:` in folded stacks.
+        assert_eq!(
+            st.folded_lines(),
+            vec!["java;main;Ljava/lang/String:::hashCode 2"]
+        );
+        let p = st.to_iprof();
+        let ms = method_samples(&p);
+        assert_eq!(ms[0].method, "java.lang.String.hashCode");
+        assert_eq!((ms[0].self_samples, ms[0].total_samples), (2, 2));
+        assert_eq!((ms[1].self_samples, ms[1].total_samples), (0, 2));
+    }
+}

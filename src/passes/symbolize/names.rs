@@ -24,7 +24,7 @@ use std::borrow::Cow;
 /// A JIT name split into its parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitName<'a> {
-    /// The declaring type (iprof signature[0]).
+    /// The declaring type (the first element of an iprof method signature).
     pub declaring: Cow<'a, str>,
     /// The method's simple name.
     pub method: Cow<'a, str>,
