@@ -139,6 +139,29 @@ fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
     })
 }
 
+/// Byte index of the `(` that opens the parenthesised group ending `s`, if `s` ends with
+/// `)` and that `(` starts `s` or follows a blank.
+fn final_group(s: &str) -> Option<usize> {
+    if !s.ends_with(')') {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    let before = s.get(..i)?;
+                    return (before.is_empty() || before.ends_with([' ', '\t'])).then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
 /// Parses a frame (`IP SYM[+0xOFF] [(DSO)]`, leading blanks allowed).
 pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
     let t = text.trim_start_matches([' ', '\t']);
@@ -154,17 +177,20 @@ pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
         )
     })?;
     let rest = rest.trim_matches([' ', '\t']);
-    let (sym_part, dso) = match rest
-        .strip_suffix(')')
-        .and_then(|r| r.rfind(" (").map(|i| (r, i)))
-    {
-        Some((r, i))
-            if r.get(i + 2..)
+    // The DSO is the final parenthesised group, which may itself end in `(deleted)`; it is
+    // taken as one only if it looks like one (a path or a `[bracketed]` name), since symbol
+    // names may end in parentheses too.
+    let (sym_part, dso) = match final_group(rest) {
+        Some(open)
+            if rest
+                .get(open + 1..)
                 .is_some_and(|d| d.starts_with('/') || d.starts_with('[')) =>
         {
-            (r.get(..i).unwrap_or(""), r.get(i + 2..))
+            (
+                rest.get(..open).unwrap_or(""),
+                rest.get(open + 1..rest.len() - 1),
+            )
         }
-        _ if rest.starts_with('(') && rest.ends_with(')') => ("", rest.get(1..rest.len() - 1)),
         _ => (rest, None),
     };
     let sym_part = sym_part.trim_end();
@@ -425,6 +451,12 @@ mod tests {
             "JS:~Module._compile node:internal/modules/cjs/loader:1483:37"
         );
         assert_eq!(f[3].sym, "v8::internal::(anonymous namespace)::Invoke");
+        let d = parse_frame("\t  7f00 foo(int) (/tmp/x.so (deleted))", 1).unwrap();
+        assert_eq!((d.sym, d.dso), ("foo(int)", Some("/tmp/x.so (deleted)")));
+        let d = parse_frame("\t  7f00 foo(int)", 1).unwrap();
+        assert_eq!((d.sym, d.dso), ("foo(int)", None));
+        let d = parse_frame("\t  7f00 ([unknown])", 1).unwrap();
+        assert_eq!((d.sym, d.dso), (UNKNOWN, Some("[unknown]")));
         assert_eq!(s[1].0.comm, "V8 DefaultWorke");
         assert_eq!(s[1].0.tid, Some(31333));
     }

@@ -416,3 +416,94 @@ fn show_and_symbolize_with_maps() {
         "dotnet;main;[unknown];void [System.Private.CoreLib] System.Runtime.CompilerServices.CastHelpers::StelemRef(class System.Array,int32,object)[OptimizedTier1];Microsoft.CodeAnalysis.EmbeddedAttribute::.ctor() 1\n"
     );
 }
+
+/// `data` (a little-endian jitdump of CODE_LOAD and DEBUG_INFO records with intact names)
+/// rewritten in big-endian byte order, field by field.
+fn to_big_endian(data: &[u8]) -> Vec<u8> {
+    let mut d = data.to_vec();
+    let swap = |d: &mut Vec<u8>, at: usize, n: usize| d[at..at + n].reverse();
+    for (at, n) in [
+        (0, 4),
+        (4, 4),
+        (8, 4),
+        (12, 4),
+        (16, 4),
+        (20, 4),
+        (24, 8),
+        (32, 8),
+    ] {
+        swap(&mut d, at, n);
+    }
+    let mut off = 40;
+    while off + 16 <= data.len() {
+        let id = u32::from_le_bytes(data[off..off + 4].try_into().unwrap());
+        let size = u32::from_le_bytes(data[off + 4..off + 8].try_into().unwrap()) as usize;
+        for (at, n) in [(0, 4), (4, 4), (8, 8)] {
+            swap(&mut d, off + at, n);
+        }
+        match id {
+            0 => {
+                for (at, n) in [(16, 4), (20, 4), (24, 8), (32, 8), (40, 8), (48, 8)] {
+                    swap(&mut d, off + at, n);
+                }
+            }
+            2 => {
+                let nr = u64::from_le_bytes(data[off + 24..off + 32].try_into().unwrap());
+                swap(&mut d, off + 16, 8);
+                swap(&mut d, off + 24, 8);
+                let mut e = off + 32;
+                for _ in 0..nr {
+                    swap(&mut d, e, 8);
+                    swap(&mut d, e + 8, 4);
+                    swap(&mut d, e + 12, 4);
+                    let nul = data[e + 16..].iter().position(|&b| b == 0).unwrap();
+                    e += 16 + nul + 1;
+                }
+            }
+            other => panic!("record type {other} not handled by this converter"),
+        }
+        off += size;
+    }
+    d
+}
+
+/// Both byte orders: a real file converted to big-endian reads to the same records.
+#[test]
+fn big_endian_copy_of_a_real_file_reads_the_same() {
+    for file in [
+        "ddprof-llvm-jit-1560413.dump",
+        "ddprof-jit-simple-julia.dump",
+    ] {
+        let le = external(file);
+        let be = to_big_endian(&le);
+        assert!(be.starts_with(b"JiTD"));
+        let (a, ea) = our_loads(&le);
+        let (b, eb) = our_loads(&be);
+        assert!(ea.is_empty() && eb.is_empty());
+        assert_eq!(a, b, "{file}");
+        let (ha, sa) = jitdump::scan(&le).unwrap();
+        let (hb, sb) = jitdump::scan(&be).unwrap();
+        assert_eq!(
+            (ha.pid, ha.elf_mach, ha.timestamp),
+            (hb.pid, hb.elf_mach, hb.timestamp)
+        );
+        assert_eq!(sa, sb, "{file}");
+        // Debug entries too.
+        let entries = |d: &[u8]| {
+            let mut r = JitDumpReader::new(d).unwrap();
+            let mut v = Vec::new();
+            while let Some((_, rec)) = r.next_record().unwrap() {
+                if let Record::DebugInfo(di) = rec {
+                    for e in di.entries(None) {
+                        let e = e.unwrap();
+                        v.push((e.addr, e.lineno, e.discrim, e.name.to_vec()));
+                    }
+                }
+            }
+            v
+        };
+        let ea = entries(&le);
+        assert!(!ea.is_empty());
+        assert_eq!(ea, entries(&be), "{file}");
+    }
+}

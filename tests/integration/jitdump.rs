@@ -304,7 +304,9 @@ fn symbolize_command_writes_folded_and_iprof() {
         iprof.as_os_str(),
     ]);
     assert_ok(&out, "symbolize → iprof");
-    let p = pgo_merge::frontends::iprof::read_profile(&std::fs::read(&iprof).unwrap()).unwrap();
+    let bytes = std::fs::read(&iprof).unwrap();
+    crate::iprof::assert_schema_valid(&bytes);
+    let p = pgo_merge::frontends::iprof::read_profile(&bytes).unwrap();
     let sum: u64 = p.samples.values().sum();
     assert_eq!(sum, total);
     let fib = p
