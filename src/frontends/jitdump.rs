@@ -929,6 +929,38 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn unknown_and_unwinding_records() {
+        let mut b = Builder::new(false);
+        b.header(1, 40);
+        b.u32(7).u32(24).u64(1).u64(0xFFFF); // id 7, unknown: skipped by size
+        b.u32(4) // UNWINDING_INFO
+            .u32(40 + 24) // total_size
+            .u64(2) // timestamp
+            .u64(20) // unwinding_size
+            .u64(20) // eh_frame_hdr_size
+            .u64(0) // mapped_size
+            .raw(&[1, 0x1b, 3, 0x3b])
+            .raw(&[0; 20]); // eh_frame_hdr + padding
+        b.load(3, 0x10, 1, 0, "f");
+        let mut r = JitDumpReader::new(&b.bytes).unwrap();
+        assert!(matches!(
+            r.next_record().unwrap().unwrap(),
+            (h, Record::Unknown { payload }) if h.id == 7 && payload.len() == 8
+        ));
+        assert!(matches!(
+            r.next_record().unwrap().unwrap().1,
+            Record::UnwindingInfo(u) if u.unwinding_size == 20 && u.mapped_size == 0 && u.data.len() == 24
+        ));
+        let (_, s) = scan(&b.bytes).unwrap();
+        assert_eq!((s.by_type, s.unknown), ([1, 0, 0, 0, 1], 1));
+        assert!(
+            s.warnings[0].contains("record type 7 is unknown"),
+            "{:?}",
+            s.warnings
+        );
+    }
+
+    #[test]
     fn header_quirks() {
         // Mono: version 2, header total_size 32 (read from 40).
         let mut b = Builder::new(false);

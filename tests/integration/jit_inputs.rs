@@ -130,6 +130,15 @@ fn external_jitdumps_read_with_warnings_and_offsets() {
         "{:?}",
         s.warnings
     );
+    // node: an UNWINDING_INFO before every load, no moves, no close.
+    let (h, s) = jitdump::scan(&jit_gz("node-work/jit.dump")).unwrap();
+    assert_eq!(h.pad1, 0xDEAD_BEEF);
+    assert!(
+        s.by_type[0] > 2000 && s.by_type[4] == s.by_type[0],
+        "{:?}",
+        s.by_type
+    );
+    assert_eq!((s.by_type[1], s.by_type[3], s.unknown), (0, 0, 0));
     // Julia/LLVM: vma 0 in every load (code_addr is used), debug records walked.
     for (file, loads, debug, entries) in [
         ("ddprof-jit-simple-julia.dump", 13, 8, 38),
