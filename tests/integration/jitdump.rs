@@ -58,6 +58,7 @@ fn compare(scenario: &str, raw_name: &str, injected_name: &str) -> Agreement {
     let mut i = PerfScriptReader::new(&inj);
     let (mut rf, mut jf): (Vec<ScriptFrame<'_>>, Vec<ScriptFrame<'_>>) = (Vec::new(), Vec::new());
     let mut a = Agreement::default();
+    let (mut hits, mut batch) = (Vec::new(), Vec::new());
     loop {
         let rh = r.next_sample(&mut rf).expect("raw text");
         let ih = i.next_sample(&mut jf).expect("injected text");
@@ -72,6 +73,19 @@ fn compare(scenario: &str, raw_name: &str, injected_name: &str) -> Agreement {
             "line {}",
             rh.line
         );
+        // The batched lookup `symbolize` uses answers as the per-frame one checked below.
+        let queries: Vec<(u64, u64)> = rf
+            .iter()
+            .filter(|f| f.is_unknown())
+            .map(|f| (f.ip, rh.time_upper()))
+            .collect();
+        sym.resolve_batch(rh.pid, &queries, 0, &mut hits, &mut batch);
+        let single: Vec<Option<u32>> = queries
+            .iter()
+            .map(|&(ip, t)| sym.resolve(rh.pid, ip, t, 0).map(|r| r.symbol_id))
+            .collect();
+        let batched: Vec<Option<u32>> = batch.iter().map(|r| r.map(|r| r.symbol_id)).collect();
+        assert_eq!(single, batched, "raw line {}", rh.line);
         assert_eq!(
             rf.len(),
             jf.len(),
@@ -279,6 +293,17 @@ fn symbolize_command_writes_folded_and_iprof() {
         folded.as_os_str(),
     ]);
     assert_ok(&out, "symbolize → folded");
+    // The command resolves exactly the frames checked against perf inject above.
+    let checked = compare(
+        "node-work",
+        "perf-script.raw.txt",
+        "perf-script.injected.txt",
+    );
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(&format!(" {} resolved by jitdump,", checked.resolved)),
+        "{stderr}"
+    );
     let text = std::fs::read_to_string(&folded).unwrap();
     let mut total = 0u64;
     for line in text.lines() {
