@@ -85,6 +85,10 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
     }
     match run(&a, format, &r2r) {
         Ok(()) => EXIT_OK,
+        // `symbolize … -o - | head`: the reader went away; not an error.
+        Err(e) if matches!(e.kind(), crate::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) => {
+            EXIT_OK
+        }
         Err(e) => {
             eprintln!("pgo-merge symbolize: error: {e}");
             EXIT_FAILURE
