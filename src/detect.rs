@@ -18,6 +18,14 @@ pub enum FormatKind {
     /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
     /// gzip data (which `native-image --pgo` accepts).
     Iprof,
+    /// A jitdump (`jit-PID.dump`): JIT code loads, binary, magic `DTiJ`/`JiTD`.
+    JitDump,
+    /// A .NET ReadyToRun map (`*.ni.r2rmap`): text whose first line is `FFFFFFFF 00 …`.
+    R2rMap,
+    /// A perf symbol map (`perf-PID.map`): text lines `START SIZE name`.
+    PerfMap,
+    /// `perf script` text output (sampled stacks).
+    PerfScript,
     /// Empty input.
     Empty,
     /// Anything else.
@@ -40,6 +48,21 @@ impl FormatKind {
         if crate::frontends::iprof::sniff(data) {
             return FormatKind::Iprof;
         }
+        if crate::frontends::jitdump::sniff(data) {
+            return FormatKind::JitDump;
+        }
+        // Text formats of JIT symbolisation; before the proftext rule, which they pass. A
+        // proftext starts with a comment, a `:` flag or a function name alone on its line,
+        // never with `HEX HEX name` or a perf script sample header.
+        if crate::frontends::perfmap::sniff_r2rmap(data) {
+            return FormatKind::R2rMap;
+        }
+        if crate::frontends::perfmap::sniff_perf_map(data) {
+            return FormatKind::PerfMap;
+        }
+        if crate::frontends::perf_script::sniff(data) {
+            return FormatKind::PerfScript;
+        }
         // LLVM's rule: the first min(8, size) bytes are printable or whitespace.
         let head = &data[..data.len().min(8)];
         if head
@@ -58,6 +81,10 @@ impl FormatKind {
             FormatKind::IndexedProfile => "indexed profile (.profdata)",
             FormatKind::TextProfile => "text profile (.proftext)",
             FormatKind::Iprof => "GraalVM Native Image profile (.iprof)",
+            FormatKind::JitDump => "jitdump (jit-PID.dump)",
+            FormatKind::R2rMap => ".NET ReadyToRun map (.r2rmap)",
+            FormatKind::PerfMap => "perf symbol map (perf-PID.map)",
+            FormatKind::PerfScript => "perf script text",
             FormatKind::Empty => "empty file",
             FormatKind::Unknown => "unknown format",
         }
@@ -85,6 +112,24 @@ mod tests {
         );
         assert_eq!(
             FormatKind::sniff(b"# IR level\n:ir\n"),
+            FormatKind::TextProfile
+        );
+        assert_eq!(FormatKind::sniff(b"DTiJ\x01\0\0\0"), FormatKind::JitDump);
+        assert_eq!(FormatKind::sniff(b"JiTD\0\0\0\x01"), FormatKind::JitDump);
+        assert_eq!(
+            FormatKind::sniff(b"FFFFFFFF 00 734D59D6DE0E96AA3C77B3E2ED498097\n"),
+            FormatKind::R2rMap
+        );
+        assert_eq!(
+            FormatKind::sniff(b"18c4000 300 Builtin:DeoptimizationEntry_Eager\n"),
+            FormatKind::PerfMap
+        );
+        assert_eq!(
+            FormatKind::sniff(b"node 31327/31327  5873.004406: \n\t  14f02 f (/x)\n"),
+            FormatKind::PerfScript
+        );
+        assert_eq!(
+            FormatKind::sniff(b"main\n# Func Hash:\n1\n"),
             FormatKind::TextProfile
         );
         assert_eq!(

@@ -17,6 +17,11 @@
 //!   compares two profiles.
 //! * [`backends`] write indexed (`.profdata`, any index version 7–14) and text profiles, and
 //!   `show` output (llvm-profdata's text, or JSON).
+//! * [`passes::symbolize`] turns sampled JIT code into profiles: jitdumps
+//!   ([`frontends::jitdump`]), perf maps and r2rmaps ([`frontends::perfmap`]) give code
+//!   regions, `perf script` text ([`frontends::perf_script`]) gives sampled stacks, a
+//!   time-aware index resolves their `[unknown]` frames, and the stacks become folded stacks
+//!   or iprof `samplingProfiles`.
 //!
 //! ## Example
 //!

@@ -2,6 +2,7 @@
 
 pub mod cfmt;
 pub mod iprof;
+pub mod jit_show;
 pub mod profdata;
 pub mod proftext;
 pub mod show;

@@ -320,3 +320,64 @@ pub enum FailureModeArg {
     /// Never fail because of inputs.
     Warn,
 }
+
+/// `pgo-merge symbolize`: resolve the JIT frames of sampled stacks (`perf script` text)
+/// through jitdumps, perf maps and r2rmaps, and write a profile.
+#[derive(Debug, Parser)]
+#[command(
+    name = "pgo-merge symbolize",
+    version,
+    about = "Turn sampled JIT code (perf script + jitdump / perf map / r2rmap) into a profile"
+)]
+pub struct SymbolizeArgs {
+    /// jitdump files (`jit-PID.dump`) written by the JIT runtime; each applies to the
+    /// process named in its header.
+    #[arg(long = "jitdump", value_name = "FILE", num_args = 1.., action = clap::ArgAction::Append)]
+    pub jitdump: Vec<PathBuf>,
+
+    /// perf symbol maps (`perf-PID.map`): time-less, used where no jitdump load covers an
+    /// address. The pid is taken from the file name; a map named otherwise applies to every
+    /// process. Repeatable.
+    #[arg(long = "perf-map", value_name = "FILE")]
+    pub perf_map: Vec<PathBuf>,
+
+    /// .NET ReadyToRun maps, `FILE@BASE`: the image's load address BASE (hex with 0x, or
+    /// decimal) is added to each RVA; without `@BASE` the RVAs are used as they are.
+    /// Repeatable.
+    #[arg(long = "r2rmap", value_name = "FILE[@BASE]")]
+    pub r2rmap: Vec<String>,
+
+    /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`),
+    /// recorded with `perf record -k mono -g` so that sample times and jitdump times share
+    /// a clock.
+    #[arg(long = "perf-script", value_name = "FILE")]
+    pub perf_script: PathBuf,
+
+    /// Output: `.iprof` (GraalVM samplingProfiles) or `.folded` (folded stacks for flame-graph
+    /// tools), chosen from the extension unless --output-format says.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub output: PathBuf,
+
+    /// Output format (overrides the extension).
+    #[arg(long = "output-format", value_enum)]
+    pub output_format: Option<SymbolizeFormatArg>,
+
+    /// Accept a jitdump load up to NS nanoseconds after a sample when no earlier load covers
+    /// its address (writers stamp records slightly out of order). 0, the default, resolves
+    /// exactly as `perf inject --jit` does.
+    #[arg(long = "load-time-slack", value_name = "NS", default_value_t = 0)]
+    pub load_time_slack: u64,
+
+    /// Print only errors.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
+}
+
+/// Output formats of `symbolize`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SymbolizeFormatArg {
+    /// GraalVM .iprof with samplingProfiles.
+    Iprof,
+    /// Folded stacks: `comm;outer;…;inner COUNT` per line.
+    Folded,
+}

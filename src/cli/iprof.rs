@@ -435,7 +435,7 @@ fn run(a: &MergeArgs, mode: Mode, inputs: Vec<InputSpec>, kinds: &[Option<Format
 
 /// Streams the profile to `path` (atomically: temporary file + rename) or to standard
 /// output for `-`; returns the bytes written.
-fn write_output(path: &Path, p: &crate::ir::iprof::IprofProfile) -> crate::Result<u64> {
+pub(crate) fn write_output(path: &Path, p: &crate::ir::iprof::IprofProfile) -> crate::Result<u64> {
     use crate::error::{Error, ErrorKind};
     let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
     let mut counter = writer::CountingSink::default();

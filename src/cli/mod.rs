@@ -1,6 +1,6 @@
 //! The command-line front end: argument parsing (`args`, `compat` for llvm-profdata's
 //! spellings), turning arguments into library options (`options`), the progress bar
-//! (`progress`), and one runner per subcommand (`merge`, `show`, `overlap`).
+//! (`progress`), and one runner per subcommand (`merge`, `show`, `overlap`, `symbolize`).
 //!
 //! `pgo-merge [merge] ...` merges; `pgo-merge show ...` and `pgo-merge overlap ...` describe
 //! and compare. Run under the name `llvm-profdata` (a symlink or copy), the binary is a
@@ -15,6 +15,7 @@ pub mod options;
 pub mod overlap;
 pub mod progress;
 pub mod show;
+pub mod symbolize;
 
 use std::ffi::OsString;
 
@@ -118,6 +119,13 @@ pub fn main_with_args(argv: Vec<OsString>) -> i32 {
             rest.remove(0);
             match parse::<args::ShowArgs>(&format!("{bin} show"), rest, mode) {
                 Ok(a) => show::run_show(a, mode),
+                Err(code) => code,
+            }
+        }
+        Some("symbolize") if mode == Mode::Native => {
+            rest.remove(0);
+            match parse::<args::SymbolizeArgs>("pgo-merge symbolize", rest, mode) {
+                Ok(a) => symbolize::run_symbolize(a),
                 Err(code) => code,
             }
         }

@@ -69,7 +69,43 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
                 return EXIT_FAILURE;
             }
         };
-        if crate::detect::FormatKind::sniff(file.bytes()) == crate::detect::FormatKind::Iprof {
+        let kind = crate::detect::FormatKind::sniff(file.bytes());
+        if matches!(
+            kind,
+            crate::detect::FormatKind::JitDump
+                | crate::detect::FormatKind::PerfMap
+                | crate::detect::FormatKind::R2rMap
+        ) {
+            // Inputs of `symbolize`: records/entries, functions, address range, warnings.
+            if json {
+                eprintln!(
+                    "pgo-merge: error: {}: --json is not available for a {}",
+                    path.display(),
+                    kind.name()
+                );
+                return EXIT_FAILURE;
+            }
+            use crate::backends::jit_show;
+            let report = match kind {
+                crate::detect::FormatKind::JitDump => jit_show::render_jitdump(file.bytes()),
+                crate::detect::FormatKind::R2rMap => jit_show::render_r2rmap(file.bytes()),
+                _ => Ok(jit_show::render_perf_map(file.bytes())),
+            };
+            match report {
+                Ok(r) => {
+                    if a.files.len() > 1 {
+                        out.push_str(&format!("==> {} <==\n", path.display()));
+                    }
+                    out.push_str(&r);
+                    continue;
+                }
+                Err(e) => {
+                    eprintln!("pgo-merge: error: {}", e.with_path(path));
+                    return EXIT_FAILURE;
+                }
+            }
+        }
+        if kind == crate::detect::FormatKind::Iprof {
             // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
             if json {
                 eprintln!(

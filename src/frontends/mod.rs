@@ -4,6 +4,9 @@
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
 pub mod iprof;
+pub mod jitdump;
+pub mod perf_script;
+pub mod perfmap;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
@@ -84,6 +87,13 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
              is not implemented yet"
                 .into(),
         ))),
+        FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap | FormatKind::PerfScript => {
+            Err(Error::new(ErrorKind::KindConflict(format!(
+                "this is a {}, not a profile: turn sampled JIT code into a profile with \
+                 `pgo-merge symbolize`, or describe it with `pgo-merge show`",
+                FormatKind::sniff(data).name()
+            ))))
+        }
         FormatKind::Unknown if data.len() < 8 && starts_a_magic(data) => Err(Error::at(
             0,
             ErrorKind::Truncated {

@@ -636,11 +636,33 @@ pub struct IprofShowReport {
     pub reduction: SizeReduction,
     /// Reader warnings.
     pub warnings: Vec<String>,
+    /// Self and total sample counts per method from `samplingProfiles` (all methods, most
+    /// self samples first); the display shows the first [`SHOWN_SAMPLED_METHODS`].
+    pub sampled_methods: Vec<crate::passes::symbolize::MethodSamples>,
 }
+
+/// Methods listed by the display of an [`IprofShowReport`].
+pub const SHOWN_SAMPLED_METHODS: usize = 25;
 
 impl std::fmt::Display for IprofShowReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "{}", self.input)?;
+        if !self.sampled_methods.is_empty() {
+            writeln!(
+                f,
+                "sampled methods: {} (self = innermost frame, total = anywhere on the stack; top {}):",
+                self.sampled_methods.len(),
+                SHOWN_SAMPLED_METHODS.min(self.sampled_methods.len())
+            )?;
+            writeln!(f, "  {:>10} {:>10}  method", "self", "total")?;
+            for m in self.sampled_methods.iter().take(SHOWN_SAMPLED_METHODS) {
+                writeln!(
+                    f,
+                    "  {:>10} {:>10}  {}",
+                    m.self_samples, m.total_samples, m.method
+                )?;
+            }
+        }
         writeln!(f, "as written by pgo-merge (canonical):")?;
         writeln!(
             f,
@@ -684,6 +706,7 @@ pub fn show_report(
         output_methods: canon.symbols.method_count() as u64,
     };
     Ok(IprofShowReport {
+        sampled_methods: crate::passes::symbolize::method_samples(&l.profile),
         input,
         output,
         reduction,

@@ -7,6 +7,7 @@ pub mod merge;
 pub mod normalise;
 pub mod overlap;
 pub mod remap;
+pub mod symbolize;
 pub mod temporal;
 pub mod trim;
 pub mod weight;

@@ -16,6 +16,8 @@ mod indexed_text;
 mod iprof;
 mod iprof_props;
 mod iprof_stream;
+mod jit_inputs;
+mod jitdump;
 mod llvm_identity;
 mod llvm_suite;
 mod raw_versions;

@@ -1,0 +1,496 @@
+//! Front-end for `perf script` text output: sampled stacks with their process, thread and
+//! time.
+//!
+//! A sample is a header line (starting in column 0) followed by its call chain, one frame
+//! per line (indented), innermost first, and a blank line. Read layouts:
+//!
+//! * the default one: `comm  PID[/TID] [CPU] SECS.USECS: PERIOD EVENT:` and frames
+//!   `IP SYM+0xOFF (DSO)`;
+//! * `-F comm,pid,tid,time,ip,sym,dso`: `comm PID/TID SECS.USECS:` and frames `IP SYM (DSO)`;
+//! * any subset of those fields (frames without `(DSO)`, headers without pid or time), and
+//!   recordings without call chains (the one frame then follows the event on the header
+//!   line).
+//!
+//! The comm may contain spaces; the header is parsed from the time token (`DIGITS.DIGITS:`)
+//! backwards. The time's printed precision (microseconds by default, nanoseconds with
+//! `--ns`) is kept, so that a resolver can treat the sample as happening at the end of the
+//! printed unit. The reader walks the bytes without copying: names borrow from the input.
+
+use crate::error::{Error, ErrorKind, Result};
+
+/// The name perf prints for a frame it could not symbolise.
+pub const UNKNOWN: &str = "[unknown]";
+
+/// One frame of a call chain.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ScriptFrame<'a> {
+    /// The printed address: absolute for anonymous/unknown mappings (JIT code), relative to
+    /// the mapping for file-backed DSOs.
+    pub ip: u64,
+    /// The symbol without `+0xOFF`; [`UNKNOWN`] when perf could not name it.
+    pub sym: &'a str,
+    /// The `+0xOFF` offset, when printed.
+    pub sym_off: Option<u64>,
+    /// The DSO inside the final parentheses, when printed.
+    pub dso: Option<&'a str>,
+}
+
+impl ScriptFrame<'_> {
+    /// True if perf could not name the frame.
+    pub fn is_unknown(&self) -> bool {
+        self.sym == UNKNOWN || self.sym.is_empty()
+    }
+}
+
+/// The header of one sample.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SampleHeader<'a> {
+    /// Command name (may contain spaces; empty when not printed).
+    pub comm: &'a str,
+    /// Process id, when printed.
+    pub pid: Option<u32>,
+    /// Thread id, when printed.
+    pub tid: Option<u32>,
+    /// Time in nanoseconds (CLOCK_MONOTONIC with `perf record -k mono`), when printed.
+    pub time_ns: Option<u64>,
+    /// The printed precision of the time in nanoseconds (1000 for the default µs).
+    pub time_unit_ns: u64,
+    /// 1-based line of the header.
+    pub line: u64,
+}
+
+impl SampleHeader<'_> {
+    /// The latest instant the printed time can stand for: the end of its printed unit
+    /// (perf truncates, so a sample printed as `…123456` happened in `[…123456000,
+    /// …123456999]` ns). `u64::MAX` when there is no time.
+    pub fn time_upper(&self) -> u64 {
+        self.time_ns.map_or(u64::MAX, |t| {
+            t.saturating_add(self.time_unit_ns.saturating_sub(1))
+        })
+    }
+}
+
+/// Walks the samples of a `perf script` text.
+#[derive(Debug, Clone)]
+pub struct PerfScriptReader<'a> {
+    data: &'a [u8],
+    pos: usize,
+    line: u64,
+}
+
+fn err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
+    Error::at_line(
+        line,
+        ErrorKind::Malformed {
+            what,
+            detail: detail.into(),
+        },
+    )
+}
+
+/// Parses `SECS.FRAC:` into (ns, unit ns).
+fn parse_time(tok: &str) -> Option<(u64, u64)> {
+    let t = tok.strip_suffix(':')?;
+    let (s, f) = t.split_once('.')?;
+    if s.is_empty()
+        || f.is_empty()
+        || f.len() > 9
+        || !s.bytes().all(|b| b.is_ascii_digit())
+        || !f.bytes().all(|b| b.is_ascii_digit())
+    {
+        return None;
+    }
+    let secs: u64 = s.parse().ok()?;
+    let frac: u64 = f.parse().ok()?;
+    let unit = 10u64.pow(9 - f.len() as u32);
+    Some((
+        secs.checked_mul(1_000_000_000)?
+            .checked_add(frac.checked_mul(unit)?)?,
+        unit,
+    ))
+}
+
+fn parse_pid(tok: &str) -> Option<(Option<u32>, Option<u32>)> {
+    match tok.split_once('/') {
+        Some((p, t)) => Some((Some(p.parse().ok()?), Some(t.parse().ok()?))),
+        None => {
+            let p: u32 = tok.parse().ok()?;
+            Some((Some(p), None))
+        }
+    }
+}
+
+/// Splits `s` into (start, token) pairs on ASCII blanks.
+fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut pos = 0;
+    std::iter::from_fn(move || {
+        let b = s.as_bytes();
+        while pos < b.len() && matches!(b.get(pos), Some(b' ' | b'\t')) {
+            pos += 1;
+        }
+        if pos >= b.len() {
+            return None;
+        }
+        let start = pos;
+        while pos < b.len() && !matches!(b.get(pos), Some(b' ' | b'\t')) {
+            pos += 1;
+        }
+        Some((start, s.get(start..pos).unwrap_or("")))
+    })
+}
+
+/// Byte index of the `(` that opens the parenthesised group ending `s`, if `s` ends with
+/// `)` and that `(` starts `s` or follows a blank.
+fn final_group(s: &str) -> Option<usize> {
+    if !s.ends_with(')') {
+        return None;
+    }
+    let mut depth = 0i32;
+    for (i, c) in s.char_indices().rev() {
+        match c {
+            ')' => depth += 1,
+            '(' => {
+                depth -= 1;
+                if depth == 0 {
+                    let before = s.get(..i)?;
+                    return (before.is_empty() || before.ends_with([' ', '\t'])).then_some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Parses a frame (`IP SYM[+0xOFF] [(DSO)]`, leading blanks allowed).
+pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
+    let t = text.trim_start_matches([' ', '\t']);
+    let (ip_s, rest) = match t.find([' ', '\t']) {
+        Some(i) => (t.get(..i).unwrap_or(""), t.get(i..).unwrap_or("")),
+        None => (t, ""),
+    };
+    let ip = u64::from_str_radix(ip_s, 16).map_err(|_| {
+        err(
+            line,
+            "perf script frame",
+            format!("{ip_s:?} is not a hex address (expected `IP SYM (DSO)`)"),
+        )
+    })?;
+    let rest = rest.trim_matches([' ', '\t']);
+    // The DSO is the final parenthesised group, which may itself end in `(deleted)`; it is
+    // taken as one only if it looks like one (a path or a `[bracketed]` name), since symbol
+    // names may end in parentheses too.
+    let (sym_part, dso) = match final_group(rest) {
+        Some(open)
+            if rest
+                .get(open + 1..)
+                .is_some_and(|d| d.starts_with('/') || d.starts_with('[')) =>
+        {
+            (
+                rest.get(..open).unwrap_or(""),
+                rest.get(open + 1..rest.len() - 1),
+            )
+        }
+        _ => (rest, None),
+    };
+    let sym_part = sym_part.trim_end();
+    let (sym, sym_off) = match sym_part.rfind("+0x") {
+        Some(i)
+            if i > 0
+                && sym_part
+                    .get(i + 3..)
+                    .is_some_and(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit())) =>
+        {
+            (
+                sym_part.get(..i).unwrap_or(""),
+                sym_part
+                    .get(i + 3..)
+                    .and_then(|h| u64::from_str_radix(h, 16).ok()),
+            )
+        }
+        _ => (sym_part, None),
+    };
+    Ok(ScriptFrame {
+        ip,
+        sym: if sym.is_empty() { UNKNOWN } else { sym },
+        sym_off,
+        dso,
+    })
+}
+
+/// Parses a header line; returns the header and an inline frame if the line carries one.
+fn parse_header(text: &str, line: u64) -> Result<(SampleHeader<'_>, Option<ScriptFrame<'_>>)> {
+    let toks: Vec<(usize, &str)> = tokens(text).take(64).collect();
+    let time_at = toks.iter().position(|(_, t)| parse_time(t).is_some());
+    let mut h = SampleHeader {
+        line,
+        time_unit_ns: 1,
+        ..SampleHeader::default()
+    };
+    let mut pid_at = None;
+    let mut after = 0usize;
+    if let Some(ti) = time_at {
+        let (start, tok) = toks.get(ti).copied().unwrap_or_default();
+        if let Some((ns, unit)) = parse_time(tok) {
+            h.time_ns = Some(ns);
+            h.time_unit_ns = unit;
+        }
+        after = start + tok.len();
+        let mut k = ti;
+        // An optional `[CPU]` before the time.
+        if k > 0
+            && toks
+                .get(k - 1)
+                .is_some_and(|(_, t)| t.starts_with('[') && t.ends_with(']'))
+        {
+            k -= 1;
+        }
+        if k > 1
+            && let Some((_, t)) = toks.get(k - 1)
+            && parse_pid(t).is_some()
+        {
+            pid_at = Some(k - 1);
+        }
+    } else {
+        pid_at = toks
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find(|(_, (_, t))| parse_pid(t).is_some())
+            .map(|(i, _)| i);
+    }
+    if let Some(pi) = pid_at
+        && let Some((start, tok)) = toks.get(pi).copied()
+    {
+        if let Some((p, t)) = parse_pid(tok) {
+            h.pid = p;
+            h.tid = t;
+        }
+        h.comm = text.get(..start).unwrap_or("").trim();
+        if time_at.is_none() {
+            after = start + tok.len();
+        }
+    } else if let Some(ti) = time_at {
+        let start = toks.get(ti).map_or(0, |t| t.0);
+        h.comm = text.get(..start).unwrap_or("").trim();
+    } else {
+        return Err(err(
+            line,
+            "perf script sample header",
+            format!(
+                "{:?}: found neither a time (`SECS.USECS:`) nor a pid",
+                text.get(..text.len().min(80)).unwrap_or("")
+            ),
+        ));
+    }
+    // After the time: optional `PERIOD EVENT:` or `EVENT:`, then maybe an inline frame.
+    let rest = text.get(after..).unwrap_or("");
+    let rt: Vec<(usize, &str)> = tokens(rest).take(4).collect();
+    let mut skip_to = 0;
+    match rt.as_slice() {
+        [(_, p), (s, e), ..] if p.bytes().all(|b| b.is_ascii_digit()) && e.ends_with(':') => {
+            skip_to = s + e.len();
+        }
+        [(s, e), ..] if e.ends_with(':') => skip_to = s + e.len(),
+        _ => {}
+    }
+    let inline = rest.get(skip_to..).unwrap_or("").trim();
+    let frame = if inline.is_empty() {
+        None
+    } else {
+        Some(parse_frame(inline, line)?)
+    };
+    Ok((h, frame))
+}
+
+impl<'a> PerfScriptReader<'a> {
+    /// A reader over the text.
+    pub fn new(data: &'a [u8]) -> Self {
+        PerfScriptReader {
+            data,
+            pos: 0,
+            line: 0,
+        }
+    }
+
+    fn next_line(&mut self) -> Option<&'a [u8]> {
+        let rest = self.data.get(self.pos..)?;
+        if rest.is_empty() {
+            return None;
+        }
+        let (l, adv) = match memchr::memchr(b'\n', rest) {
+            Some(i) => (rest.get(..i)?, i + 1),
+            None => (rest, rest.len()),
+        };
+        self.pos += adv;
+        self.line += 1;
+        Some(l.strip_suffix(b"\r").unwrap_or(l))
+    }
+
+    /// True if the next line is a frame: indented by a tab (perf's call-chain lines), or by
+    /// spaces without a time token (a header whose comm perf right-aligned to 16 columns,
+    /// as it does for recordings without call chains, has one).
+    fn peek_is_frame(&self) -> bool {
+        let rest = self.data.get(self.pos..).unwrap_or_default();
+        match rest.first() {
+            Some(b'\t') => true,
+            Some(b' ') => {
+                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
+                !is_padded_header(rest.get(..end).unwrap_or_default())
+            }
+            _ => false,
+        }
+    }
+
+    /// The next sample: its header, with its frames (innermost first) appended to `frames`
+    /// (cleared first). `Ok(None)` at the end. A line that is not UTF-8, a frame without a
+    /// hex address or a header without time and pid is an error naming its line.
+    pub fn next_sample(
+        &mut self,
+        frames: &mut Vec<ScriptFrame<'a>>,
+    ) -> Result<Option<SampleHeader<'a>>> {
+        frames.clear();
+        // Skip blank lines, comments (`perf script --header`) and stray frame lines.
+        let header = loop {
+            let Some(l) = self.next_line() else {
+                return Ok(None);
+            };
+            match l.first() {
+                None | Some(b' ' | b'\t') if l.iter().all(|b| b.is_ascii_whitespace()) => {}
+                Some(b'#') => {}
+                Some(b' ') if is_padded_header(l) => break l,
+                Some(b' ' | b'\t') => {
+                    return Err(err(
+                        self.line,
+                        "perf script",
+                        "a call-chain line before any sample header",
+                    ));
+                }
+                _ => break l,
+            }
+        };
+        let line = self.line;
+        let text = std::str::from_utf8(header)
+            .map_err(|e| err(line, "perf script sample header", format!("not UTF-8: {e}")))?;
+        let (h, inline) = parse_header(text, line)?;
+        if let Some(f) = inline {
+            frames.push(f);
+        }
+        while self.peek_is_frame() {
+            let Some(l) = self.next_line() else { break };
+            if l.iter().all(|b| b.is_ascii_whitespace()) {
+                break;
+            }
+            let line = self.line;
+            let text = std::str::from_utf8(l)
+                .map_err(|e| err(line, "perf script frame", format!("not UTF-8: {e}")))?;
+            frames.push(parse_frame(text, line)?);
+        }
+        Ok(Some(h))
+    }
+}
+
+/// True if a space-indented line is a sample header (it has a `SECS.FRAC:` token).
+fn is_padded_header(l: &[u8]) -> bool {
+    std::str::from_utf8(l).is_ok_and(|t| tokens(t).take(8).any(|(_, w)| parse_time(w).is_some()))
+}
+
+/// True if `data` looks like `perf script` output: a first line that parses as a sample
+/// header with a time, followed by an indented frame line or a blank line.
+pub fn sniff(data: &[u8]) -> bool {
+    let head = data.get(..data.len().min(4096)).unwrap_or_default();
+    let mut lines = head.split(|&b| b == b'\n');
+    let Some(first) = lines.next().and_then(|l| std::str::from_utf8(l).ok()) else {
+        return false;
+    };
+    if first.starts_with('\t') {
+        return false;
+    }
+    matches!(parse_header(first, 1), Ok((h, _)) if h.time_ns.is_some())
+        && lines
+            .next()
+            .is_some_and(|l| l.is_empty() || l.starts_with(b"\t") || l.starts_with(b" "))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn all(text: &str) -> Vec<(SampleHeader<'_>, Vec<ScriptFrame<'_>>)> {
+        let mut r = PerfScriptReader::new(text.as_bytes());
+        let mut out = Vec::new();
+        let mut f = Vec::new();
+        while let Some(h) = r.next_sample(&mut f).unwrap() {
+            out.push((h, f.clone()));
+        }
+        out
+    }
+
+    #[test]
+    fn field_layout() {
+        let t = "node 31327/31327  5873.004406: \n\
+                 \t         1616c54 Builtins_IncHandler (/usr/bin/node)\n\
+                 \t    7f57827e6a55 [unknown] (/tmp/perf-31327.map)\n\
+                 \t             15c JS:~Module._compile node:internal/modules/cjs/loader:1483:37 (/tmp/j/jitted-1-2.so)\n\
+                 \t          c494db v8::internal::(anonymous namespace)::Invoke (/usr/bin/node)\n\
+                 \n\
+                 V8 DefaultWorke 31327/31333  5873.004708: \n\
+                 \t          daaf70 v8::internal::Sweeper::RawSweep (/usr/bin/node)\n";
+        let s = all(t);
+        assert_eq!(s.len(), 2);
+        let (h, f) = &s[0];
+        assert_eq!((h.comm, h.pid, h.tid), ("node", Some(31327), Some(31327)));
+        assert_eq!(h.time_ns, Some(5_873_004_406_000));
+        assert_eq!(h.time_upper(), 5_873_004_406_999);
+        assert_eq!(f.len(), 4);
+        assert!(f[1].is_unknown());
+        assert_eq!(f[1].ip, 0x7f57827e6a55);
+        assert_eq!(f[1].dso, Some("/tmp/perf-31327.map"));
+        assert_eq!(
+            f[2].sym,
+            "JS:~Module._compile node:internal/modules/cjs/loader:1483:37"
+        );
+        assert_eq!(f[3].sym, "v8::internal::(anonymous namespace)::Invoke");
+        let d = parse_frame("\t  7f00 foo(int) (/tmp/x.so (deleted))", 1).unwrap();
+        assert_eq!((d.sym, d.dso), ("foo(int)", Some("/tmp/x.so (deleted)")));
+        let d = parse_frame("\t  7f00 foo(int)", 1).unwrap();
+        assert_eq!((d.sym, d.dso), ("foo(int)", None));
+        let d = parse_frame("\t  7f00 ([unknown])", 1).unwrap();
+        assert_eq!((d.sym, d.dso), (UNKNOWN, Some("[unknown]")));
+        assert_eq!(s[1].0.comm, "V8 DefaultWorke");
+        assert_eq!(s[1].0.tid, Some(31333));
+    }
+
+    #[test]
+    fn default_layout_and_inline_frames() {
+        let t = "node 32693 [001]  5917.720668:     500250 cpu-clock:pppH: \n\
+                 \t           14f38 intel_check_word.constprop.0+0x158 (/usr/lib/ld.so)\n\
+                 \t      1e00000000 [unknown] ([unknown])\n\
+                 \n\
+                 \x20           node  7/8 12.000000001:      1 cycles:u:      14f02 f+0x2 (/x)\n";
+        let s = all(t);
+        let (h, f) = &s[0];
+        assert_eq!((h.comm, h.pid, h.tid), ("node", Some(32693), None));
+        assert_eq!(f[0].sym, "intel_check_word.constprop.0");
+        assert_eq!(f[0].sym_off, Some(0x158));
+        assert!(f[1].is_unknown());
+        assert_eq!(f[1].dso, Some("[unknown]"));
+        let (h, f) = &s[1];
+        assert_eq!((h.time_ns, h.time_unit_ns), (Some(12_000_000_001), 1));
+        assert_eq!((f.len(), f[0].ip, f[0].sym), (1, 0x14f02, "f"));
+        assert!(sniff(t.as_bytes()));
+    }
+
+    #[test]
+    fn errors_name_lines() {
+        let t = "node 1/1 1.000001:\n\tzz foo (/x)\n";
+        let mut r = PerfScriptReader::new(t.as_bytes());
+        let e = r.next_sample(&mut Vec::new()).unwrap_err();
+        assert_eq!(e.line(), Some(2));
+        let t = "just words here\n";
+        let e = PerfScriptReader::new(t.as_bytes())
+            .next_sample(&mut Vec::new())
+            .unwrap_err();
+        assert_eq!(e.line(), Some(1));
+    }
+}

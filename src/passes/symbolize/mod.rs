@@ -1,0 +1,901 @@
+//! Symbolising sampled JIT code: jitdumps, perf maps and r2rmaps in, sampled stacks from
+//! `perf script` resolved against them, profiles out.
+//!
+//! ```text
+//!  jit-PID.dump ─┐                       perf script text
+//!  perf-PID.map ─┼─► SymbolizerBuilder ─► Symbolizer ──► symbolize() ──► Stacks
+//!  X.ni.r2rmap  ─┘     (regions)          (indexes)      (parse+resolve)   ├─► folded stacks
+//!                                                                          └─► iprof samplingProfiles
+//! ```
+//!
+//! * Only frames that perf itself could not name (`[unknown]`) are resolved; frames perf
+//!   named keep perf's name. A frame is looked up first in the jitdumps of its process (by
+//!   load time, see [`index`]), then in the time-less maps (perf maps of that process, maps
+//!   whose pid is unknown, r2rmaps), where a later line wins over an earlier overlapping one.
+//! * A sample's time is taken at the end of its printed unit (µs by default), so a load
+//!   logged within the same microsecond before the sample is seen, as perf sees it.
+//! * MOVE records add the moved code at its new address from the move's time on; the old
+//!   range stays mapped until other code is loaded over it, as with `perf inject --jit`.
+
+pub mod index;
+pub mod names;
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontends::jitdump::{self, JitDumpReader, Record, WarningSink};
+use crate::frontends::perf_script::{PerfScriptReader, ScriptFrame};
+use crate::frontends::perfmap::{self, PerfMapReader};
+use crate::ir::context::Frame;
+use crate::ir::fx::FxHashMap;
+use crate::ir::iprof::{IprofProfile, IprofVersion, Section, add_counts};
+use crate::ir::java_symbols::{MethodId, TypeId};
+
+use index::{CodeIndex, CodeIndexBuilder, Region};
+
+/// The kind of input a code region came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    /// A jitdump CODE_LOAD (or MOVE).
+    JitDump,
+    /// A `perf-PID.map` line.
+    PerfMap,
+    /// An r2rmap method line (RVA + load base).
+    R2rMap,
+}
+
+/// What a region stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Symbol {
+    /// Index into the name table.
+    name: u32,
+    /// Start of the code (for addresses relative to the function).
+    pub start: u64,
+    /// The load's `code_index` (jitdumps only).
+    pub code_index: Option<u64>,
+    /// Where it came from.
+    pub kind: SourceKind,
+}
+
+/// A resolved address.
+#[derive(Debug, Clone, Copy)]
+pub struct Resolved<'s> {
+    sym: &'s Symbolizer,
+    /// The symbol.
+    pub symbol: &'s Symbol,
+    /// Index of the symbol in the symbolizer (a stable id for caching).
+    pub symbol_id: u32,
+    /// Found only thanks to the load-time slack (the load is later than the sample).
+    pub early: bool,
+    /// Found in a jitdump (else in a perf map or r2rmap); known without touching the symbol.
+    pub from_jitdump: bool,
+}
+
+impl<'s> Resolved<'s> {
+    /// The function name as the runtime wrote it.
+    pub fn name(&self) -> &'s str {
+        self.sym.name(self.symbol)
+    }
+}
+
+/// Per-input statistics of the code regions read.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceStats {
+    /// The input.
+    pub path: PathBuf,
+    /// Its kind.
+    pub kind: Option<SourceKind>,
+    /// Process the regions apply to (`None`: every process).
+    pub pid: Option<u32>,
+    /// Regions added.
+    pub regions: u64,
+}
+
+/// Collects code regions from jitdumps and maps.
+#[derive(Debug, Default)]
+pub struct SymbolizerBuilder {
+    names: Vec<Box<str>>,
+    name_ids: FxHashMap<Box<str>, u32>,
+    symbols: Vec<Symbol>,
+    /// Timed regions per pid.
+    jit: Vec<(Option<u32>, CodeIndexBuilder)>,
+    /// Time-less regions per pid; the time is a global sequence number (later line wins).
+    maps: Vec<(Option<u32>, CodeIndexBuilder)>,
+    seq: u64,
+    /// Per input.
+    pub sources: Vec<SourceStats>,
+    /// Warnings, each naming its input and offset or line.
+    pub warnings: Vec<String>,
+}
+
+fn builder_for(
+    v: &mut Vec<(Option<u32>, CodeIndexBuilder)>,
+    pid: Option<u32>,
+) -> &mut CodeIndexBuilder {
+    let i = match v.iter().position(|(p, _)| *p == pid) {
+        Some(i) => i,
+        None => {
+            v.push((pid, CodeIndexBuilder::new()));
+            v.len() - 1
+        }
+    };
+    &mut v[i].1
+}
+
+/// The pid in a `perf-PID.map` file name, if it is one.
+pub fn perf_map_pid(path: &Path) -> Option<u32> {
+    let n = path.file_name()?.to_str()?;
+    n.strip_prefix("perf-")?.strip_suffix(".map")?.parse().ok()
+}
+
+impl SymbolizerBuilder {
+    /// An empty builder.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    fn name_id(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.name_ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.name_ids.insert(name.into(), id);
+        id
+    }
+
+    fn symbol(
+        &mut self,
+        name: &str,
+        start: u64,
+        code_index: Option<u64>,
+        kind: SourceKind,
+    ) -> Result<u32> {
+        if self.symbols.len() >= (u32::MAX - 1) as usize {
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                what: "code regions",
+                value: self.symbols.len() as u64,
+                limit: u64::from(u32::MAX) - 1,
+            }));
+        }
+        let name = self.name_id(name);
+        self.symbols.push(Symbol {
+            name,
+            start,
+            code_index,
+            kind,
+        });
+        Ok(self.symbols.len() as u32 - 1)
+    }
+
+    /// Adds the CODE_LOAD and CODE_MOVE records of a jitdump (its bytes, normally a memory
+    /// map: the walk never copies them). The regions apply to the header's pid. A truncated
+    /// or malformed record becomes a warning with its offset; the records before it (and,
+    /// where the walk can go on, after it) are kept. Errors: an unreadable header.
+    pub fn add_jitdump(&mut self, path: &Path, data: &[u8]) -> Result<()> {
+        let mut r = JitDumpReader::new(data).map_err(|e| e.with_path(path))?;
+        let pid = r.header().pid;
+        let mut w = WarningSink::default();
+        if r.header().reserved_flags() != 0 {
+            w.push(format!(
+                "at offset 0x20: header flags {:#x} have reserved bits set (perf rejects such \
+                 a file); records read anyway",
+                r.header().flags
+            ));
+        }
+        if r.header().flags & jitdump::FLAG_ARCH_TIMESTAMP != 0 {
+            w.push(
+                "header flag bit 0 is set: timestamps are architecture counter (TSC) values, \
+                 which perf script's times are not; resolution by time will be wrong unless \
+                 the samples use the same counter"
+                    .into(),
+            );
+        }
+        let mut by_index: FxHashMap<u64, u32> = FxHashMap::default();
+        let mut regions = 0u64;
+        let mut unknown = 0u64;
+        let mut backwards = (0u64, 0u64);
+        let mut last = 0u64;
+        let mut local: Vec<Region> = Vec::new();
+        loop {
+            let (rh, rec) = match r.next_record() {
+                Ok(Some(x)) => x,
+                Ok(None) => break,
+                Err(e) => {
+                    w.push(format!("{e}; the records before it are kept"));
+                    continue;
+                }
+            };
+            if rh.timestamp < last {
+                backwards.0 += 1;
+                backwards.1 = backwards.1.max(last - rh.timestamp);
+            }
+            last = last.max(rh.timestamp);
+            match rec {
+                Record::CodeLoad(l) => {
+                    let name = l.name_lossy();
+                    let sym =
+                        self.symbol(&name, l.code_addr, Some(l.code_index), SourceKind::JitDump)?;
+                    by_index.insert(l.code_index, sym);
+                    if l.code_size == 0 || l.code_addr.checked_add(l.code_size).is_none() {
+                        continue;
+                    }
+                    local.push(Region {
+                        start: l.code_addr,
+                        end: l.code_addr + l.code_size,
+                        time: rh.timestamp,
+                        payload: sym,
+                    });
+                    regions += 1;
+                }
+                Record::CodeMove(m) => {
+                    let Some(&orig) = by_index.get(&m.code_index) else {
+                        w.push(format!(
+                            "at offset {:#x}: CODE_MOVE of code_index {} that no earlier \
+                             CODE_LOAD has; skipped",
+                            rh.offset, m.code_index
+                        ));
+                        continue;
+                    };
+                    let name = self.symbols.get(orig as usize).map_or(0, |s| s.name);
+                    let name = self.names.get(name as usize).cloned().unwrap_or_default();
+                    let sym = self.symbol(
+                        &name,
+                        m.new_code_addr,
+                        Some(m.code_index),
+                        SourceKind::JitDump,
+                    )?;
+                    if let Some(end) = m.new_code_addr.checked_add(m.code_size)
+                        && end > m.new_code_addr
+                    {
+                        local.push(Region {
+                            start: m.new_code_addr,
+                            end,
+                            time: rh.timestamp,
+                            payload: sym,
+                        });
+                        regions += 1;
+                    }
+                }
+                Record::Unknown { .. } => unknown += 1,
+                Record::DebugInfo(_) | Record::Close | Record::UnwindingInfo(_) => {}
+            }
+        }
+        if unknown > 0 {
+            w.push(format!("{unknown} records of unknown type skipped"));
+        }
+        if backwards.0 > 0 {
+            w.push(format!(
+                "{} records have a timestamp earlier than a previous record's (at most {} ns); \
+                 tolerated",
+                backwards.0, backwards.1
+            ));
+        }
+        let b = builder_for(&mut self.jit, Some(pid));
+        for reg in local {
+            b.add(reg);
+        }
+        self.sources.push(SourceStats {
+            path: path.to_path_buf(),
+            kind: Some(SourceKind::JitDump),
+            pid: Some(pid),
+            regions,
+        });
+        let p = path.display();
+        self.warnings
+            .extend(w.finish().into_iter().map(|m| format!("{p}: {m}")));
+        Ok(())
+    }
+
+    /// Adds a `perf-PID.map`. The pid comes from the file name (`perf-1234.map`); a map
+    /// named otherwise applies to every process. Bad lines become warnings with their line
+    /// numbers.
+    pub fn add_perf_map(&mut self, path: &Path, data: &[u8]) -> Result<()> {
+        let pid = perf_map_pid(path);
+        let mut w = WarningSink::default();
+        let mut local = Vec::new();
+        for e in PerfMapReader::new(data).entries() {
+            match e {
+                Ok(e) => {
+                    let sym = self.symbol(e.name, e.start, None, SourceKind::PerfMap)?;
+                    self.seq += 1;
+                    local.push(Region {
+                        start: e.start,
+                        end: e.start + e.size.max(1),
+                        time: self.seq,
+                        payload: sym,
+                    });
+                }
+                Err(e) => w.push(format!("{e}; line skipped")),
+            }
+        }
+        self.add_map_regions(path, pid, local, SourceKind::PerfMap, w);
+        Ok(())
+    }
+
+    /// Adds an r2rmap whose image is loaded at `base` (its RVAs are added to it). Errors: a
+    /// bad or unsupported header.
+    pub fn add_r2rmap(&mut self, path: &Path, data: &[u8], base: u64) -> Result<()> {
+        let m = perfmap::read_r2rmap(data).map_err(|e| e.with_path(path))?;
+        let mut w = WarningSink::default();
+        for x in &m.warnings {
+            w.push(x.clone());
+        }
+        let mut local = Vec::new();
+        for e in &m.entries {
+            let Some(start) = base.checked_add(e.start) else {
+                w.push(format!("line {}: base + RVA overflows; skipped", e.line));
+                continue;
+            };
+            let Some(end) = start.checked_add(e.size.max(1)) else {
+                w.push(format!(
+                    "line {}: base + RVA + length overflows; skipped",
+                    e.line
+                ));
+                continue;
+            };
+            let sym = self.symbol(e.name, start, None, SourceKind::R2rMap)?;
+            self.seq += 1;
+            local.push(Region {
+                start,
+                end,
+                time: self.seq,
+                payload: sym,
+            });
+        }
+        self.add_map_regions(path, None, local, SourceKind::R2rMap, w);
+        Ok(())
+    }
+
+    fn add_map_regions(
+        &mut self,
+        path: &Path,
+        pid: Option<u32>,
+        local: Vec<Region>,
+        kind: SourceKind,
+        w: WarningSink,
+    ) {
+        let n = local.len() as u64;
+        let b = builder_for(&mut self.maps, pid);
+        for r in local {
+            b.add(r);
+        }
+        self.sources.push(SourceStats {
+            path: path.to_path_buf(),
+            kind: Some(kind),
+            pid,
+            regions: n,
+        });
+        let p = path.display();
+        self.warnings
+            .extend(w.finish().into_iter().map(|m| format!("{p}: {m}")));
+    }
+
+    /// Builds the indexes.
+    pub fn build(self) -> Result<Symbolizer> {
+        let build_all =
+            |v: Vec<(Option<u32>, CodeIndexBuilder)>| -> Result<Vec<(Option<u32>, CodeIndex)>> {
+                v.into_iter().map(|(p, b)| Ok((p, b.build()?))).collect()
+            };
+        Ok(Symbolizer {
+            names: self.names,
+            symbols: self.symbols,
+            jit: build_all(self.jit)?,
+            maps: build_all(self.maps)?,
+            sources: self.sources,
+            warnings: self.warnings,
+        })
+    }
+}
+
+/// Resolves (pid, address, time) to JIT functions.
+#[derive(Debug, Default)]
+pub struct Symbolizer {
+    names: Vec<Box<str>>,
+    symbols: Vec<Symbol>,
+    jit: Vec<(Option<u32>, CodeIndex)>,
+    maps: Vec<(Option<u32>, CodeIndex)>,
+    /// Per input.
+    pub sources: Vec<SourceStats>,
+    /// Warnings from reading the inputs.
+    pub warnings: Vec<String>,
+}
+
+impl Symbolizer {
+    /// The name of a symbol.
+    pub fn name(&self, s: &Symbol) -> &str {
+        self.names.get(s.name as usize).map_or("", |n| n)
+    }
+
+    /// Number of symbols (regions) known.
+    pub fn symbol_count(&self) -> usize {
+        self.symbols.len()
+    }
+
+    fn hit(&self, h: index::Hit, from_jitdump: bool) -> Option<Resolved<'_>> {
+        let symbol_id = h.payload;
+        let symbol = self.symbols.get(symbol_id as usize)?;
+        Some(Resolved {
+            sym: self,
+            symbol,
+            symbol_id,
+            early: h.early,
+            from_jitdump,
+        })
+    }
+
+    /// The function that covered `addr` in process `pid` (`None`: any process) at `time`
+    /// (ns; `u64::MAX` when unknown): jitdumps first (newest load at or before `time`, or
+    /// one at most `slack` ns later), then the time-less maps (latest line).
+    #[inline]
+    pub fn resolve(
+        &self,
+        pid: Option<u32>,
+        addr: u64,
+        time: u64,
+        slack: u64,
+    ) -> Option<Resolved<'_>> {
+        let applies = |p: &Option<u32>| pid.is_none() || p.is_none() || *p == pid;
+        for (p, ix) in &self.jit {
+            if applies(p)
+                && let Some(h) = ix.lookup(addr, time, slack)
+            {
+                return self.hit(h, true);
+            }
+        }
+        for (p, ix) in &self.maps {
+            if applies(p)
+                && let Some(h) = ix.lookup(addr, u64::MAX, 0)
+            {
+                return self.hit(h, false);
+            }
+        }
+        None
+    }
+
+    /// [`Symbolizer::resolve`] for the frames of one sample: `out[i]` answers
+    /// `queries[i] = (addr, time)`. The lookups in the process's jitdump run in lockstep
+    /// ([`CodeIndex::lookup_batch`]); addresses it does not cover go through
+    /// [`Symbolizer::resolve`]. `hits` is scratch space.
+    pub fn resolve_batch<'s>(
+        &'s self,
+        pid: Option<u32>,
+        queries: &[(u64, u64)],
+        slack: u64,
+        hits: &mut Vec<Option<index::Hit>>,
+        out: &mut Vec<Option<Resolved<'s>>>,
+    ) {
+        out.clear();
+        let first = self
+            .jit
+            .iter()
+            .find(|(p, _)| pid.is_none() || p.is_none() || *p == pid);
+        let Some((_, ix)) = first else {
+            out.extend(queries.iter().map(|&(a, t)| self.resolve(pid, a, t, slack)));
+            return;
+        };
+        ix.lookup_batch(queries, slack, hits);
+        for (&(a, t), h) in queries.iter().zip(hits.iter()) {
+            out.push(match h {
+                Some(h) => self.hit(*h, true),
+                None => self.resolve(pid, a, t, slack),
+            });
+        }
+    }
+
+    /// The jitdump regions of `pid` covering `addr` at any time (diagnostics and tests).
+    pub fn all_jit_covering(&self, pid: u32, addr: u64) -> Vec<(&str, u64)> {
+        self.jit
+            .iter()
+            .filter(|(p, _)| *p == Some(pid))
+            .flat_map(|(_, ix)| ix.all_covering(addr))
+            .filter_map(|(t, p)| Some((self.name(self.symbols.get(p as usize)?), t)))
+            .collect()
+    }
+}
+
+/// Options of [`symbolize`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SymbolizeOptions {
+    /// Accept a jitdump load up to this many ns *after* the sample when no earlier load
+    /// covers the address (0, the default, agrees exactly with `perf inject --jit`).
+    pub load_time_slack_ns: u64,
+}
+
+/// Counts of one symbolisation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct SymbolizeStats {
+    /// Samples read.
+    pub samples: u64,
+    /// Frames read.
+    pub frames: u64,
+    /// Frames perf could not name.
+    pub unknown_frames: u64,
+    /// Of those, resolved through a jitdump.
+    pub resolved_jitdump: u64,
+    /// Of those, resolved through a perf map or r2rmap.
+    pub resolved_map: u64,
+    /// Resolved only thanks to the load-time slack.
+    pub resolved_early: u64,
+}
+
+impl SymbolizeStats {
+    /// Frames left `[unknown]`.
+    pub fn unresolved(&self) -> u64 {
+        self.unknown_frames - self.resolved_jitdump - self.resolved_map
+    }
+}
+
+/// Interned frame names.
+#[derive(Debug, Default, Clone)]
+pub struct FrameNames {
+    names: Vec<Box<str>>,
+    ids: FxHashMap<Box<str>, u32>,
+}
+
+impl FrameNames {
+    /// The id of `name`, adding it if new.
+    pub fn intern(&mut self, name: &str) -> u32 {
+        if let Some(&id) = self.ids.get(name) {
+            return id;
+        }
+        let id = self.names.len() as u32;
+        self.names.push(name.into());
+        self.ids.insert(name.into(), id);
+        id
+    }
+    /// The name of an id.
+    pub fn get(&self, id: u32) -> &str {
+        self.names.get(id as usize).map_or("", |n| n)
+    }
+    /// Number of names.
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+    /// True if empty.
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+}
+
+/// Distinct resolved stacks with their sample counts.
+///
+/// Each key is `[comm, innermost frame, …, outermost frame]` as ids into `names`.
+#[derive(Debug, Default, Clone)]
+pub struct Stacks {
+    /// Frame and comm names.
+    pub names: FrameNames,
+    /// Per distinct stack, the number of samples.
+    pub stacks: FxHashMap<Box<[u32]>, u64>,
+    /// Counts.
+    pub stats: SymbolizeStats,
+    /// Frame ids that came from JIT regions (resolved by us).
+    jit_frames: Vec<bool>,
+}
+
+/// Resolves one frame: perf's name if it had one, else the resolved JIT name, else
+/// `[unknown]`. Returns the name and how it was found.
+pub fn frame_name<'a>(
+    sym: &'a Symbolizer,
+    pid: Option<u32>,
+    time: u64,
+    f: &ScriptFrame<'a>,
+    slack: u64,
+) -> (&'a str, Option<Resolved<'a>>) {
+    if !f.is_unknown() {
+        return (f.sym, None);
+    }
+    match sym.resolve(pid, f.ip, time, slack) {
+        Some(r) => (r.name(), Some(r)),
+        None => (crate::frontends::perf_script::UNKNOWN, None),
+    }
+}
+
+/// Reads a `perf script` text and resolves its `[unknown]` frames through `sym`, collecting
+/// distinct stacks. Errors carry the line of the text.
+pub fn symbolize(sym: &Symbolizer, script: &[u8], opts: &SymbolizeOptions) -> Result<Stacks> {
+    let mut out = Stacks::default();
+    let mut reader = PerfScriptReader::new(script);
+    let mut frames: Vec<ScriptFrame<'_>> = Vec::with_capacity(128);
+    let mut key: Vec<u32> = Vec::with_capacity(128);
+    // symbol id → frame id, so resolved frames are not hashed again.
+    let mut sym_frame: Vec<u32> = vec![u32::MAX; sym.symbol_count()];
+    let unknown = out.names.intern(crate::frontends::perf_script::UNKNOWN);
+    let mut last_perf: Option<(&str, u32)> = None;
+    let mut queries: Vec<(u64, u64)> = Vec::with_capacity(128);
+    let mut hits = Vec::with_capacity(128);
+    let mut resolved = Vec::with_capacity(128);
+    while let Some(h) = reader.next_sample(&mut frames)? {
+        out.stats.samples += 1;
+        key.clear();
+        key.push(out.names.intern(h.comm));
+        let t = h.time_upper();
+        queries.clear();
+        queries.extend(frames.iter().filter(|f| f.is_unknown()).map(|f| (f.ip, t)));
+        sym.resolve_batch(
+            h.pid,
+            &queries,
+            opts.load_time_slack_ns,
+            &mut hits,
+            &mut resolved,
+        );
+        let mut next = resolved.iter();
+        for f in &frames {
+            out.stats.frames += 1;
+            let id = if f.is_unknown() {
+                out.stats.unknown_frames += 1;
+                match next.next().copied().flatten() {
+                    Some(r) => {
+                        if r.from_jitdump {
+                            out.stats.resolved_jitdump += 1;
+                        } else {
+                            out.stats.resolved_map += 1;
+                        }
+                        if r.early {
+                            out.stats.resolved_early += 1;
+                        }
+                        match sym_frame.get(r.symbol_id as usize).copied() {
+                            Some(id) if id != u32::MAX => id,
+                            _ => {
+                                let id = out.names.intern(r.name());
+                                if let Some(slot) = sym_frame.get_mut(r.symbol_id as usize) {
+                                    *slot = id;
+                                }
+                                if out.jit_frames.len() <= id as usize {
+                                    out.jit_frames.resize(id as usize + 1, false);
+                                }
+                                if let Some(j) = out.jit_frames.get_mut(id as usize) {
+                                    *j = true;
+                                }
+                                id
+                            }
+                        }
+                    }
+                    None => unknown,
+                }
+            } else {
+                // Consecutive frames often repeat a name (recursion): skip the hash then.
+                match last_perf {
+                    Some((n, id)) if n == f.sym => id,
+                    _ => {
+                        let id = out.names.intern(f.sym);
+                        last_perf = Some((f.sym, id));
+                        id
+                    }
+                }
+            };
+            key.push(id);
+        }
+        match out.stacks.get_mut(key.as_slice()) {
+            Some(c) => *c = add_counts(*c, 1),
+            None => {
+                out.stacks.insert(key.as_slice().into(), 1);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// How a folded-stack frame name is written: `;` separates frames and the last space
+/// separates the count, so a `;` inside a name (Java's `Lpkg/Type;::m`) is written as `:`
+/// and line breaks as spaces.
+fn folded_frame(name: &str) -> std::borrow::Cow<'_, str> {
+    if name.contains([';', '\n', '\r']) {
+        std::borrow::Cow::Owned(name.replace(';', ":").replace(['\n', '\r'], " "))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
+impl Stacks {
+    /// True if frame name `id` was resolved through a JIT region.
+    pub fn is_jit_frame(&self, id: u32) -> bool {
+        self.jit_frames.get(id as usize).copied().unwrap_or(false)
+    }
+
+    /// The folded-stacks lines (`comm;outermost;…;innermost COUNT`), sorted, one per
+    /// distinct stack.
+    pub fn folded_lines(&self) -> Vec<String> {
+        let mut lines: Vec<String> = self
+            .stacks
+            .iter()
+            .map(|(k, c)| {
+                let mut s = String::new();
+                if let Some((comm, frames)) = k.split_first() {
+                    s.push_str(&folded_frame(self.names.get(*comm)));
+                    for f in frames.iter().rev() {
+                        s.push(';');
+                        s.push_str(&folded_frame(self.names.get(*f)));
+                    }
+                }
+                s.push(' ');
+                s.push_str(&c.to_string());
+                s
+            })
+            .collect();
+        lines.sort_unstable();
+        lines
+    }
+
+    /// Writes the folded stacks.
+    pub fn write_folded(&self, w: &mut impl Write) -> io::Result<()> {
+        for l in self.folded_lines() {
+            w.write_all(l.as_bytes())?;
+            w.write_all(b"\n")?;
+        }
+        Ok(())
+    }
+
+    /// The stacks as an iprof profile: one sampling-profile context per distinct stack
+    /// (innermost frame first, every BCI 0: jitdumps carry no bytecode positions), methods
+    /// and types built from the frame names ([`names::split`]), in canonical form. Stacks
+    /// that differ only in the process name are one context.
+    pub fn to_iprof(&self) -> IprofProfile {
+        let mut p = IprofProfile {
+            version: IprofVersion::V1_0_0,
+            ..IprofProfile::default()
+        };
+        p.present.insert(Section::Sampling);
+        let mut method_of: Vec<Option<MethodId>> = vec![None; self.names.len()];
+        let mut frames: Vec<Frame> = Vec::new();
+        let mut sig: Vec<TypeId> = Vec::new();
+        let mut keys: Vec<(&Box<[u32]>, &u64)> = self.stacks.iter().collect();
+        keys.sort_unstable();
+        for (k, &c) in keys {
+            frames.clear();
+            for &f in k.get(1..).unwrap_or_default() {
+                let m = match method_of.get(f as usize).copied().flatten() {
+                    Some(m) => m,
+                    None => {
+                        let name = self.names.get(f);
+                        let default = if self.is_jit_frame(f) {
+                            "(jit)"
+                        } else if name == crate::frontends::perf_script::UNKNOWN {
+                            "(unknown)"
+                        } else {
+                            "(native)"
+                        };
+                        let s = names::split(name, default);
+                        sig.clear();
+                        sig.push(p.symbols.intern_type(&s.declaring));
+                        if s.ret.is_some() || !s.params.is_empty() {
+                            sig.push(p.symbols.intern_type(s.ret.unwrap_or("void")));
+                            for t in &s.params {
+                                sig.push(p.symbols.intern_type(t));
+                            }
+                        }
+                        let m = p.symbols.intern_method(&s.method, &sig);
+                        if let Some(slot) = method_of.get_mut(f as usize) {
+                            *slot = Some(m);
+                        }
+                        m
+                    }
+                };
+                frames.push(Frame { method: m, bci: 0 });
+            }
+            if let Some(site) = p.contexts.intern_innermost_first(&frames) {
+                let e = p.samples.entry(site).or_insert(0);
+                *e = add_counts(*e, c);
+            }
+        }
+        crate::passes::normalise::canonicalize(&p, false)
+    }
+}
+
+/// Per-method sample counts of a profile's `samplingProfiles`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MethodSamples {
+    /// `Declaring.name(params)ret`.
+    pub method: String,
+    /// Samples in which the method is the innermost frame.
+    pub self_samples: u64,
+    /// Samples in which the method is on the stack (once per sample, even if recursive).
+    pub total_samples: u64,
+}
+
+/// Self and total sample counts per method, sorted by self then total (descending), then
+/// name.
+pub fn method_samples(p: &IprofProfile) -> Vec<MethodSamples> {
+    let mut acc: FxHashMap<MethodId, (u64, u64)> = FxHashMap::default();
+    let mut seen: Vec<MethodId> = Vec::new();
+    for (site, &c) in &p.samples {
+        seen.clear();
+        for (k, f) in p.contexts.frames(*site).enumerate() {
+            let e = acc.entry(f.method).or_insert((0, 0));
+            if k == 0 {
+                e.0 = add_counts(e.0, c);
+            }
+            if !seen.contains(&f.method) {
+                seen.push(f.method);
+                e.1 = add_counts(e.1, c);
+            }
+        }
+    }
+    let mut v: Vec<MethodSamples> = acc
+        .into_iter()
+        .map(|(m, (s, t))| MethodSamples {
+            method: p.symbols.display_method(m),
+            self_samples: s,
+            total_samples: t,
+        })
+        .collect();
+    v.sort_by(|a, b| {
+        b.self_samples
+            .cmp(&a.self_samples)
+            .then(b.total_samples.cmp(&a.total_samples))
+            .then_with(|| a.method.cmp(&b.method))
+    });
+    v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontends::jitdump::tests::Builder;
+
+    fn sym() -> Symbolizer {
+        let mut b = Builder::new(false);
+        b.header(1, 40)
+            // Loaded 500 ns into the microsecond the sample below is printed with.
+            .load(1_000_000_500, 0x1000, 0x100, 1, "JS:*hot /app/a.js:3:1")
+            .load(
+                2_000_000_000,
+                0x1000,
+                0x80,
+                2,
+                "Ljava/lang/String;::hashCode",
+            );
+        let mut s = SymbolizerBuilder::new();
+        s.add_jitdump(Path::new("jit-4242.dump"), &b.bytes).unwrap();
+        s.build().unwrap()
+    }
+
+    #[test]
+    fn sample_time_is_the_end_of_its_printed_unit() {
+        let script = "node 4242/4242 1.000000:\n\t1010 [unknown] ([unknown])\n\n";
+        let st = symbolize(&sym(), script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        assert_eq!(st.stats.resolved_jitdump, 1);
+        assert_eq!(st.folded_lines(), vec!["node;JS:*hot /app/a.js:3:1 1"]);
+    }
+
+    #[test]
+    fn slack_reuse_and_folded_names() {
+        let s = sym();
+        // Before any load: unresolved unless the slack reaches the first load.
+        assert!(s.resolve(Some(4242), 0x1010, 999_000_000, 0).is_none());
+        let r = s
+            .resolve(Some(4242), 0x1010, 999_000_000, 2_000_000)
+            .unwrap();
+        assert!(r.early && r.name() == "JS:*hot /app/a.js:3:1");
+        // After the second load: the reused start is the Java method; the tail beyond its
+        // 0x80 bytes still belongs to the first load.
+        assert_eq!(
+            s.resolve(Some(4242), 0x1010, 3_000_000_000, 0)
+                .unwrap()
+                .name(),
+            "Ljava/lang/String;::hashCode"
+        );
+        assert_eq!(
+            s.resolve(Some(4242), 0x10a0, 3_000_000_000, 0)
+                .unwrap()
+                .name(),
+            "JS:*hot /app/a.js:3:1"
+        );
+        // Another process's samples are not resolved with this dump.
+        assert!(s.resolve(Some(1), 0x1010, 3_000_000_000, 0).is_none());
+        let script = "java 4242/7 3.000000:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n\
+                      java 4242/7 3.000001:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n";
+        let st = symbolize(&s, script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        // `;` inside a name is written as `:` in folded stacks.
+        assert_eq!(
+            st.folded_lines(),
+            vec!["java;main;Ljava/lang/String:::hashCode 2"]
+        );
+        let p = st.to_iprof();
+        let ms = method_samples(&p);
+        assert_eq!(ms[0].method, "java.lang.String.hashCode");
+        assert_eq!((ms[0].self_samples, ms[0].total_samples), (2, 2));
+        assert_eq!((ms[1].self_samples, ms[1].total_samples), (0, 2));
+    }
+}
