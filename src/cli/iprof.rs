@@ -165,9 +165,20 @@ pub fn route(a: &MergeArgs, mode: Mode) -> Route {
     let out_iprof = a.output_format == Some(OutputFormatArg::Iprof)
         || a.output.as_deref().is_some_and(has_iprof_extension);
     let out_llvm = explicit_llvm_output(a);
-    // LLVM runs only pay for a look at the first bytes of their input files.
+    // LLVM runs pay nothing here for files named like LLVM profiles (a merge of thousands of
+    // .profraw files does not open each one twice); other files are recognised by their
+    // first bytes.
     let inputs = collect_inputs(a, false).unwrap_or_default();
-    let kinds: Vec<Option<FormatKind>> = inputs.iter().map(|i| sniff_file(&i.path)).collect();
+    let kinds: Vec<Option<FormatKind>> = inputs
+        .iter()
+        .map(|i| {
+            if has_llvm_extension(&i.path) {
+                None
+            } else {
+                sniff_file(&i.path)
+            }
+        })
+        .collect();
     let any_iprof = kinds.contains(&Some(FormatKind::Iprof));
     if !any_iprof && !out_iprof {
         if let Some(flag) = iprof_only_flags(a) {

@@ -146,31 +146,37 @@ pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
             "{removed} of {total} functions in the original profile are filtered."
         );
     }
-    let (bytes, warnings) = match plan.output_format {
+    let to_stdout = plan.output.as_os_str() == "-";
+    let written = match plan.output_format {
         OutputFormat::Profdata => {
             let mut o = plan.profdata.clone();
             o.preserve_record_order = merged.sole_input_indexed;
-            match profdata::write(&merged.profile, &o) {
-                Ok(x) => x,
-                Err(e) => {
-                    let _ = writeln!(err, "pgo-merge: error: {e}");
-                    return EXIT_FAILURE;
+            if to_stdout {
+                profdata::write(&merged.profile, &o).and_then(|(bytes, warnings)| {
+                    write_output(&plan.output, &bytes).map(|()| warnings)
+                })
+            } else {
+                // Streamed to the file: the output is never held in memory as a whole.
+                profdata::write_file(&merged.profile, &o, &plan.output)
+            }
+        }
+        OutputFormat::Proftext => {
+            let text = proftext::write(&merged.profile, &plan.proftext);
+            write_output(&plan.output, text.as_bytes()).map(|()| Vec::new())
+        }
+    };
+    match written {
+        Ok(warnings) => {
+            if !args.quiet {
+                for w in &warnings {
+                    let _ = writeln!(err, "pgo-merge: warning: {w}");
                 }
             }
         }
-        OutputFormat::Proftext => (
-            proftext::write(&merged.profile, &plan.proftext).into_bytes(),
-            Vec::new(),
-        ),
-    };
-    if !args.quiet {
-        for w in &warnings {
-            let _ = writeln!(err, "pgo-merge: warning: {w}");
+        Err(e) => {
+            let _ = writeln!(err, "pgo-merge: error: {e}");
+            return EXIT_FAILURE;
         }
-    }
-    if let Err(e) = write_output(&plan.output, &bytes) {
-        let _ = writeln!(err, "pgo-merge: error: {e}");
-        return EXIT_FAILURE;
     }
     if !args.quiet && mode == Mode::Native && plan.output.as_os_str() != "-" {
         let what = match plan.output_format {

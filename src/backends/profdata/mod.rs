@@ -108,6 +108,40 @@ fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
 /// Every record's name must be in `profile.names`. Records sharing a key must already be
 /// merged. Warnings (e.g. about front-end hash schemes) are returned with the bytes.
 pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<String>)> {
+    let capacity = 4096
+        + profile
+            .records
+            .iter()
+            .map(|r| record_size(opts.version, r) as usize + 48)
+            .sum::<usize>();
+    let mut w = ByteWriter::with_capacity(capacity);
+    let warnings = write_into(profile, opts, &mut w)?;
+    Ok((w.into_inner(), warnings))
+}
+
+/// Writes `profile` as an indexed profile to the file `path`, streamed (about a megabyte in
+/// memory whatever the profile's size) and atomically (a temporary file in the same
+/// directory, renamed over `path` once complete). Returns the warnings of [`write`].
+pub fn write_file(
+    profile: &Profile<'_>,
+    opts: &ProfdataOptions,
+    path: &std::path::Path,
+) -> Result<Vec<String>> {
+    let mut warnings = Vec::new();
+    crate::output::write_atomic_with(path, |file| {
+        let mut w = ByteWriter::streaming(file);
+        warnings = write_into(profile, opts, &mut w)?;
+        w.finish().map_err(|e| Error::new(ErrorKind::Io(e)))
+    })?;
+    Ok(warnings)
+}
+
+/// Writes `profile` into `w` (see [`write`]).
+fn write_into(
+    profile: &Profile<'_>,
+    opts: &ProfdataOptions,
+    w: &mut ByteWriter<'_>,
+) -> Result<Vec<String>> {
     let version = opts.version;
     if !(OLDEST_WRITTEN..=NEWEST_WRITTEN).contains(&version) {
         return Err(Error::new(ErrorKind::Usage(format!(
@@ -198,13 +232,6 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         );
     }
 
-    let mut w = ByteWriter::with_capacity(
-        4096 + profile
-            .records
-            .iter()
-            .map(|r| record_size(version, r) as usize + 48)
-            .sum::<usize>(),
-    );
     // Header.
     w.u64(MAGIC);
     w.u64(u64::from(version) | kind.indexed_variant_bits());
@@ -287,7 +314,7 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
                 } else {
                     sum.add_record(r.counters.iter());
                 }
-                write_record(&mut w, version, r);
+                write_record(w, version, r);
                 check_duplicate_values(r, name, &mut warnings);
             }
         }
@@ -353,10 +380,10 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
 
     // Back-patch.
     w.patch_u64(hash_slot, table_at);
-    patch(&mut w, memprof_slot, 0);
-    patch(&mut w, binary_ids_slot, binary_ids_at);
-    patch(&mut w, temporal_slot, temporal_at);
-    patch(&mut w, vtable_slot, vtable_at);
+    patch(w, memprof_slot, 0);
+    patch(w, binary_ids_slot, binary_ids_at);
+    patch(w, temporal_slot, temporal_at);
+    patch(w, vtable_slot, vtable_at);
     let mut sw = ByteWriter::new();
     sum.finish().write(&mut sw);
     w.patch_bytes(summary_at, sw.as_slice());
@@ -365,7 +392,7 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
         cs_sum.finish().write(&mut sw);
         w.patch_bytes(cs_summary_at, sw.as_slice());
     }
-    Ok((w.into_inner(), warnings))
+    Ok(warnings)
 }
 
 /// One name's records: (name hash, record index) pairs, in record order.
