@@ -22,5 +22,5 @@ pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
 pub use kind::ProfileKind;
 pub use profile::{Profile, Provenance, TableLayout, TemporalProfile, TemporalTrace};
 pub use summary::{Summary, SummaryBuilder, SummaryEntry};
-pub use symbols::{Name, SymbolTable};
+pub use symbols::{Name, SymbolTable, SymbolTableUnion};
 pub use value::{ValueCount, ValueKind, ValueProfile, ValueSite};

@@ -90,6 +90,58 @@ impl SymbolTable {
     }
 }
 
+/// The union of several inputs' name tables, in the order they were added: the first table
+/// that names a hash wins, as with [`SymbolTable::extend_from`]. While only one table has been
+/// added it is shared, not copied: most merges read files of one binary, whose table can hold
+/// millions of names.
+#[derive(Debug, Clone, Default)]
+pub struct SymbolTableUnion {
+    /// The only table added so far, if nothing else was added.
+    shared: Option<Arc<SymbolTable>>,
+    /// The union, once a second table or a single name was added.
+    owned: SymbolTable,
+}
+
+impl SymbolTableUnion {
+    /// Adds every entry of `table` not already named.
+    pub fn add_table(&mut self, table: &Arc<SymbolTable>) {
+        if self.shared.is_none() && self.owned.is_empty() {
+            self.shared = Some(Arc::clone(table));
+            return;
+        }
+        self.materialise();
+        self.owned.extend_from(table);
+    }
+
+    /// Adds a name whose hash is known, unless the hash is already named.
+    pub fn insert_hashed(&mut self, hash: u64, name: Name) {
+        self.materialise();
+        self.owned.insert_hashed(hash, name);
+    }
+
+    /// The name of a hash, if known.
+    pub fn get(&self, hash: u64) -> Option<&Name> {
+        match &self.shared {
+            Some(t) => t.get(hash),
+            None => self.owned.get(hash),
+        }
+    }
+
+    /// The union as one table (the shared one itself if it is all there is).
+    pub fn finish(self) -> Arc<SymbolTable> {
+        match self.shared {
+            Some(t) => t,
+            None => Arc::new(self.owned),
+        }
+    }
+
+    fn materialise(&mut self) {
+        if let Some(t) = self.shared.take() {
+            self.owned.extend_from(&t);
+        }
+    }
+}
+
 /// Renders a name for messages (lossy UTF-8).
 pub fn display_name(name: &[u8]) -> String {
     String::from_utf8_lossy(name).into_owned()

@@ -22,7 +22,9 @@ use std::sync::Arc;
 
 use super::header::{Field, HeaderVariant};
 use super::records::PointerMode;
-use super::{MAX_PLAUSIBLE_COUNTER, function_at, magic_at, parse_profile_with};
+use super::{
+    Located, MAX_PLAUSIBLE_COUNTER, RecordSink, function_at, magic_at, parse_profile_with,
+};
 use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::ir::{FunctionKey, ProfileKind, SymbolTable, ValueKind};
 use crate::value_prof_data::{self, FlatValues};
@@ -87,15 +89,56 @@ impl RawLayout {
     /// byte-coverage counters, vtables, uniform counters, raw versions before 8, ...).
     pub fn learn(data: &[u8], kind: ProfileKind, names: Arc<SymbolTable>) -> Option<RawLayout> {
         let enc = magic_at(data, 0)?;
+        let mut records = Vec::new();
+        let mut fn_addrs = Vec::new();
+        let mut value_records = 0u32;
+        let mut usable = true;
+        let mut visit = |l: Located<'_>| {
+            if !usable {
+                return;
+            }
+            if !names.contains(l.rec.name_ref) {
+                usable = false;
+                return;
+            }
+            if l.rec.function_ptr != 0 {
+                fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
+            }
+            let values = l.rec.has_value_block().then(|| {
+                value_records += 1;
+                value_records - 1
+            });
+            let (Ok(counters), Ok(bitmap)) = (
+                usize::try_from(l.counters_offset),
+                usize::try_from(l.bitmap_offset),
+            ) else {
+                usable = false;
+                return;
+            };
+            records.push(LayoutRecord {
+                key: FunctionKey {
+                    name: l.rec.name_ref,
+                    cfg: l.rec.func_hash,
+                },
+                counters,
+                num_counters: l.counters.len() / 8,
+                bitmap,
+                bitmap_len: l.bitmap.len(),
+                values,
+            });
+        };
         let p = parse_profile_with(
             data,
             0,
             enc,
             HeaderVariant::Standard,
             PointerMode::Relative,
-            false,
+            RecordSink::Visit(&mut visit),
         )
         .ok()?;
+        if !usable {
+            return None;
+        }
         let h = &p.header;
         let (_, unknown) = ProfileKind::from_version_word(h.version_word);
         if !(8..=11).contains(&h.version)
@@ -114,34 +157,8 @@ impl RawLayout {
         let layout = h.record_layout();
         let record_size = usize::try_from(layout.size).ok()?;
         let data_start = usize::try_from(p.sections.data).ok()?;
-        let data_end = data_start.checked_add(record_size.checked_mul(p.records.len())?)?;
+        let data_end = data_start.checked_add(record_size.checked_mul(records.len())?)?;
         let names_start = usize::try_from(p.sections.names).ok()?;
-        let mut records = Vec::with_capacity(p.records.len());
-        let mut fn_addrs = Vec::new();
-        let mut value_records = 0u32;
-        for l in &p.records {
-            if !names.contains(l.rec.name_ref) {
-                return None;
-            }
-            if l.rec.function_ptr != 0 {
-                fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
-            }
-            let values = l.rec.has_value_block().then(|| {
-                value_records += 1;
-                value_records - 1
-            });
-            records.push(LayoutRecord {
-                key: FunctionKey {
-                    name: l.rec.name_ref,
-                    cfg: l.rec.func_hash,
-                },
-                counters: usize::try_from(l.counters_offset).ok()?,
-                num_counters: l.counters.len() / 8,
-                bitmap: usize::try_from(l.bitmap_offset).ok()?,
-                bitmap_len: l.bitmap.len(),
-                values,
-            });
-        }
         fn_addrs.sort_by_key(|&(a, _)| a);
         let mut spans: Vec<(usize, usize)> = records
             .iter()

@@ -320,20 +320,29 @@ fn parse_profile<'a>(
     variant: HeaderVariant,
     mode: PointerMode,
 ) -> Result<Parsed<'a>> {
-    parse_profile_with(data, pos, enc, variant, mode, true)
+    parse_profile_with(data, pos, enc, variant, mode, RecordSink::Collect)
 }
 
-/// [`parse_profile`]; with `keep_values` false the value blocks are checked and skipped
-/// (every `Located::values` is None), which [`layout`] uses to learn a layout without
-/// building a value profile per record.
+/// What [`parse_profile_with`] does with each located record.
+enum RecordSink<'s, 'a> {
+    /// Keep it, with its value profile, in [`Parsed::records`].
+    Collect,
+    /// Hand it to the visitor with its value blocks checked but skipped (`values` None);
+    /// [`Parsed::records`] stays empty. [`layout`] learns a layout this way without holding
+    /// every record at once (hundreds of megabytes for a million functions).
+    Visit(&'s mut dyn FnMut(Located<'a>)),
+}
+
+/// [`parse_profile`], with a choice of what happens to the records.
 fn parse_profile_with<'a>(
     data: &'a [u8],
     pos: usize,
     enc: Encoding,
     variant: HeaderVariant,
     mode: PointerMode,
-    keep_values: bool,
+    mut sink: RecordSink<'_, 'a>,
 ) -> Result<Parsed<'a>> {
+    let keep_values = matches!(sink, RecordSink::Collect);
     let mut skipped_values = value_prof_data::FlatValues::default();
     let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
     let h = RawHeader::parse(&mut c, enc, variant)?;
@@ -438,7 +447,10 @@ fn parse_profile_with<'a>(
     let counters_sec = sl(counters_start, counters_start + counters_len);
     let bitmap_sec = sl(bitmap_start, bitmap_start + h.num_bitmap_bytes);
     let temporal = h.version_word & (1 << 63) != 0;
-    let mut located = Vec::with_capacity(h.num_data as usize);
+    let mut located = match sink {
+        RecordSink::Collect => Vec::with_capacity(h.num_data as usize),
+        RecordSink::Visit(_) => Vec::new(),
+    };
     let mut values_pos = values_start;
     for i in 0..h.num_data {
         let roff = data_start + i * layout.size;
@@ -529,7 +541,7 @@ fn parse_profile_with<'a>(
         } else {
             None
         };
-        located.push(Located {
+        let l = Located {
             rec,
             counters: cbytes,
             counters_offset,
@@ -537,7 +549,11 @@ fn parse_profile_with<'a>(
             bitmap,
             bitmap_offset,
             values,
-        });
+        };
+        match &mut sink {
+            RecordSink::Collect => located.push(l),
+            RecordSink::Visit(f) => f(l),
+        }
     }
 
     Ok(Parsed {
