@@ -17,7 +17,9 @@
 //! Densities follow the sqlite shell built with clang-22 (`benches/sqlite-workload.sh`):
 //! ~14.6 counters per function, ~30 % of functions with value sites (~3.5 sites each, 4 in
 //! 5 of them indirect calls, the rest memory-operation sizes); per run about 40 % of the
-//! functions execute, entry counts are heavy-tailed, and an executed site sees 1–6 values.
+//! functions execute, entry counts are heavy-tailed, and an executed site sees 1–6 values;
+//! an indirect-call site's targets come from its own fixed set of 1–8 (one in ten outside the
+//! binary), so merged sites stay as small as real programs' are.
 //! Everything derives from `--seed` and the file number, so the same command writes the same
 //! bytes.
 
@@ -248,16 +250,22 @@ pub fn write_run(b: &Binary, run: u64, seed: u64, out: &mut Vec<u8>) {
             }
             kinds += 1;
             let mut sites: Vec<Vec<(u64, u64)>> = Vec::with_capacity(nsites as usize);
-            for _ in 0..nsites {
+            for site in 0..nsites {
                 let mut vals: Vec<(u64, u64)> = Vec::new();
+                // What a call site can reach is a property of the program, not of the run:
+                // each indirect-call site has its own 1–8 possible targets (one in ten
+                // outside the binary), of which a run sees some.
+                let mut cands = Rng(seed ^ (i as u64) << 20 ^ u64::from(site) << 4 ^ 0xca11);
+                let ncands = 1 + cands.below(8);
                 if executed[i] && r.chance(0.8) {
                     let k = 1 + r.below(if kind == 0 { 4 } else { 6 });
                     for _ in 0..k {
                         let v = if kind == 0 {
-                            if r.chance(0.1) {
-                                base + 0x7f_0000 + 16 * r.below(4096) // not a function
+                            let mut t = Rng(cands.0 ^ r.below(ncands).wrapping_mul(0x9e37_79b9));
+                            if t.chance(0.1) {
+                                base + 0x7f_0000 + 16 * t.below(4096) // not a function
                             } else {
-                                base + b.code_offsets[r.below(n as u64) as usize]
+                                base + b.code_offsets[t.below(n as u64) as usize]
                             }
                         } else {
                             [

@@ -56,7 +56,7 @@ impl ValueKind {
 }
 
 /// One observed value and its count.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub struct ValueCount {
     /// The value: a name hash or a size, depending on the kind.
     pub value: u64,

@@ -33,8 +33,10 @@ use std::sync::Arc;
 
 use rayon::prelude::*;
 
+use super::libstdcxx_sort;
 use super::temporal::TraceReservoir;
 use super::weight::Weight;
+use crate::bytes::limits::MAX_VALUES_PER_SITE;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::profraw::layout::{RawLayout, Scanned};
 use crate::frontends::{self, InputFile, ReadOutput};
@@ -761,11 +763,16 @@ impl<'o> Accumulator<'o> {
         let kind = self.kind.unwrap_or(ProfileKind::empty());
         let out_records: Vec<FunctionRecord<'static>> = records
             .into_iter()
-            .map(|r| FunctionRecord {
-                key: r.key,
-                counters: Counters::Owned(r.counters),
-                bitmap: Cow::Owned(r.bitmap),
-                values: r.values,
+            .map(|mut r| {
+                if let Some(v) = r.values.as_deref_mut() {
+                    finish_value_order(v, r.values_by_value);
+                }
+                FunctionRecord {
+                    key: r.key,
+                    counters: Counters::Owned(r.counters),
+                    bitmap: Cow::Owned(r.bitmap),
+                    values: r.values,
+                }
             })
             .collect();
         Ok(MergeOutput {
@@ -850,6 +857,9 @@ struct AccRecord {
     counters: Vec<u64>,
     bitmap: Vec<u8>,
     values: Option<Box<ValueProfile>>,
+    /// The kinds (a bit per [`ValueKind::index`]) whose sites are held sorted by value, their
+    /// count order deferred to the end of the merge (see [`merge_site`]).
+    values_by_value: u8,
 }
 
 #[derive(Debug, Default)]
@@ -861,7 +871,7 @@ struct Shard {
     records: Vec<AccRecord>,
     events: Vec<Event>,
     /// Scratch space for value-site merges.
-    scratch: Vec<ValueCount>,
+    scratch: [Vec<ValueCount>; 2],
 }
 
 /// The part of a record that merging reads.
@@ -872,7 +882,7 @@ struct SrcRecord<'s, 'a> {
 }
 
 /// A record's value sites: a front-end's [`ValueProfile`], or a raw file's flat blocks
-/// (translated, each site sorted by value).
+/// (translated, each site in its file's order).
 #[derive(Clone, Copy)]
 enum SrcValues<'s> {
     Tree(Option<&'s ValueProfile>),
@@ -896,11 +906,6 @@ impl<'s> SrcValues<'s> {
             SrcValues::Flat(f, Some(b)) => f.site(b, kind, i),
             SrcValues::Flat(_, None) => &[],
         }
-    }
-
-    /// True if every site is already sorted by value.
-    fn sorted_by_value(self) -> bool {
-        matches!(self, SrcValues::Flat(..))
     }
 }
 
@@ -987,6 +992,7 @@ impl Shard {
                     counters,
                     bitmap: rec.bitmap.to_vec(),
                     values,
+                    values_by_value: 0,
                 });
             }
             Some(slot) => {
@@ -1077,7 +1083,7 @@ fn merge_into(
     src: &SrcRecord<'_, '_>,
     w: Weight,
     weight_all: bool,
-    scratch: &mut Vec<ValueCount>,
+    scratch: &mut [Vec<ValueCount>; 2],
     report: &mut dyn FnMut(EventKind),
 ) {
     let first_input = dst.first_seen.0;
@@ -1152,11 +1158,13 @@ fn merge_into(
         let Some(dv) = dst.values.as_deref_mut() else {
             continue;
         };
-        let sorted = src.values.sorted_by_value();
+        let bit = 1u8 << kind.index();
+        let by_value = dst.values_by_value & bit != 0;
         for (i, dsite) in dv.kind_mut(kind).iter_mut().enumerate() {
             let ssite = src.values.site(kind, i);
-            overflow |= merge_site(dsite, ssite, sorted, w, weight_all, scratch);
+            overflow |= merge_site(dsite, ssite, by_value, w, weight_all, scratch);
         }
+        dst.values_by_value |= bit;
     }
     if overflow {
         report(EventKind::Overflow);
@@ -1223,48 +1231,136 @@ fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
     sat
 }
 
-/// LLVM's `InstrProfValueSiteRecord::merge` (both sides sorted by value, then a sorted
-/// union) followed by `sortByCount` (stable by descending count, cut to 255 values); returns
-/// true on saturation. `src_sorted` says `src` is sorted by value already; `scratch` is
-/// reused between calls.
+/// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value (`llvm::sort`), then
+/// a sorted union where a value of `src` adds `w × count` to the first equal value of `dst` not
+/// matched yet, or is inserted (with its unweighted count unless `weight_all`); then
+/// `sortByCount`: a stable sort by descending count, cut to 255 values. Returns true on
+/// saturation.
+///
+/// Unlike LLVM, a site of distinct values stays sorted by value between merges (`dst_by_value`
+/// is false the first time, when the site is in the count order of its first record): LLVM's
+/// count sort is deferred to [`finish_value_order`], which gives the same order because after
+/// a merge ties are always in value order. A merge then costs a binary search per value of
+/// `src` instead of two sorts of the whole site. A site that holds one value several times
+/// (indirect-call targets outside the profile all become 0) is kept in LLVM's own order and
+/// merged exactly as LLVM does, with libstdc++'s unstable sort ([`libstdcxx_sort`]): which
+/// of the repeated entries a count is added to depends on it. A site is in value order
+/// exactly when its values are strictly increasing. `scratch` is reused between calls.
 fn merge_site(
     dst: &mut ValueSite,
     src: &[ValueCount],
-    src_sorted: bool,
+    dst_by_value: bool,
     w: Weight,
     weight_all: bool,
-    scratch: &mut Vec<ValueCount>,
+    scratch: &mut [Vec<ValueCount>; 2],
 ) -> bool {
-    if src.is_empty() && in_merged_order(&dst.values) {
-        // Sorting by value and then stably by descending count gives back a site in
-        // (count descending, value ascending) order unchanged.
+    let distinct = |v: &[ValueCount]| v.windows(2).all(|p| p[0].value < p[1].value);
+    if !(dst_by_value && distinct(&dst.values)) {
+        // In LLVM's order (by count).
+        return merge_site_as_llvm(dst, src, w, weight_all, scratch);
+    }
+    if src.is_empty() {
         return false;
     }
-    let mut overflow = false;
-    dst.values.sort_by_key(|v| v.value);
-    let sorted_src;
-    let src = if src_sorted || src.is_sorted_by_key(|v| v.value) {
+    let [sorted_src, new] = scratch;
+    let src = if distinct(src) {
         src
     } else {
-        let mut s = src.to_vec();
-        s.sort_by_key(|v| v.value);
-        sorted_src = s;
-        &sorted_src
+        sorted_src.clear();
+        sorted_src.extend_from_slice(src);
+        sorted_src.sort_unstable_by_key(|v| v.value);
+        if !distinct(sorted_src) {
+            return merge_site_as_llvm(dst, src, w, weight_all, scratch);
+        }
+        &sorted_src[..]
     };
-    let merged = scratch;
+    let mut overflow = false;
+    let insert = |j: ValueCount, overflow: &mut bool| -> ValueCount {
+        if weight_all {
+            let (c, o) = w.scale(j.count);
+            *overflow |= o;
+            ValueCount { count: c, ..j }
+        } else {
+            j
+        }
+    };
+    // Each value of `src` meets its equal in `dst`, found by binary search; the values new
+    // to the site are inserted in one backward pass.
+    let d = &mut dst.values;
+    new.clear();
+    let mut from = 0;
+    for &j in src {
+        let at = from + d[from..].partition_point(|x| x.value < j.value);
+        match d.get_mut(at) {
+            Some(x) if x.value == j.value => {
+                let (c, o) = w.scale_add(j.count, x.count);
+                overflow |= o;
+                x.count = c;
+                from = at + 1;
+            }
+            _ => {
+                new.push(insert(j, &mut overflow));
+                from = at;
+            }
+        }
+    }
+    if !new.is_empty() {
+        let (old, added) = (d.len(), new.len());
+        d.resize(old + added, ValueCount::default());
+        let (mut i, mut k, mut out) = (old, added, old + added);
+        while k > 0 {
+            if i > 0 && d[i - 1].value > new[k - 1].value {
+                d[out - 1] = d[i - 1];
+                i -= 1;
+            } else {
+                d[out - 1] = new[k - 1];
+                k -= 1;
+            }
+            out -= 1;
+        }
+    }
+    if d.len() > MAX_VALUES_PER_SITE {
+        // LLVM's cap: a stable sort by count of the value-ordered site, cut, and (for the
+        // next merge) back to value order. Only sites past the cap pay for it.
+        d.sort_by_key(|v| std::cmp::Reverse(v.count));
+        d.truncate(MAX_VALUES_PER_SITE);
+        d.sort_unstable_by_key(|v| v.value);
+    }
+    overflow
+}
+
+/// [`merge_site`] step by step as LLVM does it, for sites in LLVM's order (by count) and
+/// sites with repeated values: `dst` is in LLVM's order before; after, it is in value order
+/// if its values are distinct (so that the next merge takes the fast way), else in LLVM's
+/// order. `src` is in its input's order.
+fn merge_site_as_llvm(
+    dst: &mut ValueSite,
+    src: &[ValueCount],
+    w: Weight,
+    weight_all: bool,
+    scratch: &mut [Vec<ValueCount>; 2],
+) -> bool {
+    let by_value = |a: &ValueCount, b: &ValueCount| a.value < b.value;
+    let [s, merged] = scratch;
+    let d = &mut dst.values;
+    libstdcxx_sort::sort_by(d, &by_value);
+    s.clear();
+    s.extend_from_slice(src);
+    libstdcxx_sort::sort_by(s, &by_value);
+    let mut overflow = false;
     merged.clear();
     let mut i = 0;
-    for &j in src {
-        while i < dst.values.len() && dst.values[i].value < j.value {
-            merged.push(dst.values[i]);
+    for &j in s.iter() {
+        while i < d.len() && d[i].value < j.value {
+            merged.push(d[i]);
             i += 1;
         }
-        if i < dst.values.len() && dst.values[i].value == j.value {
-            let mut d = dst.values[i];
-            let (c, o) = w.scale_add(j.count, d.count);
+        if i < d.len() && d[i].value == j.value {
+            let mut x = d[i];
+            let (c, o) = w.scale_add(j.count, x.count);
             overflow |= o;
-            d.count = c;
-            merged.push(d);
+            x.count = c;
+            merged.push(x);
             i += 1;
             continue;
         }
@@ -1276,17 +1372,32 @@ fn merge_site(
         }
         merged.push(j);
     }
-    merged.extend_from_slice(&dst.values[i..]);
-    dst.values.clear();
-    dst.values.extend_from_slice(merged);
-    dst.sort_and_cap();
+    merged.extend_from_slice(&d[i..]);
+    d.clear();
+    d.extend_from_slice(merged);
+    if d.windows(2).all(|p| p[0].value < p[1].value) {
+        // Distinct values: value order, cut as LLVM's count sort would cut.
+        if d.len() > MAX_VALUES_PER_SITE {
+            d.sort_by_key(|v| std::cmp::Reverse(v.count));
+            d.truncate(MAX_VALUES_PER_SITE);
+            d.sort_unstable_by_key(|v| v.value);
+        }
+    } else {
+        dst.sort_and_cap();
+    }
     overflow
 }
 
-/// True if a site is in (count descending, value ascending) order.
-fn in_merged_order(v: &[ValueCount]) -> bool {
-    v.windows(2)
-        .all(|p| p[0].count > p[1].count || (p[0].count == p[1].count && p[0].value <= p[1].value))
+/// Puts the sites of the kinds held in value order (`by_value`, a bit per
+/// [`ValueKind::index`]) into LLVM's order: descending count, ties in value order.
+fn finish_value_order(values: &mut ValueProfile, by_value: u8) {
+    for kind in ValueKind::ALL {
+        if by_value & (1 << kind.index()) != 0 {
+            for site in values.sites[kind.index()].iter_mut() {
+                site.sort_and_cap();
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -1313,7 +1424,7 @@ mod tests {
             false,
             Weight::integer(3).unwrap(),
             false,
-            &mut Vec::new(),
+            &mut Default::default(),
         );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(1, 10), vc(2, 9)]);
@@ -1326,7 +1437,7 @@ mod tests {
             false,
             Weight::integer(3).unwrap(),
             true,
-            &mut Vec::new(),
+            &mut Default::default(),
         );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(2, 27), vc(1, 10)]);
@@ -1346,7 +1457,7 @@ mod tests {
             false,
             Weight::ONE,
             false,
-            &mut Vec::new(),
+            &mut Default::default(),
         );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(3, 5), vc(7, 5), vc(9, 5)]);

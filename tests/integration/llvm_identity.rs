@@ -251,3 +251,82 @@ fn text_output_matches_llvm_profdata_22() {
     }
     eprintln!("text output: {n} files identical to llvm-profdata-22 --text");
 }
+
+/// Value sites that hold one value several times and have more than 16 entries: LLVM sorts a
+/// site by value with `std::sort` (not stable) before each merge, so which of the repeated
+/// entries a count is added to follows libstdc++'s introsort. Text inputs with memory-op
+/// sites listing sizes repeatedly (what a raw profile gives for indirect calls to targets
+/// outside the binary, which all become 0) against llvm-profdata-22, byte for byte, with and
+/// without weights.
+#[test]
+fn repeated_values_in_large_sites_pair_as_llvm() {
+    let Some(tool) = tool(
+        "llvm-profdata-22",
+        "repeated_values_in_large_sites_pair_as_llvm",
+    ) else {
+        return;
+    };
+    let dir = tempdir();
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n
+    };
+    let mut inputs = Vec::new();
+    for f in 0..6 {
+        let mut t = String::from("# IR level Instrumentation Flag\n:ir\n");
+        for func in 0..4 {
+            t += &format!(
+                "f{func}\n# Func Hash:\n{}\n# Num Counters:\n1\n# Counter Values:\n{}\n",
+                1000 + func,
+                10 + f
+            );
+            t += "# Num Value Kinds:\n1\n# ValueKind = IPVK_MemOPSize:\n1\n# NumValueSites:\n3\n";
+            // A large site with repeats, a large site without, a small site with repeats.
+            for (len, span, repeats) in [(20 + next(30), 24, true), (40, 400, false), (6, 4, true)]
+            {
+                let mut vals: Vec<(u64, u64)> = Vec::new();
+                while (vals.len() as u64) < len {
+                    let v = if repeats && next(3) == 0 {
+                        0
+                    } else {
+                        next(span)
+                    };
+                    if repeats || !vals.iter().any(|&(x, _)| x == v) {
+                        vals.push((v, 1 + next(9)));
+                    }
+                }
+                t += &format!("{}\n", vals.len());
+                for (v, c) in vals {
+                    t += &format!("{v}:{c}\n");
+                }
+            }
+        }
+        let p = dir.path().join(format!("in{f}.proftext"));
+        std::fs::write(&p, t).expect("write input");
+        inputs.push(p.display().to_string());
+    }
+    let (ours, theirs) = merge_both(&tool, 13, &inputs, dir.path(), "plain");
+    assert_eq!(
+        std::fs::read(&ours).expect("ours"),
+        std::fs::read(&theirs).expect("theirs"),
+        "repeated values, unweighted: {} vs {}",
+        ours.display(),
+        theirs.display()
+    );
+    let weighted: Vec<String> = inputs
+        .iter()
+        .enumerate()
+        .map(|(i, p)| format!("--weighted-input={},{p}", 1 + i % 3))
+        .collect();
+    let (ours, theirs) = merge_both(&tool, 13, &weighted, dir.path(), "weighted");
+    assert_eq!(
+        std::fs::read(&ours).expect("ours"),
+        std::fs::read(&theirs).expect("theirs"),
+        "repeated values, weighted: {} vs {}",
+        ours.display(),
+        theirs.display()
+    );
+}

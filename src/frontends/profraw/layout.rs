@@ -78,7 +78,7 @@ pub struct RawLayout {
 #[derive(Debug)]
 pub struct Scanned {
     /// Its value blocks, indirect-call targets translated to name hashes, each site's values
-    /// sorted by value (stably), ready for LLVM's sorted-union merge.
+    /// in the file's order (the merge sorts them as LLVM does).
     pub values: FlatValues,
 }
 
@@ -287,9 +287,6 @@ impl RawLayout {
                     vc.value = 0;
                 }
             });
-            for kind in ValueKind::ALL {
-                values.for_each_site_mut(block, kind, |site| site.sort_by_key(|v| v.value));
-            }
         }
         Some(Scanned { values })
     }
