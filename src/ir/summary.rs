@@ -2,7 +2,6 @@
 //! `ProfileSummaryBuilder`: totals, maxima and the detailed (cutoff) summary of the counters.
 
 use crate::bytes::ByteWriter;
-use crate::ir::symbols::HashKeyed;
 
 /// LLVM's default detailed-summary cutoffs, in parts per million.
 pub const DEFAULT_CUTOFFS: [u32; 16] = [
@@ -57,8 +56,10 @@ pub struct SummaryBuilder {
     num_functions: u32,
     /// How many counters have each count below [`SMALL_COUNTS`] (most counts are small).
     small: Vec<u32>,
-    /// count value → how many counters have it, for larger counts.
-    large: HashKeyed<u32>,
+    /// The larger counts themselves, one entry per counter (8 bytes each: a map from count to
+    /// frequency takes 2–4 times that per distinct count, and merged counts are mostly
+    /// distinct), sorted when the summary is computed.
+    large: Vec<u64>,
 }
 
 /// Counts below this are tallied in an array, larger ones in a hash map.
@@ -84,34 +85,25 @@ impl SummaryBuilder {
             }
         } else {
             // Spread the key (invertibly): the map's hasher takes it as it is.
-            let f = self
-                .large
-                .entry(c.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(32))
-                .or_insert(0);
-            *f = f.wrapping_add(1);
+            self.large.push(c);
         }
     }
 
-    /// (count, frequency) pairs, largest count first.
-    fn frequencies_descending(&self) -> Vec<(u64, u32)> {
-        // 0x9e37_79b9_7f4a_7c15 is odd: rotating back and multiplying by its inverse undoes
-        // the spreading.
-        const INVERSE: u64 = 0xf1de_83e1_9937_733d;
-        let mut v: Vec<(u64, u32)> = self
+    /// (count, frequency) pairs, largest count first. Sorts the large counts.
+    fn frequencies_descending(&mut self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.large.sort_unstable_by(|a, b| b.cmp(a));
+        let large = self
             .large
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32));
+        let small = self
+            .small
             .iter()
-            .map(|(&k, &f)| (k.rotate_right(32).wrapping_mul(INVERSE), f))
-            .collect();
-        v.sort_unstable_by_key(|b| std::cmp::Reverse(b.0));
-        v.extend(
-            self.small
-                .iter()
-                .enumerate()
-                .rev()
-                .filter(|&(_, &f)| f != 0)
-                .map(|(c, &f)| (c as u64, f)),
-        );
-        v
+            .enumerate()
+            .rev()
+            .filter(|&(_, &f)| f != 0)
+            .map(|(c, &f)| (c as u64, f));
+        large.chain(small)
     }
 
     /// Adds one record's counters. Records whose first counter is a pseudo count
@@ -133,25 +125,25 @@ impl SummaryBuilder {
 
     /// Computes the detailed summary (`ProfileSummaryBuilder::computeDetailedSummary`) with
     /// LLVM's default cutoffs.
-    pub fn finish(&self) -> Summary {
+    pub fn finish(&mut self) -> Summary {
         self.finish_with(&DEFAULT_CUTOFFS)
     }
 
     /// As [`SummaryBuilder::finish`] with other cutoffs (parts per million; sorted first, as
     /// LLVM does).
-    pub fn finish_with(&self, cutoffs: &[u32]) -> Summary {
+    pub fn finish_with(&mut self, cutoffs: &[u32]) -> Summary {
         let mut sorted = cutoffs.to_vec();
         sorted.sort_unstable();
         let mut detailed = Vec::with_capacity(sorted.len());
-        let freqs = self.frequencies_descending();
-        let mut iter = freqs.iter();
+        let total_count = self.total_count;
+        let mut iter = self.frequencies_descending();
         let mut curr_sum: u64 = 0;
         let mut seen: u32 = 0;
         let mut count: u64 = 0;
         for &cutoff in &sorted {
-            let desired = (u128::from(self.total_count) * u128::from(cutoff) / 1_000_000) as u64;
+            let desired = (u128::from(total_count) * u128::from(cutoff) / 1_000_000) as u64;
             while curr_sum < desired {
-                let Some(&(c, freq)) = iter.next() else {
+                let Some((c, freq)) = iter.next() else {
                     break;
                 };
                 count = c;
@@ -164,6 +156,7 @@ impl SummaryBuilder {
                 num_counts: u64::from(seen),
             });
         }
+        drop(iter);
         Summary {
             num_functions: u64::from(self.num_functions),
             num_counts: u64::from(self.num_counts),
