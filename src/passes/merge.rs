@@ -860,6 +860,10 @@ struct AccRecord {
     /// The kinds (a bit per [`ValueKind::index`]) whose sites are held sorted by value, their
     /// count order deferred to the end of the merge (see [`merge_site`]).
     values_by_value: u8,
+    /// The kinds (a bit per [`ValueKind::index`]) with a site that holds a value several
+    /// times, kept in LLVM's order (see [`merge_site`]); the other sites of a kind in
+    /// `values_by_value` are in value order with distinct values.
+    values_repeated: u8,
 }
 
 #[derive(Debug, Default)]
@@ -993,6 +997,7 @@ impl Shard {
                     bitmap: rec.bitmap.to_vec(),
                     values,
                     values_by_value: 0,
+                    values_repeated: 0,
                 });
             }
             Some(slot) => {
@@ -1159,12 +1164,26 @@ fn merge_into(
             continue;
         };
         let bit = 1u8 << kind.index();
-        let by_value = dst.values_by_value & bit != 0;
+        let order = if dst.values_by_value & bit == 0 {
+            SiteOrder::ByCount
+        } else if dst.values_repeated & bit != 0 {
+            SiteOrder::Check
+        } else {
+            SiteOrder::ByValue
+        };
+        let mut repeated = false;
         for (i, dsite) in dv.kind_mut(kind).iter_mut().enumerate() {
             let ssite = src.values.site(kind, i);
-            overflow |= merge_site(dsite, ssite, by_value, w, weight_all, scratch);
+            let (o, r) = merge_site(dsite, ssite, order, w, weight_all, scratch);
+            overflow |= o;
+            repeated |= r;
         }
         dst.values_by_value |= bit;
+        if repeated {
+            dst.values_repeated |= bit;
+        } else {
+            dst.values_repeated &= !bit;
+        }
     }
     if overflow {
         report(EventKind::Overflow);
@@ -1234,8 +1253,8 @@ fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
 /// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value (`llvm::sort`), then
 /// a sorted union where a value of `src` adds `w × count` to the first equal value of `dst` not
 /// matched yet, or is inserted (with its unweighted count unless `weight_all`); then
-/// `sortByCount`: a stable sort by descending count, cut to 255 values. Returns true on
-/// saturation.
+/// `sortByCount`: a stable sort by descending count, cut to 255 values. Returns (saturated,
+/// the site is left in LLVM's order because it holds a value several times).
 ///
 /// Unlike LLVM, a site of distinct values stays sorted by value between merges (`dst_by_value`
 /// is false the first time, when the site is in the count order of its first record): LLVM's
@@ -1249,18 +1268,22 @@ fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
 fn merge_site(
     dst: &mut ValueSite,
     src: &[ValueCount],
-    dst_by_value: bool,
+    order: SiteOrder,
     w: Weight,
     weight_all: bool,
     scratch: &mut [Vec<ValueCount>; 2],
-) -> bool {
+) -> (bool, bool) {
     let distinct = |v: &[ValueCount]| v.windows(2).all(|p| p[0].value < p[1].value);
-    if !(dst_by_value && distinct(&dst.values)) {
-        // In LLVM's order (by count).
+    let in_value_order = match order {
+        SiteOrder::ByCount => false,
+        SiteOrder::Check => distinct(&dst.values),
+        SiteOrder::ByValue => true,
+    };
+    if !in_value_order {
         return merge_site_as_llvm(dst, src, w, weight_all, scratch);
     }
     if src.is_empty() {
-        return false;
+        return (false, false);
     }
     let [sorted_src, new] = scratch;
     let src = if distinct(src) {
@@ -1326,7 +1349,18 @@ fn merge_site(
         d.truncate(MAX_VALUES_PER_SITE);
         d.sort_unstable_by_key(|v| v.value);
     }
-    overflow
+    (overflow, false)
+}
+
+/// What is known of a destination site's order before [`merge_site`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum SiteOrder {
+    /// The count order of its first record: never merged.
+    ByCount,
+    /// Value order if its values are distinct, else LLVM's order: to be looked at.
+    Check,
+    /// Value order, distinct values.
+    ByValue,
 }
 
 /// [`merge_site`] step by step as LLVM does it, for sites in LLVM's order (by count) and
@@ -1339,7 +1373,7 @@ fn merge_site_as_llvm(
     w: Weight,
     weight_all: bool,
     scratch: &mut [Vec<ValueCount>; 2],
-) -> bool {
+) -> (bool, bool) {
     let by_value = |a: &ValueCount, b: &ValueCount| a.value < b.value;
     let [s, merged] = scratch;
     let d = &mut dst.values;
@@ -1382,10 +1416,11 @@ fn merge_site_as_llvm(
             d.truncate(MAX_VALUES_PER_SITE);
             d.sort_unstable_by_key(|v| v.value);
         }
+        (overflow, false)
     } else {
         dst.sort_and_cap();
+        (overflow, true)
     }
-    overflow
 }
 
 /// Puts the sites of the kinds held in value order (`by_value`, a bit per
@@ -1421,7 +1456,7 @@ mod tests {
         merge_site(
             &mut dst,
             &src.values,
-            false,
+            SiteOrder::ByCount,
             Weight::integer(3).unwrap(),
             false,
             &mut Default::default(),
@@ -1434,13 +1469,86 @@ mod tests {
         merge_site(
             &mut dst,
             &src.values,
-            false,
+            SiteOrder::ByCount,
             Weight::integer(3).unwrap(),
             true,
             &mut Default::default(),
         );
         dst.sort_and_cap();
         assert_eq!(dst.values, vec![vc(2, 27), vc(1, 10)]);
+    }
+
+    /// Merges `inputs` into one site the way the accumulator does (first site sorted by count,
+    /// then [`merge_site`] with the order tracked, then [`finish_value_order`]), and the way
+    /// LLVM does (every merge by [`merge_site_as_llvm`]).
+    fn both_ways(inputs: &[Vec<ValueCount>], w: Weight) -> (Vec<ValueCount>, Vec<ValueCount>) {
+        let first = |v: &Vec<ValueCount>| {
+            let mut s = ValueSite { values: v.clone() };
+            s.sort_and_cap();
+            s
+        };
+        let mut ours = first(&inputs[0]);
+        let mut theirs = first(&inputs[0]);
+        let mut scratch = Default::default();
+        let (mut by_value, mut repeated) = (false, false);
+        for src in &inputs[1..] {
+            let order = if !by_value {
+                SiteOrder::ByCount
+            } else if repeated {
+                SiteOrder::Check
+            } else {
+                SiteOrder::ByValue
+            };
+            repeated = merge_site(&mut ours, src, order, w, false, &mut scratch).1;
+            by_value = true;
+            merge_site_as_llvm(&mut theirs, src, w, false, &mut scratch);
+            theirs.sort_and_cap();
+        }
+        let mut p = ValueProfile::default();
+        p.sites[0].push(ours);
+        finish_value_order(&mut p, if by_value { 1 } else { 0 });
+        (p.sites[0][0].values.clone(), theirs.values)
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn value_order_merges_equal_llvm_merges(
+            inputs in proptest::collection::vec(
+                (proptest::bool::weighted(0.2),
+                 proptest::collection::vec((0u64..40, 0u64..20), 0..30)), 1..8),
+            weight in 1u64..4,
+        ) {
+            // Most inputs with distinct values (the fast way), some with repeats.
+            let inputs: Vec<Vec<ValueCount>> = inputs
+                .iter()
+                .map(|(repeats, v)| {
+                    let mut out: Vec<ValueCount> = Vec::new();
+                    for &(value, count) in v {
+                        if *repeats || !out.iter().any(|x| x.value == value) {
+                            out.push(vc(value, count));
+                        }
+                    }
+                    out
+                })
+                .collect();
+            let w = Weight::integer(weight).unwrap();
+            let (ours, theirs) = both_ways(&inputs, w);
+            proptest::prop_assert_eq!(ours, theirs);
+        }
+    }
+
+    #[test]
+    fn sites_past_the_cap_are_cut_as_llvm_cuts() {
+        let inputs: Vec<Vec<ValueCount>> = (0..4u64)
+            .map(|f| {
+                (0..200u64)
+                    .map(|v| vc(v * 4 + f % 3, 1 + (v * 7 + f) % 5))
+                    .collect()
+            })
+            .collect();
+        let (ours, theirs) = both_ways(&inputs, Weight::ONE);
+        assert_eq!(ours.len(), MAX_VALUES_PER_SITE);
+        assert_eq!(ours, theirs);
     }
 
     #[test]
@@ -1454,7 +1562,7 @@ mod tests {
         merge_site(
             &mut dst,
             &src.values,
-            false,
+            SiteOrder::ByCount,
             Weight::ONE,
             false,
             &mut Default::default(),
