@@ -308,25 +308,19 @@ fn repeated_values_in_large_sites_pair_as_llvm() {
         std::fs::write(&p, t).expect("write input");
         inputs.push(p.display().to_string());
     }
-    let (ours, theirs) = merge_both(&tool, 13, &inputs, dir.path(), "plain");
-    assert_eq!(
-        std::fs::read(&ours).expect("ours"),
-        std::fs::read(&theirs).expect("theirs"),
-        "repeated values, unweighted: {} vs {}",
-        ours.display(),
-        theirs.display()
-    );
     let weighted: Vec<String> = inputs
         .iter()
         .enumerate()
         .map(|(i, p)| format!("--weighted-input={},{p}", 1 + i % 3))
         .collect();
-    let (ours, theirs) = merge_both(&tool, 13, &weighted, dir.path(), "weighted");
-    assert_eq!(
-        std::fs::read(&ours).expect("ours"),
-        std::fs::read(&theirs).expect("theirs"),
-        "repeated values, weighted: {} vs {}",
-        ours.display(),
-        theirs.display()
-    );
+    for (tag, args) in [("plain", &inputs), ("weighted", &weighted)] {
+        let (ours, theirs) = merge_both(&tool, 13, args, dir.path(), tag);
+        assert_eq!(
+            std::fs::read(&ours).expect("ours"),
+            std::fs::read(&theirs).expect("theirs"),
+            "repeated values, {tag}: {} vs {}",
+            ours.display(),
+            theirs.display()
+        );
+    }
 }
