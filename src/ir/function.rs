@@ -1,8 +1,10 @@
 //! Function records: identity, counters, MC/DC bitmap and value sites.
 
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use super::value::ValueProfile;
+
 use crate::bytes::Endian;
 
 /// Bit 60 of a structural hash marks a context-sensitive (CS-IRPGO) record.
@@ -26,11 +28,22 @@ impl FunctionKey {
 }
 
 /// The counters of one function. Readers borrow them from the input without copying;
-/// merging produces owned counters.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// merging produces counts in memory, owned or in a shared arena. Equality compares the
+/// counts of in-memory variants, and the bytes of borrowed ones.
+#[derive(Debug, Clone)]
 pub enum Counters<'a> {
     /// Counts in memory.
     Owned(Vec<u64>),
+    /// A run of counts in an arena shared by many records: the merge's output, one
+    /// allocation per shard instead of one per function.
+    Shared {
+        /// The arena.
+        all: Arc<Vec<u64>>,
+        /// Index of the first count in `all`. Invariant: `start + len <= all.len()`.
+        start: usize,
+        /// Number of counts.
+        len: usize,
+    },
     /// 8-byte counters straight from an input, in its byte order, possibly unaligned.
     /// Invariant: `bytes.len()` is a multiple of 8.
     Raw64 {
@@ -49,11 +62,45 @@ impl Default for Counters<'_> {
     }
 }
 
+impl PartialEq for Counters<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        match (self.in_memory(), other.in_memory()) {
+            (Some(a), Some(b)) => a == b,
+            _ => match (self, other) {
+                (
+                    Counters::Raw64 {
+                        bytes: a,
+                        endian: x,
+                    },
+                    Counters::Raw64 {
+                        bytes: b,
+                        endian: y,
+                    },
+                ) => a == b && x == y,
+                (Counters::Coverage(a), Counters::Coverage(b)) => a == b,
+                _ => false,
+            },
+        }
+    }
+}
+
+impl Eq for Counters<'_> {}
+
 impl<'a> Counters<'a> {
+    /// The counts, if they are in memory (owned or shared).
+    pub fn in_memory(&self) -> Option<&[u64]> {
+        match self {
+            Counters::Owned(v) => Some(v),
+            Counters::Shared { all, start, len } => all.get(*start..start + len),
+            _ => None,
+        }
+    }
+
     /// Number of counters.
     pub fn len(&self) -> usize {
         match self {
             Counters::Owned(v) => v.len(),
+            Counters::Shared { len, .. } => *len,
             Counters::Raw64 { bytes, .. } => bytes.len() / 8,
             Counters::Coverage(b) => b.len(),
         }
@@ -68,6 +115,7 @@ impl<'a> Counters<'a> {
     pub fn get(&self, i: usize) -> Option<u64> {
         match self {
             Counters::Owned(v) => v.get(i).copied(),
+            Counters::Shared { .. } => self.in_memory()?.get(i).copied(),
             Counters::Raw64 { bytes, endian } => endian.u64_at(bytes, i.checked_mul(8)?),
             Counters::Coverage(b) => b.get(i).map(|&x| u64::from(x == 0)),
         }
@@ -83,9 +131,9 @@ impl<'a> Counters<'a> {
 
     /// The counts as an owned vector.
     pub fn to_vec(&self) -> Vec<u64> {
-        match self {
-            Counters::Owned(v) => v.clone(),
-            _ => self.iter().collect(),
+        match self.in_memory() {
+            Some(v) => v.to_vec(),
+            None => self.iter().collect(),
         }
     }
 
@@ -101,6 +149,7 @@ impl<'a> Counters<'a> {
     pub fn all_zero(&self) -> bool {
         match self {
             Counters::Owned(v) => v.iter().all(|&c| c == 0),
+            Counters::Shared { .. } => self.in_memory().is_none_or(|v| v.iter().all(|&c| c == 0)),
             Counters::Raw64 { bytes, .. } => bytes.iter().all(|&b| b == 0),
             Counters::Coverage(b) => b.iter().all(|&x| x != 0),
         }

@@ -646,12 +646,14 @@ impl<'o> Accumulator<'o> {
                                 None => rec.key,
                             };
                             if shard.records.is_empty() {
-                                let mine = p
-                                    .records
-                                    .iter()
-                                    .filter(|r| shard_of(key_of(r).name, n) == si)
-                                    .count();
-                                shard.reserve_new(mine);
+                                let (mut records, mut counters) = (0, 0);
+                                for r in &p.records {
+                                    if shard_of(key_of(r).name, n) == si {
+                                        records += 1;
+                                        counters += r.counters.len();
+                                    }
+                                }
+                                shard.reserve_new(records, counters);
                             }
                             for (ri, rec) in p.records.iter().enumerate() {
                                 let key = key_of(rec);
@@ -692,13 +694,15 @@ impl<'o> Accumulator<'o> {
             return Err(e);
         }
         let mut events: Vec<Event> = Vec::new();
-        let mut records: Vec<AccRecord> = Vec::new();
-        for s in self.shards.drain(..) {
+        let mut records: Vec<(AccRecord, usize)> = Vec::new();
+        let mut arenas: Vec<Arc<Vec<u64>>> = Vec::new();
+        for (si, s) in self.shards.drain(..).enumerate() {
             events.extend(s.events);
-            records.extend(s.records);
+            records.extend(s.records.into_iter().map(|r| (r, si)));
+            arenas.push(Arc::new(s.counters));
         }
         events.sort_by_key(|e| (e.input, e.record));
-        records.sort_by_key(|r| r.first_seen);
+        records.sort_by_key(|(r, _)| r.first_seen);
 
         let name_of = |key: FunctionKey| -> String {
             match self.names.get(key.name) {
@@ -763,13 +767,18 @@ impl<'o> Accumulator<'o> {
         let kind = self.kind.unwrap_or(ProfileKind::empty());
         let out_records: Vec<FunctionRecord<'static>> = records
             .into_iter()
-            .map(|mut r| {
+            .map(|(mut r, si)| {
                 if let Some(v) = r.values.as_deref_mut() {
                     finish_value_order(v, r.values_by_value);
                 }
+                let (start, len) = r.counters;
                 FunctionRecord {
                     key: r.key,
-                    counters: Counters::Owned(r.counters),
+                    counters: Counters::Shared {
+                        all: Arc::clone(&arenas[si]),
+                        start,
+                        len,
+                    },
                     bitmap: Cow::Owned(r.bitmap),
                     values: r.values,
                 }
@@ -854,7 +863,8 @@ fn key_hash(key: FunctionKey) -> u64 {
 struct AccRecord {
     key: FunctionKey,
     first_seen: (u32, u32),
-    counters: Vec<u64>,
+    /// Where its counters are in the shard's arena: `start..start + len`.
+    counters: (usize, usize),
     bitmap: Vec<u8>,
     values: Option<Box<ValueProfile>>,
     /// The kinds (a bit per [`ValueKind::index`]) whose sites are held sorted by value, their
@@ -873,6 +883,10 @@ struct Shard {
     /// Invariant: a shard holds fewer than 2^32 records.
     index: hashbrown::HashTable<u32>,
     records: Vec<AccRecord>,
+    /// The counters of all records, each record's in one run, in the order the records were
+    /// first seen: for later files of a binary the adds then walk this in step with the
+    /// file's counters, instead of one allocation per function.
+    counters: Vec<u64>,
     events: Vec<Event>,
     /// Scratch space for value-site merges.
     scratch: [Vec<ValueCount>; 2],
@@ -934,12 +948,14 @@ impl Shard {
         });
     }
 
-    /// Makes room for `n` more records before the first input is folded, so that the
-    /// records and the index are allocated once at their size instead of growing by
+    /// Makes room for `n` more records with `counters` counters in all before the first input
+    /// is folded, so that the records, their counters and the index are allocated once at
+    /// their size instead of growing by
     /// doubling (which briefly needs both the old and the new allocation).
-    fn reserve_new(&mut self, n: usize) {
+    fn reserve_new(&mut self, n: usize, counters: usize) {
         if self.records.is_empty() {
             self.records.reserve_exact(n);
+            self.counters.reserve_exact(counters);
             let records = &self.records;
             self.index.reserve(n, |&i| {
                 records.get(i as usize).map_or(0, |r| key_hash(r.key))
@@ -959,9 +975,11 @@ impl Shard {
         match self.slot_of(key) {
             None => {
                 let mut overflow = false;
-                let mut counters = rec.counters.to_vec();
+                let start = self.counters.len();
+                self.counters.extend(rec.counters.iter());
+                let counters = (start, self.counters.len() - start);
                 if w.scales_new_records() {
-                    for c in &mut counters {
+                    for c in &mut self.counters[start..] {
                         let (v, o) = w.scale(*c);
                         overflow |= o || v > MAX_COUNT;
                         *c = v.min(MAX_COUNT);
@@ -1070,21 +1088,35 @@ impl Shard {
         let Some(dst) = self.records.get_mut(slot) else {
             return;
         };
+        let (start, len) = dst.counters;
+        let Some(counters) = self.counters.get_mut(start..start + len) else {
+            return;
+        };
         let events = &mut self.events;
-        merge_into(dst, src, w, weight_all, &mut self.scratch, &mut |what| {
-            events.push(Event {
-                input,
-                record: ri,
-                key,
-                what,
-            })
-        });
+        merge_into(
+            dst,
+            counters,
+            src,
+            w,
+            weight_all,
+            &mut self.scratch,
+            &mut |what| {
+                events.push(Event {
+                    input,
+                    record: ri,
+                    key,
+                    what,
+                })
+            },
+        );
     }
 }
 
 /// LLVM's `InstrProfRecord::merge` followed by `sortValueData`.
+#[allow(clippy::too_many_arguments)]
 fn merge_into(
     dst: &mut AccRecord,
+    counters: &mut [u64],
     src: &SrcRecord<'_, '_>,
     w: Weight,
     weight_all: bool,
@@ -1092,19 +1124,19 @@ fn merge_into(
     report: &mut dyn FnMut(EventKind),
 ) {
     let first_input = dst.first_seen.0;
-    if dst.counters.len() != src.counters.len() {
+    if counters.len() != src.counters.len() {
         report(EventKind::Mismatch {
             what: "the number of counters differs (the function changed between the runs, or the \
                    profiles come from different binaries)",
             first_input,
-            first_value: dst.counters.len() as u64,
+            first_value: counters.len() as u64,
             value: src.counters.len() as u64,
         });
         return;
     }
     // Pseudo counts (first counter u64::MAX / u64::MAX-1) only merge with each other.
     let pseudo = |c: Option<u64>| matches!(c, Some(PSEUDO_HOT) | Some(PSEUDO_WARM));
-    let dst_first = dst.counters.first().copied();
+    let dst_first = counters.first().copied();
     let src_first = src.counters.get(0);
     if pseudo(dst_first) || pseudo(src_first) {
         if !(pseudo(dst_first) && pseudo(src_first)) {
@@ -1116,7 +1148,7 @@ fn merge_into(
             });
             return;
         }
-        if let Some(c0) = dst.counters.first_mut() {
+        if let Some(c0) = counters.first_mut() {
             *c0 = if dst_first == Some(PSEUDO_HOT) || src_first == Some(PSEUDO_HOT) {
                 PSEUDO_HOT
             } else {
@@ -1125,7 +1157,7 @@ fn merge_into(
         }
         return;
     }
-    if add_counters(&mut dst.counters, src.counters, w) {
+    if add_counters(counters, src.counters, w) {
         report(EventKind::Overflow);
     }
     if dst.bitmap.len() != src.bitmap.len() {
@@ -1213,8 +1245,8 @@ fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
         *d = v;
     };
     match src {
-        Counters::Owned(v) => {
-            for (d, s) in dst.iter_mut().zip(v) {
+        Counters::Owned(_) | Counters::Shared { .. } => {
+            for (d, s) in dst.iter_mut().zip(src.in_memory().unwrap_or(&[])) {
                 step(d, *s);
             }
         }

@@ -22,10 +22,9 @@ use std::sync::Arc;
 
 use super::header::{Field, HeaderVariant};
 use super::records::PointerMode;
-use super::{
-    Located, MAX_PLAUSIBLE_COUNTER, RecordSink, function_at, magic_at, parse_profile_with,
-};
+use super::{Located, MAX_PLAUSIBLE_COUNTER, RecordSink, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
+use crate::ir::symbols::HashKeyed;
 use crate::ir::{FunctionKey, ProfileKind, SymbolTable, ValueKind};
 use crate::value_prof_data::{self, FlatValues};
 
@@ -68,8 +67,10 @@ pub struct RawLayout {
     records: Vec<LayoutRecord>,
     /// Records with a value block, in file order.
     value_records: usize,
-    /// (FunctionPointer, name hash) of the learned file, sorted by address (stably).
-    fn_addrs: Vec<(u64, u64)>,
+    /// FunctionPointer of the learned file → name hash of the first record (in file order)
+    /// at that address, keyed by [`address_key`]: what the full reader's binary search over
+    /// sorted addresses finds, in one probe.
+    fn_addrs: HashKeyed<u64>,
     /// The counters of all records form one contiguous, gap-free range.
     counter_range: Option<(usize, usize)>,
 }
@@ -159,7 +160,12 @@ impl RawLayout {
         let data_start = usize::try_from(p.sections.data).ok()?;
         let data_end = data_start.checked_add(record_size.checked_mul(records.len())?)?;
         let names_start = usize::try_from(p.sections.names).ok()?;
-        fn_addrs.sort_by_key(|&(a, _)| a);
+        let mut by_addr: HashKeyed<u64> = HashKeyed::default();
+        by_addr.reserve(fn_addrs.len());
+        for (a, h) in fn_addrs {
+            by_addr.entry(address_key(a)).or_insert(h);
+        }
+        let fn_addrs = by_addr;
         let mut spans: Vec<(usize, usize)> = records
             .iter()
             .map(|r| (r.counters, r.counters + 8 * r.num_counters))
@@ -278,7 +284,8 @@ impl RawLayout {
         for block in 0..values.len() as u32 {
             values.for_each_site_mut(block, ValueKind::IndirectCall, |site| {
                 for vc in site.iter_mut() {
-                    vc.value = function_at(&self.fn_addrs, vc.value.wrapping_sub(fp_delta));
+                    let addr = vc.value.wrapping_sub(fp_delta);
+                    vc.value = self.fn_addrs.get(&address_key(addr)).copied().unwrap_or(0);
                 }
             });
             // No vtable records in a layout: every vtable address is unknown.
@@ -325,4 +332,11 @@ impl RawLayout {
             }),
         }
     }
+}
+
+/// A function address as a hash-map key: multiplied by an odd constant (a bijection, so
+/// distinct addresses stay distinct) and rotated, so that aligned addresses spread over the
+/// buckets of an identity-hashed map.
+fn address_key(addr: u64) -> u64 {
+    addr.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(32)
 }
