@@ -8,62 +8,126 @@
 //! head to tail.
 
 /// The final table shape: for each bucket, the indices (into the insertion sequence) of its
-/// items in emission order.
+/// items in emission order, stored bucket after bucket in one vector (a million-key table
+/// would otherwise be millions of small vectors).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BucketPlan {
-    /// `buckets[b]` lists item indices of bucket `b`, head first.
-    pub buckets: Vec<Vec<u32>>,
+    /// `starts[b]..starts[b + 1]` is bucket `b`'s range of `items`. Invariant: one more entry
+    /// than there are buckets, non-decreasing, the last equal to `items.len()`.
+    starts: Vec<u32>,
+    /// Item indices, bucket after bucket, each chain head first.
+    items: Vec<u32>,
 }
 
 impl BucketPlan {
+    /// A plan from (bucket, item) pairs in emission order, buckets non-decreasing and below
+    /// `num_buckets`. None if they are not.
+    pub fn from_sorted(
+        num_buckets: usize,
+        pairs: impl IntoIterator<Item = (usize, u32)>,
+    ) -> Option<BucketPlan> {
+        let mut starts = Vec::with_capacity(num_buckets + 1);
+        let mut items = Vec::new();
+        starts.push(0);
+        for (b, item) in pairs {
+            if b >= num_buckets || b + 1 < starts.len() {
+                return None;
+            }
+            while starts.len() <= b {
+                starts.push(items.len() as u32);
+            }
+            items.push(item);
+        }
+        while starts.len() <= num_buckets {
+            starts.push(items.len() as u32);
+        }
+        Some(BucketPlan { starts, items })
+    }
+
     /// Number of buckets (a power of two, at least 1).
     pub fn num_buckets(&self) -> usize {
-        self.buckets.len()
+        self.starts.len().saturating_sub(1)
     }
-}
 
-/// Chains are stored tail-first so that inserting at the head is a push.
-fn insert(buckets: &mut [Vec<u32>], hashes: &[u64], item: u32) {
-    let mask = buckets.len() as u64 - 1;
-    let b = (hashes[item as usize] & mask) as usize;
-    buckets[b].push(item);
-}
-
-fn resize(buckets: Vec<Vec<u32>>, new_size: usize, hashes: &[u64]) -> Vec<Vec<u32>> {
-    let mut out: Vec<Vec<u32>> = vec![Vec::new(); new_size];
-    for chain in &buckets {
-        // Walk head to tail = reverse of the tail-first storage.
-        for &item in chain.iter().rev() {
-            insert(&mut out, hashes, item);
+    /// The items of bucket `b`, head first (empty past the last bucket).
+    pub fn bucket(&self, b: usize) -> &[u32] {
+        match (self.starts.get(b), self.starts.get(b + 1)) {
+            (Some(&s), Some(&e)) => self.items.get(s as usize..e as usize).unwrap_or(&[]),
+            _ => &[],
         }
     }
-    out
 }
 
-/// Computes where each item goes when `hashes` are inserted in this order.
+/// End of a chain.
+const NIL: u32 = u32::MAX;
+
+/// A chained table under construction: chains as intrusive lists (`heads` per bucket,
+/// `next` per item), so that inserting at a chain's head and rehashing allocate nothing per
+/// item.
+struct Chains<'h> {
+    hashes: &'h [u64],
+    heads: Vec<u32>,
+    next: Vec<u32>,
+}
+
+impl Chains<'_> {
+    fn insert(&mut self, item: u32) {
+        let b = (self.hashes[item as usize] & (self.heads.len() as u64 - 1)) as usize;
+        self.next[item as usize] = self.heads[b];
+        self.heads[b] = item;
+    }
+
+    /// Rehashes into `n` buckets: old buckets in index order, each chain head to tail, every
+    /// item inserted at the head of its new chain.
+    fn resize(&mut self, n: usize) {
+        let old = std::mem::replace(&mut self.heads, vec![NIL; n]);
+        for head in old {
+            let mut item = head;
+            while item != NIL {
+                let after = self.next[item as usize];
+                self.insert(item);
+                item = after;
+            }
+        }
+    }
+}
+
+/// Computes where each item goes when `hashes` are inserted in this order. Invariant:
+/// fewer than 2^32 − 1 items.
 pub fn plan(hashes: &[u64]) -> BucketPlan {
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); 64];
+    let mut t = Chains {
+        hashes,
+        heads: vec![NIL; 64],
+        next: vec![NIL; hashes.len()],
+    };
     let mut entries: u64 = 0;
     for i in 0..hashes.len() {
         entries += 1;
-        if 4 * entries >= 3 * buckets.len() as u64 {
-            let n = buckets.len() * 2;
-            buckets = resize(buckets, n, hashes);
+        if 4 * entries >= 3 * t.heads.len() as u64 {
+            t.resize(t.heads.len() * 2);
         }
-        insert(&mut buckets, hashes, i as u32);
+        t.insert(i as u32);
     }
     let target = if entries <= 2 {
         1
     } else {
         (entries * 4 / 3 + 1).next_power_of_two() as usize
     };
-    if target != buckets.len() {
-        buckets = resize(buckets, target, hashes);
+    if target != t.heads.len() {
+        t.resize(target);
     }
-    for chain in &mut buckets {
-        chain.reverse();
+    let mut starts = Vec::with_capacity(t.heads.len() + 1);
+    let mut items = Vec::with_capacity(hashes.len());
+    for &head in &t.heads {
+        starts.push(items.len() as u32);
+        let mut item = head;
+        while item != NIL {
+            items.push(item);
+            item = t.next[item as usize];
+        }
     }
-    BucketPlan { buckets }
+    starts.push(items.len() as u32);
+    BucketPlan { starts, items }
 }
 
 #[cfg(test)]
@@ -89,6 +153,68 @@ mod tests {
         }
     }
 
+    /// The generator's rules followed literally with a vector per chain (tail first).
+    fn reference(hashes: &[u64]) -> Vec<Vec<u32>> {
+        fn put(buckets: &mut [Vec<u32>], hashes: &[u64], item: u32) {
+            let b = (hashes[item as usize] & (buckets.len() as u64 - 1)) as usize;
+            buckets[b].push(item);
+        }
+        fn grow(old: Vec<Vec<u32>>, n: usize, hashes: &[u64]) -> Vec<Vec<u32>> {
+            let mut out = vec![Vec::new(); n];
+            for chain in &old {
+                for &item in chain.iter().rev() {
+                    put(&mut out, hashes, item);
+                }
+            }
+            out
+        }
+        let mut buckets = vec![Vec::new(); 64];
+        for i in 0..hashes.len() {
+            if 4 * (i as u64 + 1) >= 3 * buckets.len() as u64 {
+                let n = buckets.len() * 2;
+                buckets = grow(buckets, n, hashes);
+            }
+            put(&mut buckets, hashes, i as u32);
+        }
+        let n = hashes.len() as u64;
+        let target = if n <= 2 {
+            1
+        } else {
+            (n * 4 / 3 + 1).next_power_of_two() as usize
+        };
+        if target != buckets.len() {
+            buckets = grow(buckets, target, hashes);
+        }
+        buckets
+            .iter()
+            .map(|c| c.iter().rev().copied().collect())
+            .collect()
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn equals_the_literal_rules(hashes in proptest::collection::vec(0u64..4096, 0..700)) {
+            let p = plan(&hashes);
+            let want = reference(&hashes);
+            proptest::prop_assert_eq!(p.num_buckets(), want.len());
+            for (b, chain) in want.iter().enumerate() {
+                proptest::prop_assert_eq!(p.bucket(b), chain.as_slice());
+            }
+        }
+    }
+
+    #[test]
+    fn from_sorted_refuses_decreasing_buckets() {
+        let p = BucketPlan::from_sorted(4, [(1, 0), (1, 1), (3, 2)]).expect("plan");
+        assert_eq!(p.num_buckets(), 4);
+        assert_eq!(
+            (p.bucket(0), p.bucket(1), p.bucket(3)),
+            (&[][..], &[0, 1][..], &[2][..])
+        );
+        assert!(BucketPlan::from_sorted(4, [(2, 0), (1, 1)]).is_none());
+        assert!(BucketPlan::from_sorted(4, [(4, 0)]).is_none());
+    }
+
     #[test]
     fn reproduces_the_basic22_order() {
         // Format reference §4.4: sorted insertion add1, dbl, main, neg, never into 64 buckets,
@@ -97,9 +223,9 @@ mod tests {
         let hashes: Vec<u64> = names.iter().map(|n| md5_hash(n.as_bytes())).collect();
         let p = plan(&hashes);
         assert_eq!(p.num_buckets(), 8);
-        assert_eq!(p.buckets[2], vec![2, 3]);
-        assert_eq!(p.buckets[4], vec![0]);
-        assert_eq!(p.buckets[6], vec![1]);
-        assert_eq!(p.buckets[7], vec![4]);
+        assert_eq!(p.bucket(2), &[2, 3]);
+        assert_eq!(p.bucket(4), &[0]);
+        assert_eq!(p.bucket(6), &[1]);
+        assert_eq!(p.bucket(7), &[4]);
     }
 }

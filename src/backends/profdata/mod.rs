@@ -282,11 +282,12 @@ fn write_into(
     let mut cs_sum = SummaryBuilder::new();
     let mut recs: Vec<&FunctionRecord<'_>> = Vec::new();
     let mut cfgs: Vec<u64> = Vec::new();
-    for (b, items) in plan.buckets.iter().enumerate() {
+    for (b, offset) in bucket_offsets.iter_mut().enumerate() {
+        let items = plan.bucket(b);
         if items.is_empty() {
             continue;
         }
-        bucket_offsets[b] = w.len();
+        *offset = w.len();
         w.u16(items.len() as u16);
         for &item in items {
             let (name, h) = keys[item as usize];
@@ -431,20 +432,15 @@ fn layout_plan(
         return None;
     }
     let mut ordered = Vec::with_capacity(keys.len());
-    let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); usize::try_from(l.num_buckets).ok()?];
     let mask = l.num_buckets - 1;
-    let mut last = 0u64;
+    let mut pairs = Vec::with_capacity(keys.len());
     for (i, h) in l.keys.iter().enumerate() {
-        let b = h & mask;
-        if b < last {
-            return None;
-        }
-        last = b;
         ordered.push(keys[*pos.get(h)?]);
-        buckets[b as usize].push(i as u32);
+        pairs.push((usize::try_from(h & mask).ok()?, i as u32));
     }
+    let plan = chained_hash::BucketPlan::from_sorted(usize::try_from(l.num_buckets).ok()?, pairs)?;
     *keys = ordered;
-    Some(chained_hash::BucketPlan { buckets })
+    Some(plan)
 }
 
 fn patch(w: &mut ByteWriter, slot: Option<Slot>, v: u64) {
