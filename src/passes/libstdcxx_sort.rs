@@ -182,20 +182,18 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// Both the whole sort and its heap-sort fallback (taken only past a recursion depth
+        /// that random data rarely reaches) sort.
         #[test]
-        fn sorts(mut v in proptest::collection::vec(0u8..8, 0..300)) {
+        fn sorts(v in proptest::collection::vec(0u8..8, 0..300)) {
             let mut want = v.clone();
             want.sort();
-            sort_by(&mut v, &|a, b| a < b);
-            prop_assert_eq!(v, want);
-        }
-
-        #[test]
-        fn heap_sort_sorts(mut v in proptest::collection::vec(0u8..8, 0..100)) {
-            let mut want = v.clone();
-            want.sort();
-            heap_sort(&mut v, &|a, b| a < b);
-            prop_assert_eq!(v, want);
+            let mut a = v.clone();
+            sort_by(&mut a, &|a, b| a < b);
+            prop_assert_eq!(&a, &want);
+            let mut h = v;
+            heap_sort(&mut h, &|a, b| a < b);
+            prop_assert_eq!(h, want);
         }
     }
 
