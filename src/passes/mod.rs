@@ -3,7 +3,7 @@
 pub mod convert;
 pub mod filter;
 pub mod iprof_merge;
-mod libstdcxx_sort;
+pub mod libstdcxx_sort;
 pub mod merge;
 pub mod normalise;
 pub mod overlap;

@@ -18,6 +18,7 @@ mod iprof_props;
 mod iprof_stream;
 mod jit_inputs;
 mod jitdump;
+mod libstdcxx_sort;
 mod llvm_identity;
 mod llvm_suite;
 mod raw_versions;
