@@ -347,15 +347,7 @@ pub fn merge_iprof_files(
     opts: &IprofMergeOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<IprofMergeOutput> {
-    let threads = if opts.threads == 0 {
-        rayon::current_num_threads().max(1)
-    } else {
-        opts.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::new(ErrorKind::Io(std::io::Error::other(e.to_string()))))?;
+    let (pool, threads) = super::worker_pool(opts.threads)?;
     pool.install(|| merge_in_pool(inputs, opts, threads, progress))
 }
 

@@ -134,15 +134,7 @@ pub fn merge_files(
     opts: &MergeOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<MergeOutput> {
-    let threads = if opts.threads == 0 {
-        rayon::current_num_threads().max(1)
-    } else {
-        opts.threads
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::new(ErrorKind::Io(std::io::Error::other(e.to_string()))))?;
+    let (pool, threads) = super::worker_pool(opts.threads)?;
     pool.install(|| {
         let window = if opts.window == 0 {
             (2 * threads).max(2)
@@ -1374,14 +1366,18 @@ fn merge_site(
             out -= 1;
         }
     }
+    cap_in_value_order(d);
+    (overflow, false)
+}
+
+/// LLVM's cap for a site of distinct values held in value order: a stable sort by count,
+/// cut to 255, and (for the next merge) back to value order. Only sites past the cap pay.
+fn cap_in_value_order(d: &mut Vec<ValueCount>) {
     if d.len() > MAX_VALUES_PER_SITE {
-        // LLVM's cap: a stable sort by count of the value-ordered site, cut, and (for the
-        // next merge) back to value order. Only sites past the cap pay for it.
         d.sort_by_key(|v| std::cmp::Reverse(v.count));
         d.truncate(MAX_VALUES_PER_SITE);
         d.sort_unstable_by_key(|v| v.value);
     }
-    (overflow, false)
 }
 
 /// What is known of a destination site's order before [`merge_site`].
@@ -1442,12 +1438,8 @@ fn merge_site_as_llvm(
     d.clear();
     d.extend_from_slice(merged);
     if d.windows(2).all(|p| p[0].value < p[1].value) {
-        // Distinct values: value order, cut as LLVM's count sort would cut.
-        if d.len() > MAX_VALUES_PER_SITE {
-            d.sort_by_key(|v| std::cmp::Reverse(v.count));
-            d.truncate(MAX_VALUES_PER_SITE);
-            d.sort_unstable_by_key(|v| v.value);
-        }
+        // Distinct values: value order.
+        cap_in_value_order(d);
         (overflow, false)
     } else {
         dst.sort_and_cap();
