@@ -21,16 +21,19 @@
 //!
 //! # Parallelism and memory
 //! `threads` workers take the inputs in order, each lowering every input it takes straight
-//! into its own partial profile as the input is parsed ([`Lowerer::into_target`]); the
-//! partial profiles are merged at the end. An input in flight therefore costs its method
-//! table (about 30 bytes per declared method) and the pages of the file being parsed (the
+//! into a partial profile as the input is parsed ([`Lowerer::into_shared`]). Up to
+//! [`WORKERS_PER_TARGET`] workers share one partial profile: a worker locks it only to add
+//! a batch of parsed entries, and while it is busy parses on. The partial profiles are
+//! merged at the end. An input in flight therefore costs its method table (about 40 bytes
+//! per declared method), a batch of entries and the pages of the file being parsed (the
 //! reader releases those behind it), never a copy of the document or a profile of its own.
-//! Memory is bounded by `threads` partial profiles plus `threads` inputs in flight, whatever
-//! the number of inputs. Under `--failure-mode=all|warn` a failing input must leave no
+//! Memory is bounded by `threads / WORKERS_PER_TARGET` (rounded up) partial profiles plus
+//! `threads` inputs in flight, whatever the number of inputs. Under `--failure-mode=all|warn` a failing input must leave no
 //! trace, so there each input is first read into a profile of its own. With `--normalize`,
 //! a first pass reads every input once for its totals.
 
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use rayon::prelude::*;
 
@@ -40,7 +43,9 @@ use super::trim::{self, TrimOptions, TrimStats};
 use super::weight::Weight;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::iprof::{self as reader, CountScale, Lowered, Lowerer, ReadOptions};
+use crate::frontends::iprof::{
+    self as reader, CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableSizes,
+};
 use crate::ir::context::{NodeId, Site};
 use crate::ir::iprof::{
     Branch, IprofProfile, MAX_COUNT, Section, SiteMap, TypeCount, add_counts, merge_branches,
@@ -417,8 +422,9 @@ fn merge_in_pool(
         }
     }
 
-    // Pass 2: `threads` workers take inputs in order and add each to their own partial
-    // profile as it is parsed; the partial profiles are then merged. Merging is commutative
+    // Pass 2: `threads` workers take inputs in order and add each, as it is parsed, to a
+    // partial profile shared by up to `WORKERS_PER_TARGET` workers; the partial profiles
+    // are then merged. Merging is commutative
     // and associative and the output canonical, so the result does not depend on which
     // worker read which input.
     let outcomes = fold_inputs(inputs, opts, read_opts, &state, threads, progress);
@@ -514,23 +520,26 @@ struct InputDone {
     warnings: Vec<String>,
 }
 
-/// What one worker of [`fold_inputs`] returns: its partial profile and the outcome of each
-/// input it read.
-type WorkerResult = (IprofProfile, Vec<(usize, Result<InputDone>)>);
-
-/// The workers' results: one partial profile per worker, one outcome per input read.
+/// The workers' result: the profiles they added their inputs to, one outcome per input
+/// read.
 struct Folded {
     partials: Vec<IprofProfile>,
     outcomes: Vec<(usize, Result<InputDone>)>,
 }
 
+/// Workers that add their inputs to one shared profile: each holds the profile's lock only
+/// while it adds a batch of entries (a fifth of the work; parsing is the rest), so a few
+/// workers share one profile at little cost, and memory holds one profile per this many
+/// workers instead of one per worker.
+const WORKERS_PER_TARGET: usize = 4;
+
 /// Runs the workers of pass 2. Inputs are handed out in order; after a failure under
 /// `FailureMode::Any` no further input is started.
 ///
-/// Under `FailureMode::Any` each input is lowered straight into its worker's partial
-/// profile (nothing of it exists on its own: an input in flight costs its parse state and
-/// the pages of the file being parsed). A failure then leaves that partial profile
-/// half-updated, which does not matter since the run fails. Under `All`/`Warn` a failing
+/// Under `FailureMode::Any` each input is lowered straight into its worker's shared partial
+/// profile (nothing of it exists on its own: an input in flight costs its method table, a
+/// batch of parsed entries and the pages of the file being parsed). A failure then leaves
+/// that partial profile half-updated, which does not matter since the run fails. Under `All`/`Warn` a failing
 /// input must leave no trace, so each input is lowered on its own and merged only once read.
 fn fold_inputs(
     inputs: &[InputSpec],
@@ -545,9 +554,17 @@ fn fold_inputs(
     let done = AtomicUsize::new(0);
     let stop = AtomicBool::new(false);
     let direct = opts.failure_mode == FailureMode::Any;
-    let work = || {
-        let mut acc = IprofProfile::new();
+    let workers = threads.clamp(1, inputs.len().max(1));
+    let targets: Vec<SharedTarget> = (0..workers.div_ceil(WORKERS_PER_TARGET))
+        .map(|_| Arc::new(Mutex::new(IprofProfile::new())))
+        .collect();
+    let work = |w: usize| {
+        let Some(target) = targets.get(w % targets.len().max(1)) else {
+            return Vec::new();
+        };
         let mut outcomes = Vec::new();
+        // The method table of the last input: the next is reserved at that size at once.
+        let mut table_sizes = TableSizes::default();
         while !stop.load(Ordering::Relaxed) {
             let idx = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = inputs.get(idx) else { break };
@@ -562,15 +579,16 @@ fn fold_inputs(
             let read = if direct {
                 let f: Option<CountScale> = (!scale.is_identity())
                     .then(|| Box::new(move |s, c| scale.apply(s, c)) as CountScale);
-                let target = std::mem::take(&mut acc);
-                reader::read_file_into(&spec.path, Lowerer::into_target(target, read_opts, f)).map(
-                    |mut l| {
-                        acc = std::mem::take(&mut l.profile);
-                        l
-                    },
-                )
+                let lowerer = Lowerer::into_shared(Arc::clone(target), read_opts, f)
+                    .with_table_sizes(table_sizes);
+                reader::read_file_into(&spec.path, lowerer).inspect(|l| {
+                    table_sizes = l.table_sizes;
+                })
             } else {
-                reader::read_file(&spec.path, read_opts).map(|mut l| {
+                let lowerer = Lowerer::new(read_opts).with_table_sizes(table_sizes);
+                reader::read_file_into(&spec.path, lowerer).map(|mut l| {
+                    table_sizes = l.table_sizes;
+                    let mut acc = target.lock().unwrap_or_else(PoisonError::into_inner);
                     merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
                     l
                 })
@@ -590,29 +608,32 @@ fn fold_inputs(
                 p(n);
             }
         }
-        (acc, outcomes)
+        outcomes
     };
-    let workers = threads.clamp(1, inputs.len().max(1));
-    let results: Vec<WorkerResult> = if workers == 1 {
-        vec![work()]
+    let results: Vec<Vec<(usize, Result<InputDone>)>> = if workers == 1 {
+        vec![work(0)]
     } else {
+        let work = &work;
         std::thread::scope(|sc| {
-            let handles: Vec<_> = (0..workers).map(|_| sc.spawn(work)).collect();
+            let handles: Vec<_> = (0..workers).map(|w| sc.spawn(move || work(w))).collect();
             handles
                 .into_iter()
                 .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
                 .collect()
         })
     };
-    let mut folded = Folded {
-        partials: Vec::with_capacity(results.len()),
-        outcomes: Vec::new(),
-    };
-    for (p, o) in results {
-        folded.partials.push(p);
-        folded.outcomes.extend(o);
+    // Every worker is done, so no other clone of a target is left.
+    let partials = targets
+        .into_iter()
+        .map(|t| match Arc::try_unwrap(t) {
+            Ok(m) => m.into_inner().unwrap_or_else(PoisonError::into_inner),
+            Err(t) => std::mem::take(&mut *t.lock().unwrap_or_else(PoisonError::into_inner)),
+        })
+        .collect();
+    Folded {
+        partials,
+        outcomes: results.into_iter().flatten().collect(),
     }
-    folded
 }
 
 /// What `pgo-merge show` prints for one iprof file: its summary, and the summary and size

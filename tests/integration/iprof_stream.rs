@@ -255,3 +255,52 @@ fn parallel_merge_reports_the_first_bad_input_in_order() {
         assert_eq!(out.profile.by_names(), only_good.profile.by_names());
     }
 }
+
+/// Workers share partial profiles (several workers lower into one, each locking it for a
+/// batch of entries): whatever the number of workers, and so of shared profiles, the bytes
+/// written are the same, and equal to merging the inputs one by one in memory.
+#[test]
+fn any_number_of_workers_writes_the_same_bytes() {
+    use pgo_merge::backends::iprof as writer;
+    let original = crate::iprof::read_all(&gunzip(&iprof_data(REAL_040)));
+    let d = tempdir();
+    let weights = ["1", "2", "0.5", "3", "1", "1.25", "1"];
+    let mut inputs = Vec::new();
+    let mut copies = Vec::new();
+    for (i, w) in weights.iter().enumerate() {
+        let copy = crate::iprof::shuffled(&original, 40 + i as u64);
+        let path = d.path().join(format!("copy{i}.iprof"));
+        std::fs::write(&path, writer::to_vec(&copy)).unwrap();
+        inputs.push(InputSpec {
+            path,
+            weight: w.parse().unwrap(),
+        });
+        copies.push(copy);
+    }
+    let run = |threads: usize| {
+        let opts = IprofMergeOptions {
+            threads,
+            ..Default::default()
+        };
+        let out = merge_iprof_files(&inputs, &opts, None).unwrap();
+        assert_eq!(out.inputs_merged, weights.len(), "threads {threads}");
+        writer::to_vec(&out.profile)
+    };
+    let one = run(1);
+    for threads in [2, 3, 5, 7] {
+        assert!(
+            run(threads) == one,
+            "threads {threads}: output differs from 1 thread"
+        );
+    }
+    let refs: Vec<(&IprofProfile, InputScale)> = copies
+        .iter()
+        .zip(&inputs)
+        .map(|(c, s)| (c, InputScale::weighted(s.weight)))
+        .collect();
+    let in_memory = pgo_merge::passes::normalise::canonicalize(&merge_profiles(&refs), false);
+    assert!(
+        writer::to_vec(&in_memory) == one,
+        "differs from the in-memory merge"
+    );
+}

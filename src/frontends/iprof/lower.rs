@@ -58,6 +58,9 @@ pub struct Lowered {
     /// Entries of this input lowered into the profile (sites, plus 1 for a non-empty
     /// monitor histogram): what `IprofProfile::entry_count` of the input alone would be.
     pub entries: u64,
+    /// Sizes of this file's method table: a hint for the next file read by the same worker
+    /// ([`Lowerer::with_table_sizes`]).
+    pub table_sizes: TableSizes,
 }
 
 /// The error for a problem at `path`.
@@ -120,7 +123,10 @@ impl IdMap {
             // Grow the vector only as far as the number of ids justifies.
             let limit = self.len.saturating_mul(2).saturating_add(1024);
             if i >= self.dense.len() && i < limit {
-                let new_len = (i + 1).max(self.dense.len().saturating_mul(2)).min(limit);
+                // A quarter more at a time: the vector is a large part of a method table.
+                let len = self.dense.len();
+                let new_len = (i + 1).max(len + len / 4 + 256).min(limit);
+                self.dense.reserve_exact(new_len - len);
                 self.dense.resize(new_len, Self::NONE);
             }
             if let Some(slot) = self.dense.get_mut(i) {
@@ -134,26 +140,72 @@ impl IdMap {
 }
 
 /// The `methods` array of a file, stored flat and already checked: the names in one string,
-/// the signatures in one pool of indices into `types`, so that a file's 40,000 methods cost
-/// a handful of vectors (about 30 bytes per method) instead of 80,000 small allocations, and
-/// the names do not keep the input alive.
+/// the signatures in one byte pool (LEB128-coded indices into `types`, most take two bytes),
+/// so that a file's 40,000 methods cost a handful of vectors (about 40 bytes per method,
+/// names included) instead of 80,000 small allocations, and the names do not keep the
+/// input alive.
+///
+/// The vectors grow by a quarter at a time (not doubling) and start at the sizes of the
+/// previous file read with the same [`TableSizes`], so they are hardly larger than what they
+/// hold: in a merge the table of each input in flight is a large part of the memory used.
 #[derive(Debug, Default)]
 struct MethodTable {
     /// Name of method `i`: `names[name_end[i - 1]..name_end[i]]` (from 0 for the first).
     names: String,
     name_end: Vec<u32>,
-    /// Signature of method `i` as indices into the file's `types`, likewise by `sig_end`.
-    pool: Vec<u32>,
+    /// Signature of method `i`, likewise by `sig_end`; empty for a method whose signature
+    /// names a type that does not exist (such a method is never indexed).
+    sigs: Vec<u8>,
     sig_end: Vec<u32>,
     /// File method id → index, for methods whose signature is valid (first of duplicates).
     idx: IdMap,
     /// Per method: whether `idx` leads to it.
     indexed: Vec<bool>,
-    /// The method being read: its id, and whether its signature is valid so far.
-    current: Option<(i64, bool)>,
+    /// The method being read: its id, whether its signature is valid so far, and how many
+    /// signature entries were read (for messages).
+    current: Option<(i64, bool, usize)>,
+}
+
+/// Sizes of a [`MethodTable`] (methods, name bytes, signature bytes), handed from one input
+/// to the next read by the same worker so that the next table is reserved at once. They
+/// come from a table actually built, never from a number read in a file.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct TableSizes {
+    /// Methods of the last file.
+    pub methods: usize,
+    /// Bytes of its method names.
+    pub name_bytes: usize,
+    /// Bytes of its coded signatures.
+    pub sig_bytes: usize,
+}
+
+/// Makes room for one more element: a quarter more (at least 256), not double.
+fn grow<T>(v: &mut Vec<T>) {
+    if v.len() == v.capacity() {
+        v.reserve_exact((v.len() / 4).max(256));
+    }
 }
 
 impl MethodTable {
+    fn with_sizes(s: TableSizes) -> Self {
+        let mut t = MethodTable::default();
+        t.names.reserve_exact(s.name_bytes);
+        t.name_end.reserve_exact(s.methods);
+        t.sigs.reserve_exact(s.sig_bytes);
+        t.sig_end.reserve_exact(s.methods);
+        t.indexed.reserve_exact(s.methods);
+        t.idx.dense.reserve_exact(s.methods);
+        t
+    }
+
+    fn sizes(&self) -> TableSizes {
+        TableSizes {
+            methods: self.len(),
+            name_bytes: self.names.len(),
+            sig_bytes: self.sigs.len(),
+        }
+    }
+
     fn len(&self) -> usize {
         self.name_end.len()
     }
@@ -163,11 +215,36 @@ impl MethodTable {
         Some(start as usize..*ends.get(i)? as usize)
     }
 
+    fn push_name(&mut self, name: &str) -> Result<()> {
+        if self.names.len() + name.len() > self.names.capacity() {
+            let want = (self.names.len() / 4).max(4096).max(name.len());
+            self.names.reserve_exact(want);
+        }
+        self.names.push_str(name);
+        grow(&mut self.name_end);
+        self.name_end
+            .push(offset32(self.names.len(), "method names")?);
+        Ok(())
+    }
+
+    fn push_sig(&mut self, mut type_index: u32) {
+        loop {
+            let low = (type_index & 0x7f) as u8;
+            type_index >>= 7;
+            grow(&mut self.sigs);
+            if type_index == 0 {
+                self.sigs.push(low);
+                return;
+            }
+            self.sigs.push(low | 0x80);
+        }
+    }
+
     /// Gives back the room the vectors grew into (they are complete).
     fn shrink(&mut self) {
         self.names.shrink_to_fit();
         self.name_end.shrink_to_fit();
-        self.pool.shrink_to_fit();
+        self.sigs.shrink_to_fit();
         self.sig_end.shrink_to_fit();
         self.indexed.shrink_to_fit();
         self.idx.dense.shrink_to_fit();
@@ -177,10 +254,24 @@ impl MethodTable {
         self.names.get(Self::range(&self.name_end, i)?)
     }
 
-    fn signature(&self, i: usize) -> &[u32] {
-        Self::range(&self.sig_end, i)
-            .and_then(|r| self.pool.get(r))
+    /// The signature of method `i`, as indices into the file's `types`.
+    fn signature(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
+        let mut bytes = Self::range(&self.sig_end, i)
+            .and_then(|r| self.sigs.get(r))
             .unwrap_or_default()
+            .iter();
+        std::iter::from_fn(move || {
+            let mut v = 0u32;
+            let mut shift = 0;
+            loop {
+                let b = *bytes.next()?;
+                v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+                shift += 7;
+                if b & 0x80 == 0 {
+                    return Some(v);
+                }
+            }
+        })
     }
 }
 
@@ -213,6 +304,8 @@ struct Resolver<'a> {
     type_cache: Vec<u32>,
     method_cache: Vec<u32>,
     sig: Vec<TypeId>,
+    /// Scratch: a signature as indices into `types`.
+    sig_types: Vec<u32>,
 }
 
 impl Resolver<'_> {
@@ -239,17 +332,15 @@ impl Resolver<'_> {
         }
         let mut sig = std::mem::take(&mut self.sig);
         sig.clear();
-        for k in 0..self.methods.signature(i).len() {
-            let t = self
-                .methods
-                .signature(i)
-                .get(k)
-                .copied()
-                .unwrap_or(u32::MAX);
+        let mut coded = std::mem::take(&mut self.sig_types);
+        coded.clear();
+        coded.extend(self.methods.signature(i));
+        for &t in &coded {
             if let Some(ty) = self.type_at(syms, t as usize) {
                 sig.push(ty);
             }
         }
+        self.sig_types = coded;
         let m = syms.intern_method(self.methods.name(i)?, &sig);
         self.sig = sig;
         if let Some(slot) = self.method_cache.get_mut(i) {
@@ -347,9 +438,34 @@ pub struct Lowerer<'a> {
     scratch: Scratch,
     /// The section being streamed and its next entry index.
     current: Option<(Section, &'static str, usize)>,
+    /// Room reserved for the method table at once.
+    table_hint: TableSizes,
+    /// A target shared with other lowerers (see [`Lowerer::into_shared`]); `None`: the
+    /// target is `sink.out.profile`.
+    shared: Option<SharedTarget>,
 }
 
+/// A profile several lowerers add their inputs to at once, each locking it while it adds an
+/// entry (parsing, the bulk of the work, goes on unlocked).
+pub type SharedTarget = std::sync::Arc<std::sync::Mutex<IprofProfile>>;
+
 impl<'a> Lowerer<'a> {
+    /// A lowerer that adds this input to the profile `shared`, which other lowerers (on
+    /// other threads) add their inputs to at the same time; otherwise as
+    /// [`Lowerer::into_target`]. The result's `profile` is empty: the input is in `shared`.
+    pub fn into_shared(shared: SharedTarget, opts: ReadOptions, scale: Option<CountScale>) -> Self {
+        let mut l = Self::into_target(IprofProfile::default(), opts, scale);
+        l.shared = Some(shared);
+        l
+    }
+
+    /// Reserves the method table at `sizes` at once (the sizes of the previous file a
+    /// worker read: [`Lowered::table_sizes`]); it still grows if the file needs more.
+    pub fn with_table_sizes(mut self, sizes: TableSizes) -> Self {
+        self.table_hint = sizes;
+        self
+    }
+
     /// A lowerer with nothing fed yet, building a new profile.
     pub fn new(opts: ReadOptions) -> Self {
         Self::into_target(IprofProfile::default(), opts, None)
@@ -387,6 +503,8 @@ impl<'a> Lowerer<'a> {
             legacy_monitor: None,
             scratch: Scratch::default(),
             current: None,
+            table_hint: TableSizes::default(),
+            shared: None,
         }
     }
 
@@ -414,8 +532,10 @@ impl<'a> Lowerer<'a> {
         let legacy = version.major == 0 && version.minor < 3;
         self.sep = if legacy { b',' } else { b'<' };
         self.file_version = version;
-        let p = &mut self.sink.out.profile;
-        p.version = p.version.max(version);
+        self.on_target(|l| {
+            let p = &mut l.sink.out.profile;
+            p.version = p.version.max(version);
+        });
         for k in std::mem::take(&mut self.unknown_keys) {
             self.warn_unknown(&k);
         }
@@ -463,7 +583,7 @@ impl<'a> Lowerer<'a> {
         if self.types.is_none() {
             return Ok(false);
         }
-        self.methods = Some(MethodTable::default());
+        self.methods = Some(MethodTable::with_sizes(self.table_hint));
         Ok(true)
     }
 
@@ -477,9 +597,8 @@ impl<'a> Lowerer<'a> {
         let Some(t) = self.methods.as_mut() else {
             return Err(json_error("methods", "internal: method outside `methods`"));
         };
-        t.names.push_str(name);
-        t.name_end.push(offset32(t.names.len(), "method names")?);
-        t.current = Some((id, true));
+        t.push_name(name)?;
+        t.current = Some((id, true, 0));
         Ok(())
     }
 
@@ -493,19 +612,22 @@ impl<'a> Lowerer<'a> {
             ));
         };
         let i = t.len().saturating_sub(1);
-        let k = t.pool.len() - t.sig_end.last().map_or(0, |&e| e as usize);
-        match (types.idx.get(type_id), &mut t.current) {
-            (Some(ti), Some((_, true))) => t.pool.push(ti),
-            (None, Some((_, valid @ true))) => {
+        let Some((_, valid, k)) = &mut t.current else {
+            return Ok(());
+        };
+        let at = *k;
+        *k += 1;
+        match types.idx.get(type_id) {
+            Some(ti) if *valid => t.push_sig(ti),
+            None if *valid => {
+                // The method is never indexed: what its signature holds no longer matters.
                 *valid = false;
-                // Keeps the position count of later ids right for messages.
-                t.pool.push(u32::MAX);
                 self.sink.problem(
-                    format!("methods[{i}].signature[{k}]"),
+                    format!("methods[{i}].signature[{at}]"),
                     format!("type id {type_id} is not in `types`"),
                 )?;
             }
-            _ => t.pool.push(u32::MAX),
+            _ => {}
         }
         Ok(())
     }
@@ -516,11 +638,13 @@ impl<'a> Lowerer<'a> {
         let Some(t) = self.methods.as_mut() else {
             return Err(json_error("methods", "internal: method outside `methods`"));
         };
+        grow(&mut t.sig_end);
         t.sig_end
-            .push(offset32(t.pool.len(), "method signature entries")?);
+            .push(offset32(t.sigs.len(), "method signature bytes")?);
+        grow(&mut t.indexed);
         let i = t.len().saturating_sub(1);
         let indexed = match t.current.take() {
-            Some((id, true)) => {
+            Some((id, true, _)) => {
                 if t.idx.insert(id, i as u32) {
                     true
                 } else {
@@ -543,6 +667,7 @@ impl<'a> Lowerer<'a> {
         if let Some(t) = &mut self.methods {
             t.shrink();
             self.sink.out.declared_methods = t.len();
+            self.sink.out.table_sizes = t.sizes();
         }
         self.try_prepare()
     }
@@ -594,16 +719,29 @@ impl<'a> Lowerer<'a> {
     }
 
     fn start(&mut self, section: Section, key: &'static str) {
-        let p = &mut self.sink.out.profile;
-        p.present.insert(section);
+        self.on_target(|l| l.sink.out.profile.present.insert(section));
         self.scratch.first_seen.clear();
         self.current = Some((section, key, 0));
     }
 
+    /// The next entries of the section begun with [`Lowerer::begin_section`], in order (a
+    /// shared target is locked once for all of them).
+    pub fn entries(&mut self, es: &[ProfileEntry<'_>]) -> Result<()> {
+        self.on_target(|l| es.iter().try_for_each(|e| l.entry(e)))
+    }
+
+    /// As [`Self::entries`] if a shared target is free now; `Ok(false)` (nothing done) if
+    /// another thread holds it, so that the caller can parse on and try again with more.
+    pub fn try_entries(&mut self, es: &[ProfileEntry<'_>]) -> Result<bool> {
+        match self.on_free_target(|l| es.iter().try_for_each(|e| l.entry(e))) {
+            Some(r) => r.map(|()| true),
+            None => Ok(false),
+        }
+    }
+
     /// The next entry of the section begun with [`Lowerer::begin_section`].
     pub fn entry(&mut self, e: &ProfileEntry<'_>) -> Result<()> {
-        let (Some(res), Some((section, key, next))) = (self.res.as_mut(), self.current.as_mut())
-        else {
+        let (true, Some((section, key, next))) = (self.res.is_some(), self.current.as_mut()) else {
             return Err(json_error(
                 "(top level)",
                 "internal: entry outside a section",
@@ -611,16 +749,52 @@ impl<'a> Lowerer<'a> {
         };
         let (section, key, at) = (*section, *key, *next);
         *next += 1;
-        lower_entry(
-            &mut self.sink,
-            section,
-            key,
-            at,
-            e,
-            self.sep,
-            res,
-            &mut self.scratch,
-        )
+        self.on_target(|l| {
+            let Some(res) = l.res.as_mut() else {
+                return Ok(());
+            };
+            lower_entry(&mut l.sink, section, key, at, e, l.sep, res, &mut l.scratch)
+        })
+    }
+
+    /// Runs `f` with the target profile in `self.sink.out.profile`: a shared target is
+    /// locked and swapped in for the call (and back out after it).
+    fn on_target<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> R {
+        let Some(shared) = self.shared.take() else {
+            return f(self);
+        };
+        let r = {
+            let mut g = shared
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            self.swapped_in(&mut g, f)
+        };
+        self.shared = Some(shared);
+        r
+    }
+
+    /// As [`Self::on_target`], but returns `None` without running `f` if a shared target
+    /// is locked by another thread.
+    fn on_free_target<R>(&mut self, f: impl FnOnce(&mut Self) -> R) -> Option<R> {
+        use std::sync::TryLockError;
+        let Some(shared) = self.shared.take() else {
+            return Some(f(self));
+        };
+        let r = match shared.try_lock() {
+            Ok(mut g) => Some(self.swapped_in(&mut g, f)),
+            Err(TryLockError::Poisoned(p)) => Some(self.swapped_in(&mut p.into_inner(), f)),
+            Err(TryLockError::WouldBlock) => None,
+        };
+        self.shared = Some(shared);
+        r
+    }
+
+    /// Runs `f` with `target` (a locked shared profile) as `self.sink.out.profile`.
+    fn swapped_in<R>(&mut self, target: &mut IprofProfile, f: impl FnOnce(&mut Self) -> R) -> R {
+        std::mem::swap(target, &mut self.sink.out.profile);
+        let r = f(self);
+        std::mem::swap(target, &mut self.sink.out.profile);
+        r
     }
 
     /// A whole section read before the tables were known.
@@ -647,10 +821,19 @@ impl<'a> Lowerer<'a> {
             types,
             methods,
             sig: Vec::new(),
+            sig_types: Vec::new(),
         };
         if !self.opts.referenced_symbols_only {
-            // Every symbol, in file order (a type or method that is invalid or a duplicate
-            // is skipped, as a lookup by its id would skip it).
+            res = self.on_target(|l| l.intern_all(res));
+        }
+        self.res = Some(res);
+        Ok(())
+    }
+
+    /// Interns every symbol of the file, in file order (a type or method that is invalid
+    /// or a duplicate is skipped, as a lookup by its id would skip it).
+    fn intern_all<'r>(&mut self, mut res: Resolver<'r>) -> Resolver<'r> {
+        {
             let syms = &mut self.sink.out.profile.symbols;
             syms.reserve(res.types.entries.len(), res.methods.len());
             for i in 0..res.types.entries.len() {
@@ -665,8 +848,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
         }
-        self.res = Some(res);
-        Ok(())
+        res
     }
 
     /// Lowers what was kept for the end and returns the result. Errors: a missing required
@@ -702,23 +884,28 @@ impl<'a> Lowerer<'a> {
                 self.entry(e)?;
             }
         }
-        if let (Some(m), Some(res)) = (self.legacy_monitor.take(), self.res.as_mut()) {
-            let l = &mut self.sink;
-            l.out.profile.present.insert(Section::Monitor);
-            let h = &mut self.scratch.histogram;
-            if pairs(l, "monitorsProfile.records", &m.records, res, h)? {
-                merge_histogram(&mut l.monitors, h.iter().copied());
+        let legacy_monitor = self.legacy_monitor.take();
+        self.on_target(|this| -> Result<()> {
+            if let (Some(m), Some(res)) = (legacy_monitor, this.res.as_mut()) {
+                let l = &mut this.sink;
+                l.out.profile.present.insert(Section::Monitor);
+                let h = &mut this.scratch.histogram;
+                if pairs(l, "monitorsProfile.records", &m.records, res, h)? {
+                    merge_histogram(&mut l.monitors, h.iter().copied());
+                }
             }
-        }
+            let l = &mut this.sink;
+            if !l.monitors.is_empty() {
+                l.out.entries += 1;
+                let mut h = std::mem::take(&mut l.monitors);
+                for tc in &mut h {
+                    tc.count = l.scaled(Section::Monitor, tc.count);
+                }
+                merge_histogram(&mut l.out.profile.monitors, h);
+            }
+            Ok(())
+        })?;
         let l = &mut self.sink;
-        if !l.monitors.is_empty() {
-            l.out.entries += 1;
-            let mut h = std::mem::take(&mut l.monitors);
-            for tc in &mut h {
-                tc.count = l.scaled(Section::Monitor, tc.count);
-            }
-            merge_histogram(&mut l.out.profile.monitors, h);
-        }
         if l.warned > MAX_WARNINGS {
             l.out.warnings.push(format!(
                 "{} more problems not shown",
@@ -1018,4 +1205,38 @@ fn lower_entry(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MethodTable;
+
+    /// Signatures are stored LEB128-coded: every width (1 to 5 bytes) comes back as written.
+    #[test]
+    fn signatures_round_trip_through_the_byte_pool() {
+        let sigs: [&[u32]; 5] = [
+            &[],
+            &[0, 127, 128, 255],
+            &[16_383, 16_384, 2_097_151, 2_097_152],
+            &[268_435_455, 268_435_456, u32::MAX - 1, u32::MAX],
+            &[5],
+        ];
+        let mut t = MethodTable::default();
+        for (i, sig) in sigs.iter().enumerate() {
+            t.push_name(&format!("m{i}")).unwrap();
+            for &x in *sig {
+                t.push_sig(x);
+            }
+            t.sig_end.push(t.sigs.len() as u32);
+        }
+        for (i, sig) in sigs.iter().enumerate() {
+            assert_eq!(
+                t.signature(i).collect::<Vec<_>>(),
+                sig.to_vec(),
+                "method {i}"
+            );
+            assert_eq!(t.name(i), Some(format!("m{i}").as_str()));
+        }
+        assert_eq!(t.signature(sigs.len()).count(), 0);
+    }
 }

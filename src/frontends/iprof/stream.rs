@@ -320,7 +320,12 @@ impl<'de> Visitor<'de> for SignatureSeed<'_, '_> {
     }
 }
 
-/// The entries of one section, each lowered as soon as it is parsed.
+/// Entries parsed before they are lowered together (more while a shared target is busy).
+const BATCH: usize = 64;
+/// Entries parsed at most before waiting for a busy shared target.
+const MAX_BATCH: usize = 1024;
+
+/// The entries of one section, lowered in batches of [`BATCH`] as they are parsed.
 struct EntriesSeed<'l, 'a, 'r> {
     l: &'l mut Lowerer<'a>,
     failure: &'l mut Option<Error>,
@@ -340,10 +345,32 @@ impl<'de> Visitor<'de> for EntriesSeed<'_, '_, '_> {
         f.write_str("an array of profile entries ({ctx, records} objects)")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
-        while let Some(e) = seq.next_element::<ProfileEntry<'de>>()? {
-            self.l.entry(&e).map_err(|err| fail(self.failure, err))?;
-            self.pos.item(&e.ctx);
+        // Entries go to the lowerer a batch at a time. A target shared between threads is
+        // locked once per batch, and only when it is free: while another thread holds it,
+        // parsing goes on and the batch grows (up to `MAX_BATCH`, then it waits).
+        let mut batch: Vec<ProfileEntry<'de>> = Vec::with_capacity(BATCH);
+        loop {
+            let e = seq.next_element::<ProfileEntry<'de>>()?;
+            let last = e.is_none();
+            if let Some(e) = e {
+                batch.push(e);
+            }
+            let lowered = if last || batch.len() >= MAX_BATCH {
+                self.l.entries(&batch).map(|()| true)
+            } else if batch.len() >= BATCH {
+                self.l.try_entries(&batch)
+            } else {
+                Ok(false)
+            };
+            if lowered.map_err(|err| fail(self.failure, err))? {
+                for e in &batch {
+                    self.pos.item(&e.ctx);
+                }
+                batch.clear();
+            }
+            if last {
+                return Ok(());
+            }
         }
-        Ok(())
     }
 }
