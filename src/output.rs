@@ -14,8 +14,9 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 }
 
 /// Creates `path` atomically: `fill` writes the contents into a temporary file in the same
-/// directory, which is renamed over `path` only if `fill` succeeds (otherwise it is removed
-/// and `path` is untouched). Errors carry the path.
+/// directory, which is synced to disk and renamed over `path` only if `fill` succeeds
+/// (otherwise it is removed and `path` is untouched). The file gets the permissions a newly
+/// created file gets (0666 less the umask). Errors carry the path.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
@@ -25,11 +26,16 @@ pub fn write_atomic_with(
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    let mut tmp = tempfile::Builder::new()
-        .prefix(".pgo-merge-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".pgo-merge-").suffix(".tmp");
+    // A temporary file is private (0600) by default; the output is an ordinary file, made
+    // as `File::create` would make it (0666 less the umask), not one only its owner reads.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    let mut tmp = builder.tempfile_in(dir).map_err(io)?;
     fill(tmp.as_file_mut()).map_err(|e| e.with_path(path))?;
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;

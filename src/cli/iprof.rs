@@ -458,22 +458,11 @@ pub(crate) fn write_output(path: &Path, p: &crate::ir::iprof::IprofProfile) -> c
         drop(w);
         return Ok(counter.bytes);
     }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let tmp = tempfile::Builder::new()
-        .prefix(".pgo-merge-")
-        .suffix(".tmp")
-        .tempfile_in(dir)
-        .map_err(io)?;
-    {
-        let mut w = BufWriter::with_capacity(1 << 16, Tee(tmp.as_file(), &mut counter));
+    crate::output::write_atomic_with(path, |f| {
+        let mut w = BufWriter::with_capacity(1 << 16, Tee(f, &mut counter));
         writer::write(p, &mut w).map_err(io)?;
-        w.flush().map_err(io)?;
-    }
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
+        w.flush().map_err(io)
+    })?;
     Ok(counter.bytes)
 }
 

@@ -274,3 +274,34 @@ fn counter_count_conflict_names_both_files() {
     assert_ok(&out, "failure-mode warn");
     assert!(String::from_utf8_lossy(&out.stderr).contains("not merged"));
 }
+
+/// Outputs are written to a temporary file and renamed; they must still get the permissions
+/// of an ordinary new file (0666 less the umask), not the temporary file's private 0600.
+#[cfg(unix)]
+#[test]
+fn outputs_get_the_permissions_of_a_new_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempdir();
+    let d = dir.path();
+    // What this process's umask gives a new file.
+    let probe = d.join("probe");
+    std::fs::File::create(&probe).unwrap();
+    let expected = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+    let iprof = crate::iprof::iprof_data(crate::iprof::REAL_040);
+    let cases: [(&str, Vec<std::path::PathBuf>); 3] = [
+        ("out.profdata", vec![raw("clang22/ir-basic-run1.profraw")]),
+        ("out.proftext", vec![raw("clang22/ir-basic-run1.profraw")]),
+        ("out.iprof", vec![iprof]),
+    ];
+    for (name, inputs) in cases {
+        let out = d.join(name);
+        let mut args: Vec<&std::ffi::OsStr> = inputs.iter().map(|p| p.as_os_str()).collect();
+        args.extend(["-o".as_ref(), out.as_os_str()]);
+        assert_ok(&run_ours(args), name);
+        let mode = std::fs::metadata(&out).unwrap().permissions().mode() & 0o777;
+        assert_eq!(
+            mode, expected,
+            "{name}: mode {mode:o}, a new file gets {expected:o}"
+        );
+    }
+}
