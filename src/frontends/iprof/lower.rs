@@ -113,6 +113,17 @@ impl IdMap {
         d.or_else(|| self.sparse.get(&id).copied())
     }
 
+    /// The value slot of `id`, if present.
+    fn slot_mut(&mut self, id: i64) -> Option<&mut u32> {
+        let dense = usize::try_from(id)
+            .ok()
+            .filter(|&i| self.dense.get(i).is_some_and(|&v| v != Self::NONE));
+        match dense {
+            Some(i) => self.dense.get_mut(i),
+            None => self.sparse.get_mut(&id),
+        }
+    }
+
     /// Inserts; returns false if the id was already present.
     fn insert(&mut self, id: i64, v: u32) -> bool {
         if self.get(id).is_some() {
@@ -278,6 +289,9 @@ impl MethodTable {
 /// Marks a cache slot of [`Resolver`] not interned yet.
 const NOT_YET: u32 = u32::MAX;
 
+/// Marks a slot of a method table's id map that holds an IR method id, not an index.
+const RESOLVED: u32 = 1 << 31;
+
 /// `n` as a 32-bit offset into a method-table vector.
 fn offset32(n: usize, what: &'static str) -> Result<u32> {
     u32::try_from(n).map_err(|_| {
@@ -300,9 +314,9 @@ struct TypeTable<'a> {
 struct Resolver<'a> {
     types: TypeTable<'a>,
     methods: MethodTable,
-    /// IR id per index in `types` / `methods`, [`NOT_YET`] until interned.
+    /// IR id per index in `types`, [`NOT_YET`] until interned. (A method's IR id, once
+    /// interned, replaces its index in `methods.idx`, marked [`RESOLVED`].)
     type_cache: Vec<u32>,
-    method_cache: Vec<u32>,
     sig: Vec<TypeId>,
     /// Scratch: a signature as indices into `types`.
     sig_types: Vec<u32>,
@@ -324,12 +338,8 @@ impl Resolver<'_> {
         self.type_at(syms, i)
     }
 
+    /// Interns method `i` of the table (no caching: see [`Self::method_id`]).
     fn method_at(&mut self, syms: &mut JavaSymbols, i: usize) -> Option<MethodId> {
-        if let Some(&m) = self.method_cache.get(i)
-            && m != NOT_YET
-        {
-            return Some(MethodId(m));
-        }
         let mut sig = std::mem::take(&mut self.sig);
         sig.clear();
         let mut coded = std::mem::take(&mut self.sig_types);
@@ -343,15 +353,25 @@ impl Resolver<'_> {
         self.sig_types = coded;
         let m = syms.intern_method(self.methods.name(i)?, &sig);
         self.sig = sig;
-        if let Some(slot) = self.method_cache.get_mut(i) {
-            *slot = m.0;
-        }
         Some(m)
     }
 
+    /// The IR id of the method with file id `file_id`, interned on first use; from then on
+    /// its slot in `methods.idx` holds the IR id (marked [`RESOLVED`]) instead of its index,
+    /// so the cache costs no memory of its own.
     fn method_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<MethodId> {
-        let i = self.methods.idx.get(file_id)? as usize;
-        self.method_at(syms, i)
+        let v = self.methods.idx.get(file_id)?;
+        if v & RESOLVED != 0 {
+            return Some(MethodId(v & !RESOLVED));
+        }
+        let m = self.method_at(syms, v as usize)?;
+        // An id too large to mark (2^31 methods) is simply not cached.
+        if m.0 < RESOLVED - 1
+            && let Some(slot) = self.methods.idx.slot_mut(file_id)
+        {
+            *slot = m.0 | RESOLVED;
+        }
+        Some(m)
     }
 }
 
@@ -543,10 +563,12 @@ impl<'a> Lowerer<'a> {
     }
 
     /// `types`. Errors: a duplicate key; in strict mode a duplicate type id.
-    pub fn set_types(&mut self, entries: Vec<TypeEntry<'a>>) -> Result<()> {
+    pub fn set_types(&mut self, mut entries: Vec<TypeEntry<'a>>) -> Result<()> {
         if self.types.is_some() {
             return Err(json_error("types", "duplicate key `types`"));
         }
+        // Kept to the end of the file: give back the room the vector grew into.
+        entries.shrink_to_fit();
         let mut idx = IdMap::default();
         for (i, t) in entries.iter().enumerate() {
             if !idx.insert(t.id, i as u32) {
@@ -643,6 +665,14 @@ impl<'a> Lowerer<'a> {
             .push(offset32(t.sigs.len(), "method signature bytes")?);
         grow(&mut t.indexed);
         let i = t.len().saturating_sub(1);
+        if i as u64 >= u64::from(RESOLVED) {
+            // Indices share `idx` with resolved ids, told apart by the top bit.
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                what: "methods in one file",
+                value: i as u64,
+                limit: u64::from(RESOLVED),
+            }));
+        }
         let indexed = match t.current.take() {
             Some((id, true, _)) => {
                 if t.idx.insert(id, i as u32) {
@@ -817,7 +847,6 @@ impl<'a> Lowerer<'a> {
         };
         let mut res = Resolver {
             type_cache: vec![NOT_YET; types.entries.len()],
-            method_cache: vec![NOT_YET; methods.len()],
             types,
             methods,
             sig: Vec::new(),
