@@ -113,6 +113,14 @@ impl IdMap {
         d.or_else(|| self.sparse.get(&id).copied())
     }
 
+    /// Every (id, value) pair: the dense range in id order, then the others in no order.
+    fn iter(&self) -> impl Iterator<Item = (i64, u32)> + '_ {
+        let dense = (0i64..)
+            .zip(self.dense.iter().copied())
+            .filter(|&(_, v)| v != Self::NONE);
+        dense.chain(self.sparse.iter().map(|(&id, &v)| (id, v)))
+    }
+
     /// The value slot of `id`, if present.
     fn slot_mut(&mut self, id: i64) -> Option<&mut u32> {
         let dense = usize::try_from(id)
@@ -170,8 +178,6 @@ struct MethodTable {
     sig_end: Vec<u32>,
     /// File method id → index, for methods whose signature is valid (first of duplicates).
     idx: IdMap,
-    /// Per method: whether `idx` leads to it.
-    indexed: Vec<bool>,
     /// The method being read: its id, whether its signature is valid so far, and how many
     /// signature entries were read (for messages).
     current: Option<(i64, bool, usize)>,
@@ -204,7 +210,6 @@ impl MethodTable {
         t.name_end.reserve_exact(s.methods);
         t.sigs.reserve_exact(s.sig_bytes);
         t.sig_end.reserve_exact(s.methods);
-        t.indexed.reserve_exact(s.methods);
         t.idx.dense.reserve_exact(s.methods);
         t
     }
@@ -257,7 +262,6 @@ impl MethodTable {
         self.name_end.shrink_to_fit();
         self.sigs.shrink_to_fit();
         self.sig_end.shrink_to_fit();
-        self.indexed.shrink_to_fit();
         self.idx.dense.shrink_to_fit();
     }
 
@@ -663,7 +667,6 @@ impl<'a> Lowerer<'a> {
         grow(&mut t.sig_end);
         t.sig_end
             .push(offset32(t.sigs.len(), "method signature bytes")?);
-        grow(&mut t.indexed);
         let i = t.len().saturating_sub(1);
         if i as u64 >= u64::from(RESOLVED) {
             // Indices share `idx` with resolved ids, told apart by the top bit.
@@ -673,21 +676,14 @@ impl<'a> Lowerer<'a> {
                 limit: u64::from(RESOLVED),
             }));
         }
-        let indexed = match t.current.take() {
-            Some((id, true, _)) => {
-                if t.idx.insert(id, i as u32) {
-                    true
-                } else {
-                    t.indexed.push(false);
-                    return self.sink.problem(
-                        format!("methods[{i}].id"),
-                        format!("duplicate method id {id}"),
-                    );
-                }
-            }
-            _ => false,
-        };
-        t.indexed.push(indexed);
+        if let Some((id, true, _)) = t.current.take()
+            && !t.idx.insert(id, i as u32)
+        {
+            return self.sink.problem(
+                format!("methods[{i}].id"),
+                format!("duplicate method id {id}"),
+            );
+        }
         Ok(())
     }
 
@@ -871,10 +867,15 @@ impl<'a> Lowerer<'a> {
                     res.type_at(syms, i);
                 }
             }
-            for i in 0..res.methods.len() {
-                if res.methods.indexed.get(i) == Some(&true) {
-                    res.method_at(syms, i);
+            // In file order, through the id map so that lookups by id find them resolved.
+            let mut ids = vec![None; res.methods.len()];
+            for (id, i) in res.methods.idx.iter() {
+                if let Some(slot) = ids.get_mut(i as usize) {
+                    *slot = Some(id);
                 }
+            }
+            for id in ids.into_iter().flatten() {
+                res.method_id(syms, id);
             }
         }
         res
