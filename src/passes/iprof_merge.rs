@@ -44,7 +44,7 @@ use super::weight::Weight;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::iprof::{
-    self as reader, CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableSizes,
+    self as reader, CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableBuffers,
 };
 use crate::ir::context::{NodeId, Site};
 use crate::ir::iprof::{
@@ -563,8 +563,8 @@ fn fold_inputs(
             return Vec::new();
         };
         let mut outcomes = Vec::new();
-        // The method table of the last input: the next is reserved at that size at once.
-        let mut table_sizes = TableSizes::default();
+        // The memory of the last input's method table, reused for the next.
+        let mut buffers = TableBuffers::default();
         while !stop.load(Ordering::Relaxed) {
             let idx = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = inputs.get(idx) else { break };
@@ -580,14 +580,15 @@ fn fold_inputs(
                 let f: Option<CountScale> = (!scale.is_identity())
                     .then(|| Box::new(move |s, c| scale.apply(s, c)) as CountScale);
                 let lowerer = Lowerer::into_shared(Arc::clone(target), read_opts, f)
-                    .with_table_sizes(table_sizes);
-                reader::read_file_into(&spec.path, lowerer).inspect(|l| {
-                    table_sizes = l.table_sizes;
+                    .with_buffers(std::mem::take(&mut buffers));
+                reader::read_file_into(&spec.path, lowerer).map(|mut l| {
+                    buffers = std::mem::take(&mut l.buffers);
+                    l
                 })
             } else {
-                let lowerer = Lowerer::new(read_opts).with_table_sizes(table_sizes);
+                let lowerer = Lowerer::new(read_opts).with_buffers(std::mem::take(&mut buffers));
                 reader::read_file_into(&spec.path, lowerer).map(|mut l| {
-                    table_sizes = l.table_sizes;
+                    buffers = std::mem::take(&mut l.buffers);
                     let mut acc = target.lock().unwrap_or_else(PoisonError::into_inner);
                     merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
                     l

@@ -58,9 +58,9 @@ pub struct Lowered {
     /// Entries of this input lowered into the profile (sites, plus 1 for a non-empty
     /// monitor histogram): what `IprofProfile::entry_count` of the input alone would be.
     pub entries: u64,
-    /// Sizes of this file's method table: a hint for the next file read by the same worker
-    /// ([`Lowerer::with_table_sizes`]).
-    pub table_sizes: TableSizes,
+    /// The memory of this file's method table, for the next file read by the same worker
+    /// ([`Lowerer::with_buffers`]).
+    pub buffers: TableBuffers,
 }
 
 /// The error for a problem at `path`.
@@ -158,24 +158,28 @@ impl IdMap {
     }
 }
 
-/// The `methods` array of a file, stored flat and already checked: the names in one string,
-/// the signatures in one byte pool (LEB128-coded indices into `types`, most take two bytes),
-/// so that a file's 40,000 methods cost a handful of vectors (about 40 bytes per method,
-/// names included) instead of 80,000 small allocations, and the names do not keep the
-/// input alive.
+/// The `methods` array of a file, stored flat and already checked, as one byte string of
+/// records: per method its name's length (LEB128) and bytes, then its signature's length in
+/// bytes (LEB128) and the signature as LEB128-coded indices into `types` (most take two
+/// bytes), with the offset of every [`MARK_EVERY`]th record kept to find a method. A file's
+/// 40,000 methods thus cost about 27 bytes each, names included (their names average 15),
+/// instead of 80,000 small allocations, and the names do not keep the input alive.
 ///
-/// The vectors grow by a quarter at a time (not doubling) and start at the sizes of the
-/// previous file read with the same [`TableSizes`], so they are hardly larger than what they
-/// hold: in a merge the table of each input in flight is a large part of the memory used.
+/// The vectors grow by a quarter at a time (not doubling), and a worker that reads many
+/// files reuses one set of them ([`TableBuffers`]): in a merge the table of each input in
+/// flight is a large part of the memory used, and allocating and freeing it per input
+/// leaves the allocator's arenas fragmented.
 #[derive(Debug, Default)]
 struct MethodTable {
-    /// Name of method `i`: `names[name_end[i - 1]..name_end[i]]` (from 0 for the first).
-    names: String,
-    name_end: Vec<u32>,
-    /// Signature of method `i`, likewise by `sig_end`; empty for a method whose signature
+    /// The records, method after method.
+    recs: Vec<u8>,
+    /// Offset in `recs` of the record of method `k * MARK_EVERY`, for each `k`.
+    marks: Vec<u32>,
+    /// Methods stored (the last one's record is complete once [`Self::end`] has run).
+    count: usize,
+    /// The signature of the method being read, coded; empty for a method whose signature
     /// names a type that does not exist (such a method is never indexed).
-    sigs: Vec<u8>,
-    sig_end: Vec<u32>,
+    sig: Vec<u8>,
     /// File method id → index, for methods whose signature is valid (first of duplicates).
     idx: IdMap,
     /// The method being read: its id, whether its signature is valid so far, and how many
@@ -183,110 +187,150 @@ struct MethodTable {
     current: Option<(i64, bool, usize)>,
 }
 
-/// Sizes of a [`MethodTable`] (methods, name bytes, signature bytes), handed from one input
-/// to the next read by the same worker so that the next table is reserved at once. They
-/// come from a table actually built, never from a number read in a file.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct TableSizes {
-    /// Methods of the last file.
-    pub methods: usize,
-    /// Bytes of its method names.
-    pub name_bytes: usize,
-    /// Bytes of its coded signatures.
-    pub sig_bytes: usize,
+/// Methods per offset kept in [`MethodTable::marks`]: finding a method skips at most this
+/// many records less one.
+const MARK_EVERY: usize = 8;
+
+/// The memory of a method table, handed from one input to the next read by the same
+/// worker ([`Lowerer::with_buffers`], [`Lowered::buffers`]): the next table is built in
+/// the same vectors (emptied first), which then grow only if the file needs more.
+#[derive(Debug, Default)]
+pub struct TableBuffers {
+    recs: Vec<u8>,
+    marks: Vec<u32>,
+    dense: Vec<u32>,
 }
 
-/// Makes room for one more element: a quarter more (at least 256), not double.
-fn grow<T>(v: &mut Vec<T>) {
-    if v.len() == v.capacity() {
-        v.reserve_exact((v.len() / 4).max(256));
+/// Makes room for `more` elements: a quarter more (at least 256), not double.
+fn grow<T>(v: &mut Vec<T>, more: usize) {
+    if v.len() + more > v.capacity() {
+        v.reserve_exact((v.len() / 4).max(256).max(more));
     }
+}
+
+/// Appends `x` LEB128-coded (7 bits per byte, low first; the high bit marks "more").
+fn put_leb128(v: &mut Vec<u8>, mut x: u64) {
+    grow(v, 10);
+    loop {
+        let low = (x & 0x7f) as u8;
+        x >>= 7;
+        if x == 0 {
+            v.push(low);
+            return;
+        }
+        v.push(low | 0x80);
+    }
+}
+
+/// Reads one LEB128 value from the front of `bytes`, advancing it; `None` at the end.
+fn take_leb128(bytes: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    loop {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        shift += 7;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+}
+
+/// Splits `len` bytes off the front of `bytes`.
+fn take_bytes<'b>(bytes: &mut &'b [u8], len: u64) -> Option<&'b [u8]> {
+    let len = usize::try_from(len).ok()?;
+    let (head, rest) = (bytes.get(..len)?, bytes.get(len..)?);
+    *bytes = rest;
+    Some(head)
 }
 
 impl MethodTable {
-    fn with_sizes(s: TableSizes) -> Self {
-        let mut t = MethodTable::default();
-        t.names.reserve_exact(s.name_bytes);
-        t.name_end.reserve_exact(s.methods);
-        t.sigs.reserve_exact(s.sig_bytes);
-        t.sig_end.reserve_exact(s.methods);
-        t.idx.dense.reserve_exact(s.methods);
+    /// An empty table in the vectors of `b`.
+    fn from_buffers(b: TableBuffers) -> Self {
+        let TableBuffers {
+            mut recs,
+            mut marks,
+            mut dense,
+        } = b;
+        recs.clear();
+        marks.clear();
+        dense.clear();
+        let mut t = MethodTable {
+            recs,
+            marks,
+            ..MethodTable::default()
+        };
+        t.idx.dense = dense;
         t
     }
 
-    fn sizes(&self) -> TableSizes {
-        TableSizes {
-            methods: self.len(),
-            name_bytes: self.names.len(),
-            sig_bytes: self.sigs.len(),
+    /// The table's vectors, for the next table.
+    fn into_buffers(self) -> TableBuffers {
+        TableBuffers {
+            recs: self.recs,
+            marks: self.marks,
+            dense: self.idx.dense,
         }
     }
 
     fn len(&self) -> usize {
-        self.name_end.len()
+        self.count
     }
 
-    fn range(ends: &[u32], i: usize) -> Option<std::ops::Range<usize>> {
-        let start = if i == 0 { 0 } else { *ends.get(i - 1)? };
-        Some(start as usize..*ends.get(i)? as usize)
-    }
-
-    fn push_name(&mut self, name: &str) -> Result<()> {
-        if self.names.len() + name.len() > self.names.capacity() {
-            let want = (self.names.len() / 4).max(4096).max(name.len());
-            self.names.reserve_exact(want);
+    /// Starts the record of the next method.
+    fn begin(&mut self, name: &str) -> Result<()> {
+        if self.count.is_multiple_of(MARK_EVERY) {
+            let at = offset32(self.recs.len(), "method table bytes")?;
+            grow(&mut self.marks, 1);
+            self.marks.push(at);
         }
-        self.names.push_str(name);
-        grow(&mut self.name_end);
-        self.name_end
-            .push(offset32(self.names.len(), "method names")?);
+        put_leb128(&mut self.recs, name.len() as u64);
+        grow(&mut self.recs, name.len());
+        self.recs.extend_from_slice(name.as_bytes());
+        self.sig.clear();
+        self.count += 1;
         Ok(())
     }
 
-    fn push_sig(&mut self, mut type_index: u32) {
-        loop {
-            let low = (type_index & 0x7f) as u8;
-            type_index >>= 7;
-            grow(&mut self.sigs);
-            if type_index == 0 {
-                self.sigs.push(low);
-                return;
-            }
-            self.sigs.push(low | 0x80);
+    /// Adds a type index to the current method's signature.
+    fn push_sig(&mut self, type_index: u32) {
+        put_leb128(&mut self.sig, u64::from(type_index));
+    }
+
+    /// Ends the current method's record.
+    fn end(&mut self) {
+        put_leb128(&mut self.recs, self.sig.len() as u64);
+        grow(&mut self.recs, self.sig.len());
+        self.recs.extend_from_slice(&self.sig);
+    }
+
+    /// The name and coded signature of method `i`.
+    fn record(&self, i: usize) -> Option<(&str, &[u8])> {
+        let start = *self.marks.get(i / MARK_EVERY)? as usize;
+        let mut bytes = self.recs.get(start..)?;
+        for _ in 0..i % MARK_EVERY {
+            let n = take_leb128(&mut bytes)?;
+            take_bytes(&mut bytes, n)?;
+            let n = take_leb128(&mut bytes)?;
+            take_bytes(&mut bytes, n)?;
         }
+        let n = take_leb128(&mut bytes)?;
+        let name = std::str::from_utf8(take_bytes(&mut bytes, n)?).ok()?;
+        let n = take_leb128(&mut bytes)?;
+        Some((name, take_bytes(&mut bytes, n)?))
     }
 
-    /// Gives back the room the vectors grew into (they are complete).
-    fn shrink(&mut self) {
-        self.names.shrink_to_fit();
-        self.name_end.shrink_to_fit();
-        self.sigs.shrink_to_fit();
-        self.sig_end.shrink_to_fit();
-        self.idx.dense.shrink_to_fit();
-    }
-
+    #[cfg(test)]
     fn name(&self, i: usize) -> Option<&str> {
-        self.names.get(Self::range(&self.name_end, i)?)
+        self.record(i).map(|(name, _)| name)
     }
 
     /// The signature of method `i`, as indices into the file's `types`.
+    #[cfg(test)]
     fn signature(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
-        let mut bytes = Self::range(&self.sig_end, i)
-            .and_then(|r| self.sigs.get(r))
-            .unwrap_or_default()
-            .iter();
-        std::iter::from_fn(move || {
-            let mut v = 0u32;
-            let mut shift = 0;
-            loop {
-                let b = *bytes.next()?;
-                v |= u32::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-                shift += 7;
-                if b & 0x80 == 0 {
-                    return Some(v);
-                }
-            }
-        })
+        let mut bytes = self.record(i).map(|(_, sig)| sig).unwrap_or_default();
+        std::iter::from_fn(move || take_leb128(&mut bytes).map(|v| v as u32))
     }
 }
 
@@ -314,6 +358,22 @@ struct TypeTable<'a> {
     idx: IdMap,
 }
 
+/// The IR id of type `i` of `types`, interned on first use (cached in `cache`).
+fn type_in(
+    types: &TypeTable<'_>,
+    cache: &mut [u32],
+    syms: &mut JavaSymbols,
+    i: usize,
+) -> Option<TypeId> {
+    let slot = cache.get_mut(i)?;
+    if *slot != NOT_YET {
+        return Some(TypeId(*slot));
+    }
+    let t = syms.intern_type(&types.entries.get(i)?.name);
+    *slot = t.0;
+    Some(t)
+}
+
 /// Resolves file ids to IR ids, interning symbols on first use.
 struct Resolver<'a> {
     types: TypeTable<'a>,
@@ -322,19 +382,11 @@ struct Resolver<'a> {
     /// interned, replaces its index in `methods.idx`, marked [`RESOLVED`].)
     type_cache: Vec<u32>,
     sig: Vec<TypeId>,
-    /// Scratch: a signature as indices into `types`.
-    sig_types: Vec<u32>,
 }
 
 impl Resolver<'_> {
     fn type_at(&mut self, syms: &mut JavaSymbols, i: usize) -> Option<TypeId> {
-        let slot = self.type_cache.get_mut(i)?;
-        if *slot != NOT_YET {
-            return Some(TypeId(*slot));
-        }
-        let t = syms.intern_type(&self.types.entries.get(i)?.name);
-        *slot = t.0;
-        Some(t)
+        type_in(&self.types, &mut self.type_cache, syms, i)
     }
 
     fn type_id(&mut self, syms: &mut JavaSymbols, file_id: i64) -> Option<TypeId> {
@@ -344,20 +396,20 @@ impl Resolver<'_> {
 
     /// Interns method `i` of the table (no caching: see [`Self::method_id`]).
     fn method_at(&mut self, syms: &mut JavaSymbols, i: usize) -> Option<MethodId> {
-        let mut sig = std::mem::take(&mut self.sig);
+        let Resolver {
+            types,
+            methods,
+            type_cache,
+            sig,
+        } = self;
+        let (name, mut coded) = methods.record(i)?;
         sig.clear();
-        let mut coded = std::mem::take(&mut self.sig_types);
-        coded.clear();
-        coded.extend(self.methods.signature(i));
-        for &t in &coded {
-            if let Some(ty) = self.type_at(syms, t as usize) {
+        while let Some(t) = take_leb128(&mut coded) {
+            if let Some(ty) = type_in(types, type_cache, syms, t as usize) {
                 sig.push(ty);
             }
         }
-        self.sig_types = coded;
-        let m = syms.intern_method(self.methods.name(i)?, &sig);
-        self.sig = sig;
-        Some(m)
+        Some(syms.intern_method(name, sig))
     }
 
     /// The IR id of the method with file id `file_id`, interned on first use; from then on
@@ -463,7 +515,7 @@ pub struct Lowerer<'a> {
     /// The section being streamed and its next entry index.
     current: Option<(Section, &'static str, usize)>,
     /// Room reserved for the method table at once.
-    table_hint: TableSizes,
+    buffers: TableBuffers,
     /// A target shared with other lowerers (see [`Lowerer::into_shared`]); `None`: the
     /// target is `sink.out.profile`.
     shared: Option<SharedTarget>,
@@ -483,10 +535,10 @@ impl<'a> Lowerer<'a> {
         l
     }
 
-    /// Reserves the method table at `sizes` at once (the sizes of the previous file a
-    /// worker read: [`Lowered::table_sizes`]); it still grows if the file needs more.
-    pub fn with_table_sizes(mut self, sizes: TableSizes) -> Self {
-        self.table_hint = sizes;
+    /// Builds the method table in `buffers` (those of the previous file a worker read:
+    /// [`Lowered::buffers`]) instead of allocating new vectors.
+    pub fn with_buffers(mut self, buffers: TableBuffers) -> Self {
+        self.buffers = buffers;
         self
     }
 
@@ -527,7 +579,7 @@ impl<'a> Lowerer<'a> {
             legacy_monitor: None,
             scratch: Scratch::default(),
             current: None,
-            table_hint: TableSizes::default(),
+            buffers: TableBuffers::default(),
             shared: None,
         }
     }
@@ -609,7 +661,7 @@ impl<'a> Lowerer<'a> {
         if self.types.is_none() {
             return Ok(false);
         }
-        self.methods = Some(MethodTable::with_sizes(self.table_hint));
+        self.methods = Some(MethodTable::from_buffers(std::mem::take(&mut self.buffers)));
         Ok(true)
     }
 
@@ -623,7 +675,7 @@ impl<'a> Lowerer<'a> {
         let Some(t) = self.methods.as_mut() else {
             return Err(json_error("methods", "internal: method outside `methods`"));
         };
-        t.push_name(name)?;
+        t.begin(name)?;
         t.current = Some((id, true, 0));
         Ok(())
     }
@@ -664,9 +716,7 @@ impl<'a> Lowerer<'a> {
         let Some(t) = self.methods.as_mut() else {
             return Err(json_error("methods", "internal: method outside `methods`"));
         };
-        grow(&mut t.sig_end);
-        t.sig_end
-            .push(offset32(t.sigs.len(), "method signature bytes")?);
+        t.end();
         let i = t.len().saturating_sub(1);
         if i as u64 >= u64::from(RESOLVED) {
             // Indices share `idx` with resolved ids, told apart by the top bit.
@@ -691,9 +741,8 @@ impl<'a> Lowerer<'a> {
     pub fn methods_end(&mut self) -> Result<()> {
         self.methods_done = true;
         if let Some(t) = &mut self.methods {
-            t.shrink();
+            t.sig = Vec::new();
             self.sink.out.declared_methods = t.len();
-            self.sink.out.table_sizes = t.sizes();
         }
         self.try_prepare()
     }
@@ -846,7 +895,6 @@ impl<'a> Lowerer<'a> {
             types,
             methods,
             sig: Vec::new(),
-            sig_types: Vec::new(),
         };
         if !self.opts.referenced_symbols_only {
             res = self.on_target(|l| l.intern_all(res));
@@ -941,6 +989,13 @@ impl<'a> Lowerer<'a> {
                 "{} more problems not shown",
                 l.warned - MAX_WARNINGS
             ));
+        }
+        let table = match self.res {
+            Some(r) => Some(r.methods),
+            None => self.methods,
+        };
+        if let Some(t) = table {
+            self.sink.out.buffers = t.into_buffers();
         }
         Ok(self.sink.out)
     }
@@ -1241,9 +1296,11 @@ fn lower_entry(
 mod tests {
     use super::MethodTable;
 
-    /// Signatures are stored LEB128-coded: every width (1 to 5 bytes) comes back as written.
+    /// Records are LEB128-coded: every width of a signature entry (1 to 5 bytes) and every
+    /// method, before and after the offsets kept every `MARK_EVERY` methods, comes back as
+    /// written.
     #[test]
-    fn signatures_round_trip_through_the_byte_pool() {
+    fn method_records_round_trip() {
         let sigs: [&[u32]; 5] = [
             &[],
             &[0, 127, 128, 255],
@@ -1251,22 +1308,23 @@ mod tests {
             &[268_435_455, 268_435_456, u32::MAX - 1, u32::MAX],
             &[5],
         ];
+        let name = |i: usize| "m".repeat(i % 150) + &i.to_string();
         let mut t = MethodTable::default();
-        for (i, sig) in sigs.iter().enumerate() {
-            t.push_name(&format!("m{i}")).unwrap();
-            for &x in *sig {
+        let n = 3 * super::MARK_EVERY + 7;
+        for i in 0..n {
+            t.begin(&name(i)).unwrap();
+            for &x in sigs[i % sigs.len()] {
                 t.push_sig(x);
             }
-            t.sig_end.push(t.sigs.len() as u32);
+            t.end();
         }
-        for (i, sig) in sigs.iter().enumerate() {
-            assert_eq!(
-                t.signature(i).collect::<Vec<_>>(),
-                sig.to_vec(),
-                "method {i}"
-            );
-            assert_eq!(t.name(i), Some(format!("m{i}").as_str()));
+        assert_eq!(t.len(), n);
+        for i in 0..n {
+            let sig: Vec<u32> = t.signature(i).collect();
+            assert_eq!(sig, sigs[i % sigs.len()].to_vec(), "method {i}");
+            assert_eq!(t.name(i), Some(name(i).as_str()), "method {i}");
         }
-        assert_eq!(t.signature(sigs.len()).count(), 0);
+        assert_eq!(t.signature(n).count(), 0);
+        assert_eq!(t.name(n), None);
     }
 }

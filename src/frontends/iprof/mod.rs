@@ -26,7 +26,7 @@ use std::io::Read;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::iprof::IprofProfile;
 
-pub use lower::{CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableSizes};
+pub use lower::{CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableBuffers};
 pub use model::Document;
 
 /// gzip's magic bytes; `native-image --pgo` accepts gzip-compressed profiles.
