@@ -39,6 +39,23 @@ pub fn write_uleb(out: &mut Vec<u8>, mut v: u64) {
     }
 }
 
+/// Reads an unsigned LEB128 number from the front of `bytes` (data this program wrote
+/// itself with [`write_uleb`]), advancing past it; `None` if `bytes` ends first. Bits
+/// beyond 64 are dropped.
+pub fn take_uleb(bytes: &mut &[u8]) -> Option<u64> {
+    let mut v = 0u64;
+    let mut shift = 0u32;
+    loop {
+        let (&b, rest) = bytes.split_first()?;
+        *bytes = rest;
+        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+        shift += 7;
+        if b & 0x80 == 0 {
+            return Some(v);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,6 +73,14 @@ mod tests {
         let mut b = Vec::new();
         write_uleb(&mut b, 389);
         assert_eq!(b, [0x85, 0x03]);
+        // take_uleb reads a run of them back from a slice.
+        let mut b = Vec::new();
+        let vs = [0u64, 127, 128, 1 << 40, u64::MAX];
+        vs.iter().for_each(|&v| write_uleb(&mut b, v));
+        let mut s = b.as_slice();
+        let back: Vec<u64> = std::iter::from_fn(|| take_uleb(&mut s)).collect();
+        assert_eq!(back, vs);
+        assert_eq!(take_uleb(&mut &[0x80u8][..]), None);
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //! as a warning and drops the offending entry (or type, or method, and then every entry
 //! that needs it).
 
+use crate::bytes::leb128::{take_uleb, write_uleb};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::context::{Frame, Site};
 use crate::ir::fx::FxHashMap;
@@ -208,33 +209,10 @@ fn grow<T>(v: &mut Vec<T>, more: usize) {
     }
 }
 
-/// Appends `x` LEB128-coded (7 bits per byte, low first; the high bit marks "more").
-fn put_leb128(v: &mut Vec<u8>, mut x: u64) {
+/// Appends `x` LEB128-coded, growing `v` by a quarter when full.
+fn put_leb128(v: &mut Vec<u8>, x: u64) {
     grow(v, 10);
-    loop {
-        let low = (x & 0x7f) as u8;
-        x >>= 7;
-        if x == 0 {
-            v.push(low);
-            return;
-        }
-        v.push(low | 0x80);
-    }
-}
-
-/// Reads one LEB128 value from the front of `bytes`, advancing it; `None` at the end.
-fn take_leb128(bytes: &mut &[u8]) -> Option<u64> {
-    let mut v = 0u64;
-    let mut shift = 0u32;
-    loop {
-        let (&b, rest) = bytes.split_first()?;
-        *bytes = rest;
-        v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
-        shift += 7;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-    }
+    write_uleb(v, x);
 }
 
 /// Splits `len` bytes off the front of `bytes`.
@@ -310,14 +288,14 @@ impl MethodTable {
         let start = *self.marks.get(i / MARK_EVERY)? as usize;
         let mut bytes = self.recs.get(start..)?;
         for _ in 0..i % MARK_EVERY {
-            let n = take_leb128(&mut bytes)?;
+            let n = take_uleb(&mut bytes)?;
             take_bytes(&mut bytes, n)?;
-            let n = take_leb128(&mut bytes)?;
+            let n = take_uleb(&mut bytes)?;
             take_bytes(&mut bytes, n)?;
         }
-        let n = take_leb128(&mut bytes)?;
+        let n = take_uleb(&mut bytes)?;
         let name = std::str::from_utf8(take_bytes(&mut bytes, n)?).ok()?;
-        let n = take_leb128(&mut bytes)?;
+        let n = take_uleb(&mut bytes)?;
         Some((name, take_bytes(&mut bytes, n)?))
     }
 
@@ -330,7 +308,7 @@ impl MethodTable {
     #[cfg(test)]
     fn signature(&self, i: usize) -> impl Iterator<Item = u32> + '_ {
         let mut bytes = self.record(i).map(|(_, sig)| sig).unwrap_or_default();
-        std::iter::from_fn(move || take_leb128(&mut bytes).map(|v| v as u32))
+        std::iter::from_fn(move || take_uleb(&mut bytes).map(|v| v as u32))
     }
 }
 
@@ -404,7 +382,7 @@ impl Resolver<'_> {
         } = self;
         let (name, mut coded) = methods.record(i)?;
         sig.clear();
-        while let Some(t) = take_leb128(&mut coded) {
+        while let Some(t) = take_uleb(&mut coded) {
             if let Some(ty) = type_in(types, type_cache, syms, t as usize) {
                 sig.push(ty);
             }
