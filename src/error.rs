@@ -78,6 +78,9 @@ pub enum ErrorKind {
     /// zlib data that does not inflate to the announced size.
     #[error("compressed names: {0}")]
     Zlib(String),
+    /// gzip data that does not inflate (a gzip-compressed iprof profile).
+    #[error("gzip-compressed input: {0}")]
+    Gzip(String),
     /// An operating-system error.
     #[error("{0}")]
     Io(#[from] std::io::Error),

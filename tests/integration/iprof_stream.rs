@@ -192,17 +192,77 @@ fn reading_a_file_equals_reading_its_bytes() {
     for (name, data) in real_files() {
         let p = d.path().join(format!("{name}.plain.iprof"));
         std::fs::write(&p, &data).unwrap();
+        // A gzip-compressed file is parsed from the decompressor, not from a whole copy.
+        let gz = d.path().join(format!("{name}.iprof.gz"));
+        std::fs::write(&gz, gzip(&data)).unwrap();
         for o in option_sets() {
-            let from_file = reader::read_file(&p, o).unwrap();
             let from_bytes = reader::read(&data, o).unwrap();
-            assert_eq!(
-                from_file.profile.by_names(),
-                from_bytes.profile.by_names(),
-                "{name}"
-            );
-            assert_eq!(from_file.warnings, from_bytes.warnings, "{name}");
+            for file in [&p, &gz] {
+                let from_file = reader::read_file(file, o).unwrap();
+                assert_eq!(
+                    from_file.profile.by_names(),
+                    from_bytes.profile.by_names(),
+                    "{}",
+                    file.display()
+                );
+                assert_eq!(from_file.warnings, from_bytes.warnings, "{name}");
+            }
         }
     }
+}
+
+fn gzip(data: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    e.write_all(data).unwrap();
+    e.finish().unwrap()
+}
+
+/// Errors in a gzip-compressed file read from the decompressor say what the same error in
+/// the plain file says (JSON path, line and column), or what is wrong with the gzip data.
+#[test]
+fn errors_in_gzip_compressed_files_are_located() {
+    let d = tempdir();
+    let data = gunzip(&iprof_data(REAL_040));
+    let text = String::from_utf8(data.clone()).unwrap();
+    let k = text.rfind("\"ctx\":\"").unwrap() + 7;
+    let bad_ctx = format!("{}x{}", &text[..k], &text[k..]).into_bytes();
+    let mut bad_syntax = data.clone();
+    let brace = bad_syntax.len() / 2;
+    bad_syntax.insert(brace, b'}');
+    for (what, bytes) in [
+        ("bad ctx", bad_ctx),
+        ("bad syntax", bad_syntax),
+        ("truncated JSON", data[..data.len() / 3].to_vec()),
+        ("empty", Vec::new()),
+    ] {
+        let plain = d.path().join("p.iprof");
+        std::fs::write(&plain, &bytes).unwrap();
+        let gz = d.path().join("p.iprof.gz");
+        std::fs::write(&gz, gzip(&bytes)).unwrap();
+        let o = ReadOptions::default();
+        let e_plain = reader::read_file(&plain, o).unwrap_err();
+        let e_gz = reader::read_file(&gz, o).unwrap_err();
+        let plain_msg = e_plain
+            .to_string()
+            .replace(&*plain.to_string_lossy(), "FILE");
+        let gz_msg = e_gz.to_string().replace(&*gz.to_string_lossy(), "FILE");
+        assert_eq!(gz_msg, plain_msg, "{what}");
+        assert_eq!(e_gz.path(), Some(gz.as_path()), "{what}");
+    }
+    // Bad gzip data: cut short, and a corrupted stream.
+    let z = gzip(&data);
+    let gz = d.path().join("cut.iprof.gz");
+    std::fs::write(&gz, &z[..z.len() / 2]).unwrap();
+    let e = reader::read_file(&gz, ReadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("gzip"), "{e}");
+    let mut z2 = z.clone();
+    for b in z2.iter_mut().skip(100).take(64) {
+        *b ^= 0x5a;
+    }
+    std::fs::write(&gz, &z2).unwrap();
+    let e = reader::read_file(&gz, ReadOptions::default()).unwrap_err();
+    assert!(e.to_string().contains("gzip"), "{e}");
 }
 
 #[test]

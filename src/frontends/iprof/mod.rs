@@ -55,11 +55,8 @@ pub fn maybe_inflate(data: &[u8]) -> Result<Option<Vec<u8>>> {
     }
     let mut out = Vec::new();
     let mut dec = flate2::read::MultiGzDecoder::new(data).take(MAX_INFLATED + 1);
-    dec.read_to_end(&mut out).map_err(|e| {
-        Error::new(ErrorKind::Zlib(format!(
-            "gzip-compressed iprof profile: {e}"
-        )))
-    })?;
+    dec.read_to_end(&mut out)
+        .map_err(|e| Error::new(ErrorKind::Gzip(e.to_string())))?;
     if out.len() as u64 > MAX_INFLATED {
         return Err(Error::new(ErrorKind::LimitExceeded {
             what: "decompressed size of a gzip-compressed iprof profile",
@@ -130,30 +127,72 @@ pub fn read_file(path: &std::path::Path, opts: ReadOptions) -> Result<Lowered> {
     read_file_into(path, Lowerer::new(opts))
 }
 
-/// Reads the iprof profile in file `path` into `lowerer` (see [`Lowerer::into_target`] to
-/// add it to a profile being merged). A plain (not gzip-compressed) file is parsed straight
-/// from its memory map, whose pages are released as the parse moves on, so the file is never
-/// resident as a whole. Errors carry the path.
+/// Reads the iprof profile in file `path` into `lowerer` (see [`Lowerer::into_shared`] to
+/// add it to a profile being merged). A plain file is parsed straight from its memory map,
+/// whose pages are released as the parse moves on, and a gzip-compressed one straight from
+/// the decompressor, so neither is ever resident as a whole. Errors carry the path.
 pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lowered> {
     let f = super::InputFile::open(path)?;
     let data = f.bytes();
-    let r = match maybe_inflate(data) {
-        Ok(Some(inflated)) => read_inflated(&inflated, lowerer),
-        Ok(None) if data.is_empty() => Err(Error::at(0, ErrorKind::Empty)),
-        Ok(None) => {
-            let release = |at: usize| f.release_before(at);
-            stream::lower_json(data, lowerer, Some(&release))
-        }
-        Err(e) => Err(e),
+    let r = if data.starts_with(&GZIP_MAGIC) {
+        let compressed = Releasing {
+            file: &f,
+            data,
+            at: 0,
+            released: 0,
+        };
+        let inflate = flate2::read::MultiGzDecoder::new(compressed).take(MAX_INFLATED + 1);
+        let reader = std::io::BufReader::with_capacity(1 << 16, inflate);
+        stream::lower_reader(reader, lowerer, |e| {
+            // Inflated again, whole, only to say where the error is (or that the gzip data
+            // itself is bad, or too large).
+            match maybe_inflate(data) {
+                Ok(Some(json)) if json.is_empty() => Error::at(0, ErrorKind::Empty),
+                Ok(Some(json)) => locate_error(&json, e),
+                Ok(None) => locate_error(data, e),
+                Err(z) => z,
+            }
+        })
+    } else if data.is_empty() {
+        Err(Error::at(0, ErrorKind::Empty))
+    } else {
+        let release = |at: usize| f.release_before(at);
+        stream::lower_json(data, lowerer, Some(&release))
     };
     r.map_err(|e| e.with_path(path))
 }
 
-fn read_inflated(json: &[u8], lowerer: Lowerer<'_>) -> Result<Lowered> {
-    if json.is_empty() {
-        return Err(Error::at(0, ErrorKind::Empty));
+/// Reads a mapped input front to back, releasing the pages behind it from time to time
+/// ([`super::InputFile::release_before`]) so that the compressed file is not resident as a
+/// whole either.
+struct Releasing<'f> {
+    file: &'f super::InputFile,
+    data: &'f [u8],
+    /// Bytes read so far.
+    at: usize,
+    /// Bytes before this were released.
+    released: usize,
+}
+
+impl Releasing<'_> {
+    /// Bytes read between two releases.
+    const EVERY: usize = 256 << 10;
+}
+
+impl Read for Releasing<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let rest = self.data.get(self.at..).unwrap_or_default();
+        let n = buf.len().min(rest.len());
+        if let (Some(to), Some(from)) = (buf.get_mut(..n), rest.get(..n)) {
+            to.copy_from_slice(from);
+        }
+        self.at += n;
+        if self.at - self.released >= Self::EVERY {
+            self.file.release_before(self.at);
+            self.released = self.at;
+        }
+        Ok(n)
     }
-    stream::lower_json(json, lowerer, None)
 }
 
 /// Reads an iprof profile and returns only the IR, failing on any problem (strict mode).

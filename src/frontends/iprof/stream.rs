@@ -24,27 +24,57 @@ pub fn read_json(json: &[u8], opts: ReadOptions) -> Result<Lowered> {
 /// [`crate::frontends::InputFile::release_before`]).
 pub fn lower_json<'a>(
     json: &'a [u8],
-    mut lowerer: Lowerer<'a>,
+    lowerer: Lowerer<'a>,
     release: Option<&dyn Fn(usize)>,
 ) -> Result<Lowered> {
-    let mut failure = None;
     let mut de = serde_json::Deserializer::from_slice(json);
-    let mut pos = Position {
+    let pos = Position {
         base: json.as_ptr() as usize,
         len: json.len(),
         release,
         items: 0,
     };
+    drive(&mut de, lowerer, pos, |e| super::locate_error(json, e))
+}
+
+/// Parses the JSON text that `reader` yields (a gzip decoder, say) and feeds it to
+/// `lowerer`, never holding the whole text: memory is that of the reader's buffers. A JSON
+/// error is passed to `locate`, which makes the error reported (it can read the input
+/// again to find the JSON path and line: errors are rare, so the happy path pays nothing).
+pub fn lower_reader<R: std::io::Read>(
+    reader: R,
+    lowerer: Lowerer<'_>,
+    locate: impl FnOnce(serde_json::Error) -> Error,
+) -> Result<Lowered> {
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let pos = Position {
+        base: 0,
+        len: 0,
+        release: None,
+        items: 0,
+    };
+    drive(&mut de, lowerer, pos, locate)
+}
+
+/// Runs the parse of `de` into `lowerer`: the lowerer's own error if it stopped the parse,
+/// else a JSON error made by `locate`.
+fn drive<'de: 'a, 'a, R: serde_json::de::Read<'de>>(
+    de: &mut serde_json::Deserializer<R>,
+    mut lowerer: Lowerer<'a>,
+    mut pos: Position<'_>,
+    locate: impl FnOnce(serde_json::Error) -> Error,
+) -> Result<Lowered> {
+    let mut failure = None;
     let parsed = DocSeed {
         l: &mut lowerer,
         failure: &mut failure,
         pos: &mut pos,
     }
-    .deserialize(&mut de)
+    .deserialize(&mut *de)
     .and_then(|()| de.end());
     match parsed {
         Ok(()) => lowerer.finish(),
-        Err(e) => Err(failure.unwrap_or_else(|| super::locate_error(json, e))),
+        Err(e) => Err(failure.unwrap_or_else(|| locate(e))),
     }
 }
 
