@@ -290,7 +290,8 @@ fn parallel_merge_reports_the_first_bad_input_in_order() {
         spec(&bad2),
         spec(&good),
     ];
-    for threads in [1, 2, 3, 4] {
+    // Up to 4 workers share one partial profile; 5 and 6 use two.
+    for threads in [1, 2, 3, 4, 5, 6] {
         let opts = IprofMergeOptions {
             threads,
             ..Default::default()
