@@ -394,8 +394,10 @@ fn run(a: &MergeArgs, mode: Mode, inputs: Vec<InputSpec>, kinds: &[Option<Format
                     p,
                     &crate::passes::iprof_merge::InputScale::default(),
                 );
-                merged.profile =
-                    crate::passes::normalise::canonicalize(&merged.profile, a.keep_all_symbols);
+                merged.profile = crate::passes::normalise::canonicalize_owned(
+                    std::mem::take(&mut merged.profile),
+                    a.keep_all_symbols,
+                );
                 merged.inputs_merged += n;
                 merged.input_bytes += llvm_inputs
                     .iter()

@@ -441,7 +441,8 @@ fn merge_in_pool(
         out.profile = t;
         out.trim = stats;
     }
-    out.profile = normalise::canonicalize(&out.profile, opts.keep_all_symbols);
+    out.profile =
+        normalise::canonicalize_owned(std::mem::take(&mut out.profile), opts.keep_all_symbols);
     out.profile.provenance.format = format!("iprof, merged from {} inputs", out.inputs_merged);
     Ok(out)
 }
@@ -707,7 +708,7 @@ pub fn show_report(
     } else {
         l.profile.clone()
     };
-    let canon = normalise::canonicalize(&trimmed, keep_all_symbols);
+    let canon = normalise::canonicalize_owned(trimmed, keep_all_symbols);
     let out_bytes = writer::written_size(&canon);
     let mut output = writer::summary(&canon, Some(out_bytes));
     output.version = writer::output_version(&canon);

@@ -144,6 +144,79 @@ fn mark_types(h: &[TypeCount], used: &mut [bool]) {
 /// The canonical form of `p` (see the module docs). With `keep_all_symbols` no type or
 /// method is removed.
 pub fn canonicalize(p: &IprofProfile, keep_all_symbols: bool) -> IprofProfile {
+    canonicalize_owned(p.clone(), keep_all_symbols)
+}
+
+/// [`canonicalize`], consuming `p`: its symbols and context tree are dropped once the new
+/// ones are built, and each section once it is carried over, so that the peak is about
+/// one profile plus one section, not two profiles (this runs at the end of every merge).
+pub fn canonicalize_owned(mut p: IprofProfile, keep_all_symbols: bool) -> IprofProfile {
+    let (symbols, contexts, type_map, node_map) = canonical_ids(&p, keep_all_symbols);
+    p.symbols = JavaSymbols::new();
+    p.contexts = ContextTree::new();
+    let tmap = |t: TypeId| type_map.get(t.0 as usize).copied().flatten();
+    let smap = |s: &Site| {
+        node_map
+            .get(s.node.0 as usize)
+            .copied()
+            .flatten()
+            .map(|node| Site { node, bci: s.bci })
+    };
+    let hist = |mut v: Vec<TypeCount>| {
+        v.retain_mut(|tc| match tmap(tc.ty) {
+            Some(ty) => {
+                tc.ty = ty;
+                true
+            }
+            None => false,
+        });
+        sort_histogram(&mut v);
+        v
+    };
+    fn remap<V, W>(
+        m: SiteMap<V>,
+        smap: impl Fn(&Site) -> Option<Site>,
+        f: impl Fn(V) -> W,
+    ) -> SiteMap<W> {
+        let mut out = SiteMap::default();
+        out.reserve(m.len());
+        for (s, v) in m {
+            if let Some(ns) = smap(&s) {
+                out.insert(ns, f(v));
+            }
+        }
+        out
+    }
+    IprofProfile {
+        version: p.version,
+        present: p.present,
+        call_counts: remap(std::mem::take(&mut p.call_counts), smap, |c| c),
+        samples: remap(std::mem::take(&mut p.samples), smap, |c| c),
+        conditionals: remap(std::mem::take(&mut p.conditionals), smap, |mut b| {
+            sort_branches(&mut b);
+            b
+        }),
+        virtual_invokes: remap(std::mem::take(&mut p.virtual_invokes), smap, hist),
+        instanceofs: remap(std::mem::take(&mut p.instanceofs), smap, hist),
+        monitors: hist(std::mem::take(&mut p.monitors)),
+        symbols,
+        contexts,
+        provenance: p.provenance,
+    }
+}
+
+/// The new ids of the canonical form of `p`: its symbol table, its context tree, and the
+/// maps from old to new type ids and node ids (`None`: dropped).
+#[allow(clippy::type_complexity)]
+fn canonical_ids(
+    p: &IprofProfile,
+    keep_all_symbols: bool,
+) -> (
+    JavaSymbols,
+    ContextTree,
+    Vec<Option<TypeId>>,
+    Vec<Option<NodeId>>,
+) {
     let syms = &p.symbols;
     // 1. Which nodes, methods and types are referenced.
     let mut node_used = vec![false; p.contexts.len()];
@@ -195,12 +268,6 @@ pub fn canonicalize(p: &IprofProfile, keep_all_symbols: bool) -> IprofProfile {
         .filter(|(id, _)| type_used.get(id.0 as usize).copied().unwrap_or(false))
         .collect();
     types.sort_unstable_by(|a, b| a.1.cmp(b.1));
-    let mut out = IprofProfile {
-        version: p.version,
-        present: p.present,
-        provenance: p.provenance.clone(),
-        ..IprofProfile::default()
-    };
     let mut new_syms = JavaSymbols::new();
     new_syms.reserve(types.len(), 0);
     let mut type_map: Vec<Option<TypeId>> = vec![None; syms.type_count()];
@@ -272,53 +339,7 @@ pub fn canonicalize(p: &IprofProfile, keep_all_symbols: bool) -> IprofProfile {
             }
         }
     }
-    let smap = |s: &Site| {
-        node_map
-            .get(s.node.0 as usize)
-            .copied()
-            .flatten()
-            .map(|node| Site { node, bci: s.bci })
-    };
-    let hist = |h: &[TypeCount]| {
-        let mut v: Vec<TypeCount> = h
-            .iter()
-            .filter_map(|tc| {
-                tmap(tc.ty).map(|ty| TypeCount {
-                    ty,
-                    count: tc.count,
-                })
-            })
-            .collect();
-        sort_histogram(&mut v);
-        v
-    };
-    fn remap<V, W>(
-        m: &SiteMap<V>,
-        smap: impl Fn(&Site) -> Option<Site>,
-        f: impl Fn(&V) -> W,
-    ) -> SiteMap<W> {
-        let mut out = SiteMap::default();
-        out.reserve(m.len());
-        for (s, v) in m {
-            if let Some(ns) = smap(s) {
-                out.insert(ns, f(v));
-            }
-        }
-        out
-    }
-    out.call_counts = remap(&p.call_counts, smap, |c| *c);
-    out.samples = remap(&p.samples, smap, |c| *c);
-    out.conditionals = remap(&p.conditionals, smap, |b| {
-        let mut b = b.clone();
-        sort_branches(&mut b);
-        b
-    });
-    out.virtual_invokes = remap(&p.virtual_invokes, smap, |h| hist(h));
-    out.instanceofs = remap(&p.instanceofs, smap, |h| hist(h));
-    out.monitors = hist(&p.monitors);
-    out.symbols = new_syms;
-    out.contexts = tree;
-    out
+    (new_syms, tree, type_map, node_map)
 }
 
 /// `p` with its symbols renumbered: the new type ids follow `type_order` and the new method

@@ -779,7 +779,7 @@ impl Stacks {
                 *e = add_counts(*e, c);
             }
         }
-        crate::passes::normalise::canonicalize(&p, false)
+        crate::passes::normalise::canonicalize_owned(p, false)
     }
 }
 
