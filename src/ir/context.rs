@@ -12,7 +12,9 @@
 //! `b2` from `m2`, called at `b3` from root `m3`; BCI `b1`). BCIs are Java `int`s and may be
 //! negative (JVMCI placeholder BCIs such as -1 UNWIND or -6 INVALID_FRAMESTATE).
 
-use super::fx::FxHashMap;
+use std::hash::Hasher;
+
+use super::fx::FxHasher;
 use super::java_symbols::MethodId;
 
 /// A node of one [`ContextTree`]: an index into its arena.
@@ -54,12 +56,28 @@ pub struct ContextNode {
 
 const NO_PARENT: u32 = u32::MAX;
 
+/// The interning key of node `id`: (parent or [`NO_PARENT`], call site, method).
+fn node_key(nodes: &[ContextNode], id: u32) -> Option<(u32, i32, u32)> {
+    let n = nodes.get(id as usize)?;
+    Some((n.parent.map_or(NO_PARENT, |p| p.0), n.call_site, n.method.0))
+}
+
+fn key_hash((parent, call_site, method): (u32, i32, u32)) -> u64 {
+    let mut h = FxHasher::default();
+    h.write_u32(parent);
+    h.write_i32(call_site);
+    h.write_u32(method);
+    h.finish()
+}
+
 /// An arena of context nodes, parents before children, children interned by
 /// `(parent, call site, callee)`.
 #[derive(Debug, Clone, Default)]
 pub struct ContextTree {
     nodes: Vec<ContextNode>,
-    index: FxHashMap<(u32, i32, u32), NodeId>,
+    /// Node ids, found by `(parent, call site, method)` ([`key_hash`]): four bytes a node
+    /// where a map from key to id would take sixteen.
+    index: hashbrown::HashTable<u32>,
 }
 
 impl PartialEq for ContextTree {
@@ -87,7 +105,9 @@ impl ContextTree {
     /// Reserves room for `n` more nodes.
     pub fn reserve(&mut self, n: usize) {
         self.nodes.reserve(n);
-        self.index.reserve(n);
+        let nodes = &self.nodes;
+        self.index
+            .reserve(n, |&id| node_key(nodes, id).map_or(0, key_hash));
     }
 
     /// The node for `method` called from `parent` at `call_site` (a root when `parent` is
@@ -99,18 +119,25 @@ impl ContextTree {
             None => (NO_PARENT, 0, 1),
         };
         let key = (p, cs, method.0);
-        if let Some(&id) = self.index.get(&key) {
-            return id;
+        let hash = key_hash(key);
+        let nodes = &self.nodes;
+        if let Some(&id) = self
+            .index
+            .find(hash, |&id| node_key(nodes, id) == Some(key))
+        {
+            return NodeId(id);
         }
-        let id = NodeId(self.nodes.len() as u32);
+        let id = self.nodes.len() as u32;
         self.nodes.push(ContextNode {
             parent: (p != NO_PARENT).then_some(NodeId(p)),
             call_site: cs,
             method,
             depth,
         });
-        self.index.insert(key, id);
-        id
+        let nodes = &self.nodes;
+        self.index
+            .insert_unique(hash, id, |&id| node_key(nodes, id).map_or(0, key_hash));
+        NodeId(id)
     }
 
     /// The existing node for `(parent, call_site, method)`, if any.
@@ -119,7 +146,10 @@ impl ContextTree {
             Some(p) => (p.0, call_site, method.0),
             None => (NO_PARENT, 0, method.0),
         };
-        self.index.get(&key).copied()
+        let nodes = &self.nodes;
+        self.index
+            .find(key_hash(key), |&id| node_key(nodes, id) == Some(key))
+            .map(|&id| NodeId(id))
     }
 
     /// Interns a context given innermost frame first (the iprof order) and returns its site,
