@@ -15,7 +15,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
 
 /// Creates `path` atomically: `fill` writes the contents into a temporary file in the same
 /// directory, which is synced to disk and renamed over `path` only if `fill` succeeds
-/// (otherwise it is removed and `path` is untouched). The file gets the permissions a newly
+/// (otherwise it is removed and `path` is untouched); the directory is then synced so
+/// that the rename survives a crash. The file gets the permissions a newly
 /// created file gets (0666 less the umask). Errors carry the path.
 pub fn write_atomic_with(
     path: &Path,
@@ -39,5 +40,11 @@ pub fn write_atomic_with(
     fill(tmp.as_file_mut()).map_err(|e| e.with_path(path))?;
     tmp.as_file().sync_all().map_err(io)?;
     tmp.persist(path).map_err(|e| io(e.error))?;
+    // The rename is durable once the directory is synced too. Some file systems cannot
+    // sync a directory; the file itself is already on disk, so that is not an error.
+    #[cfg(unix)]
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
     Ok(())
 }
