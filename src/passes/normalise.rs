@@ -133,6 +133,15 @@ pub fn scale_in_place(p: &mut IprofProfile, f: &SectionScales) {
         .for_each(|t| t.count = r.apply(t.count));
 }
 
+/// Site `s` with its node translated by `node_map` (old id → new id; `None`: dropped).
+fn site_in(node_map: &[Option<NodeId>], s: &Site) -> Option<Site> {
+    node_map
+        .get(s.node.0 as usize)
+        .copied()
+        .flatten()
+        .map(|node| Site { node, bci: s.bci })
+}
+
 fn mark_types(h: &[TypeCount], used: &mut [bool]) {
     for tc in h {
         if let Some(u) = used.get_mut(tc.ty.0 as usize) {
@@ -155,13 +164,7 @@ pub fn canonicalize_owned(mut p: IprofProfile, keep_all_symbols: bool) -> IprofP
     p.symbols = JavaSymbols::new();
     p.contexts = ContextTree::new();
     let tmap = |t: TypeId| type_map.get(t.0 as usize).copied().flatten();
-    let smap = |s: &Site| {
-        node_map
-            .get(s.node.0 as usize)
-            .copied()
-            .flatten()
-            .map(|node| Site { node, bci: s.bci })
-    };
+    let smap = |s: &Site| site_in(&node_map, s);
     let hist = |mut v: Vec<TypeCount>| {
         v.retain_mut(|tc| match tmap(tc.ty) {
             Some(ty) => {
@@ -385,13 +388,7 @@ pub fn renumbered(
             .and_then(|x| node_map.get(x.0 as usize).copied().flatten());
         node_map.push(mmap(n.method).map(|m| tree.intern(parent, n.call_site, m)));
     }
-    let smap = |s: &Site| {
-        node_map
-            .get(s.node.0 as usize)
-            .copied()
-            .flatten()
-            .map(|node| Site { node, bci: s.bci })
-    };
+    let smap = |s: &Site| site_in(&node_map, s);
     let hist = |h: &[TypeCount]| -> Vec<TypeCount> {
         h.iter()
             .filter_map(|tc| {
