@@ -283,6 +283,20 @@ impl MethodTable {
         self.recs.extend_from_slice(&self.sig);
     }
 
+    /// The name and coded signature of every method, in order.
+    fn records(&self) -> impl Iterator<Item = (&str, &[u8])> + '_ {
+        let mut bytes = self.recs.as_slice();
+        (0..self.count).map_while(move |_| Self::next_record(&mut bytes))
+    }
+
+    /// Reads the record at the front of `bytes`, advancing past it.
+    fn next_record<'r>(bytes: &mut &'r [u8]) -> Option<(&'r str, &'r [u8])> {
+        let n = take_uleb(bytes)?;
+        let name = std::str::from_utf8(take_bytes(bytes, n)?).ok()?;
+        let n = take_uleb(bytes)?;
+        Some((name, take_bytes(bytes, n)?))
+    }
+
     /// The name and coded signature of method `i`.
     fn record(&self, i: usize) -> Option<(&str, &[u8])> {
         let start = *self.marks.get(i / MARK_EVERY)? as usize;
@@ -293,10 +307,7 @@ impl MethodTable {
             let n = take_uleb(&mut bytes)?;
             take_bytes(&mut bytes, n)?;
         }
-        let n = take_uleb(&mut bytes)?;
-        let name = std::str::from_utf8(take_bytes(&mut bytes, n)?).ok()?;
-        let n = take_uleb(&mut bytes)?;
-        Some((name, take_bytes(&mut bytes, n)?))
+        Self::next_record(&mut bytes)
     }
 
     #[cfg(test)]
@@ -352,6 +363,25 @@ fn type_in(
     Some(t)
 }
 
+/// Interns the method `name` with the coded signature `coded` (indices into `types`,
+/// translated through `type_cache`); `sig` is scratch space.
+fn intern_coded(
+    types: &TypeTable<'_>,
+    type_cache: &mut [u32],
+    sig: &mut Vec<TypeId>,
+    syms: &mut JavaSymbols,
+    name: &str,
+    mut coded: &[u8],
+) -> MethodId {
+    sig.clear();
+    while let Some(t) = take_uleb(&mut coded) {
+        if let Some(ty) = type_in(types, type_cache, syms, t as usize) {
+            sig.push(ty);
+        }
+    }
+    syms.intern_method(name, sig)
+}
+
 /// Resolves file ids to IR ids, interning symbols on first use.
 struct Resolver<'a> {
     types: TypeTable<'a>,
@@ -380,14 +410,40 @@ impl Resolver<'_> {
             type_cache,
             sig,
         } = self;
-        let (name, mut coded) = methods.record(i)?;
-        sig.clear();
-        while let Some(t) = take_uleb(&mut coded) {
-            if let Some(ty) = type_in(types, type_cache, syms, t as usize) {
-                sig.push(ty);
+        let (name, coded) = methods.record(i)?;
+        Some(intern_coded(types, type_cache, sig, syms, name, coded))
+    }
+
+    /// Interns every method of the table that its id map leads to, in file order, reading
+    /// the records front to back; lookups by id then find them resolved.
+    fn intern_all_methods(&mut self, syms: &mut JavaSymbols) {
+        let mut ids = vec![None; self.methods.len()];
+        for (id, i) in self.methods.idx.iter() {
+            if let Some(slot) = ids.get_mut(i as usize) {
+                *slot = Some(id);
             }
         }
-        Some(syms.intern_method(name, sig))
+        let Resolver {
+            types,
+            methods,
+            type_cache,
+            sig,
+        } = self;
+        let interned: Vec<Option<MethodId>> = methods
+            .records()
+            .zip(&ids)
+            .map(|((name, coded), id)| {
+                id.map(|_| intern_coded(types, type_cache, sig, syms, name, coded))
+            })
+            .collect();
+        for (id, m) in ids.into_iter().zip(interned) {
+            if let (Some(id), Some(m)) = (id, m)
+                && m.0 < RESOLVED - 1
+                && let Some(slot) = self.methods.idx.slot_mut(id)
+            {
+                *slot = m.0 | RESOLVED;
+            }
+        }
     }
 
     /// The IR id of the method with file id `file_id`, interned on first use; from then on
@@ -893,16 +949,7 @@ impl<'a> Lowerer<'a> {
                     res.type_at(syms, i);
                 }
             }
-            // In file order, through the id map so that lookups by id find them resolved.
-            let mut ids = vec![None; res.methods.len()];
-            for (id, i) in res.methods.idx.iter() {
-                if let Some(slot) = ids.get_mut(i as usize) {
-                    *slot = Some(id);
-                }
-            }
-            for id in ids.into_iter().flatten() {
-                res.method_id(syms, id);
-            }
+            res.intern_all_methods(syms);
         }
         res
     }
@@ -1304,5 +1351,10 @@ mod tests {
         }
         assert_eq!(t.signature(n).count(), 0);
         assert_eq!(t.name(n), None);
+        let in_order: Vec<(&str, &[u8])> = t.records().collect();
+        assert_eq!(in_order.len(), n);
+        for (i, r) in in_order.iter().enumerate() {
+            assert_eq!(Some(*r), t.record(i), "method {i}");
+        }
     }
 }
