@@ -283,6 +283,17 @@ impl MethodTable {
         self.recs.extend_from_slice(&self.sig);
     }
 
+    /// Records that the method with file id `file_id` is IR method `m`: its slot in `idx`
+    /// holds `m` from now on, marked [`RESOLVED`]. An id too large to mark (2^31 methods)
+    /// is simply not recorded.
+    fn resolved(&mut self, file_id: i64, m: MethodId) {
+        if m.0 < RESOLVED - 1
+            && let Some(slot) = self.idx.slot_mut(file_id)
+        {
+            *slot = m.0 | RESOLVED;
+        }
+    }
+
     /// The name and coded signature of every method, in order.
     fn records(&self) -> impl Iterator<Item = (&str, &[u8])> + '_ {
         let mut bytes = self.recs.as_slice();
@@ -437,11 +448,8 @@ impl Resolver<'_> {
             })
             .collect();
         for (id, m) in ids.into_iter().zip(interned) {
-            if let (Some(id), Some(m)) = (id, m)
-                && m.0 < RESOLVED - 1
-                && let Some(slot) = self.methods.idx.slot_mut(id)
-            {
-                *slot = m.0 | RESOLVED;
+            if let (Some(id), Some(m)) = (id, m) {
+                self.methods.resolved(id, m);
             }
         }
     }
@@ -455,12 +463,7 @@ impl Resolver<'_> {
             return Some(MethodId(v & !RESOLVED));
         }
         let m = self.method_at(syms, v as usize)?;
-        // An id too large to mark (2^31 methods) is simply not cached.
-        if m.0 < RESOLVED - 1
-            && let Some(slot) = self.methods.idx.slot_mut(file_id)
-        {
-            *slot = m.0 | RESOLVED;
-        }
+        self.methods.resolved(file_id, m);
         Some(m)
     }
 }
@@ -1325,7 +1328,7 @@ mod tests {
     /// method, before and after the offsets kept every `MARK_EVERY` methods, comes back as
     /// written.
     #[test]
-    fn method_records_round_trip() {
+    fn method_records_round_trip() -> crate::error::Result<()> {
         let sigs: [&[u32]; 5] = [
             &[],
             &[0, 127, 128, 255],
@@ -1337,7 +1340,7 @@ mod tests {
         let mut t = MethodTable::default();
         let n = 3 * super::MARK_EVERY + 7;
         for i in 0..n {
-            t.begin(&name(i)).unwrap();
+            t.begin(&name(i))?;
             for &x in sigs[i % sigs.len()] {
                 t.push_sig(x);
             }
@@ -1356,5 +1359,6 @@ mod tests {
         for (i, r) in in_order.iter().enumerate() {
             assert_eq!(Some(*r), t.record(i), "method {i}");
         }
+        Ok(())
     }
 }
