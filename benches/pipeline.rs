@@ -9,7 +9,8 @@ use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_mai
 use pgo_merge::backends::profdata::{self, ProfdataOptions};
 use pgo_merge::frontends::profraw::layout::RawLayout;
 use pgo_merge::frontends::{self, profraw::NameCache};
-use pgo_merge::passes::{InputSpec, MergeOptions, Weight, merge_files};
+use pgo_merge::passes::{MergeOptions, Weight};
+use pgo_merge::pipeline::{InputSpec, merge_files};
 
 fn inputs() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("testdata/profraw/clang22");

@@ -121,6 +121,10 @@ pub enum ErrorKind {
     /// An option or argument combination that cannot work.
     #[error("{0}")]
     Usage(String),
+    /// A request to the driver that cannot work as asked (options that do not fit the
+    /// inputs, no inputs, no output): the binary exits with its usage code.
+    #[error("{0}")]
+    Request(String),
 }
 
 /// An error with the location it refers to.
@@ -211,6 +215,11 @@ impl Error {
     pub fn path(&self) -> Option<&Path> {
         self.path.as_deref()
     }
+
+    /// True if the request was at fault, not an input ([`ErrorKind::Request`]).
+    pub fn is_request_error(&self) -> bool {
+        matches!(*self.kind, ErrorKind::Request(_))
+    }
 }
 
 impl fmt::Display for Error {
@@ -249,21 +258,93 @@ impl From<std::io::Error> for Error {
     }
 }
 
-/// A non-fatal problem: printed to the user, collected by the library.
+/// Where in an input a warning points.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Location {
+    /// An absolute byte offset of a binary input.
+    Offset(u64),
+    /// A 1-based line of a text input.
+    Line(u64),
+    /// A JSON path (`$.types[3].name`) of a JSON input.
+    JsonPath(String),
+}
+
+impl fmt::Display for Location {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Location::Offset(o) => write!(f, "at offset {o:#x}"),
+            Location::Line(l) => write!(f, "line {l}"),
+            Location::JsonPath(p) => f.write_str(p),
+        }
+    }
+}
+
+/// A non-fatal problem: printed to the user, collected by the library. Displayed as
+/// `PATH: LOCATION: FUNCTION: message`, each part only when known.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
     /// The input it concerns, if any.
     pub path: Option<PathBuf>,
+    /// Where in that input, if it is about particular bytes, a line or a JSON value.
+    pub location: Option<Location>,
     /// The function it concerns, if any.
     pub function: Option<String>,
     /// The message.
     pub message: String,
 }
 
+impl Warning {
+    /// A warning about an input as a whole.
+    pub fn new(message: impl Into<String>) -> Self {
+        Warning {
+            path: None,
+            location: None,
+            function: None,
+            message: message.into(),
+        }
+    }
+
+    /// A warning about the bytes at an absolute offset.
+    pub fn at(offset: u64, message: impl Into<String>) -> Self {
+        Warning {
+            location: Some(Location::Offset(offset)),
+            ..Warning::new(message)
+        }
+    }
+
+    /// A warning about a 1-based line of a text input.
+    pub fn at_line(line: u64, message: impl Into<String>) -> Self {
+        Warning {
+            location: Some(Location::Line(line)),
+            ..Warning::new(message)
+        }
+    }
+
+    /// A warning about the value at a JSON path.
+    pub fn at_json(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Warning {
+            location: Some(Location::JsonPath(path.into())),
+            ..Warning::new(message)
+        }
+    }
+
+    /// Attaches the input path unless one is already set.
+    #[must_use]
+    pub fn with_path(mut self, path: &Path) -> Self {
+        if self.path.is_none() {
+            self.path = Some(path.to_path_buf());
+        }
+        self
+    }
+}
+
 impl fmt::Display for Warning {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(p) = &self.path {
             write!(f, "{}: ", p.display())?;
+        }
+        if let Some(l) = &self.location {
+            write!(f, "{l}: ")?;
         }
         if let Some(func) = &self.function {
             write!(f, "{func}: ")?;

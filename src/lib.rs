@@ -17,6 +17,9 @@
 //!   compares two profiles.
 //! * [`backends`] write indexed (`.profdata`, any index version 7–14) and text profiles, and
 //!   `show` output (llvm-profdata's text, or JSON).
+//! * [`pipeline`] is the driver: it opens files, picks front-ends, runs the passes and
+//!   calls a back-end, for every job the command line does (merge, convert, show, overlap,
+//!   symbolize), one request in, one outcome out.
 //! * [`passes::symbolize`] turns sampled JIT code into profiles: jitdumps
 //!   ([`frontends::jitdump`]), perf maps and r2rmaps ([`frontends::perfmap`]) give code
 //!   regions, `perf script` text ([`frontends::perf_script`]) gives sampled stacks, a
@@ -25,35 +28,34 @@
 //!
 //! ## Example
 //!
-//! ```no_run
-//! use pgo_merge::passes::{merge_files, InputSpec, MergeOptions, Weight};
-//! use pgo_merge::backends::profdata::{self, ProfdataOptions};
+//! Merge raw profiles into an indexed profile, as `pgo-merge a.profraw b.profraw -o
+//! merged.profdata` does:
 //!
-//! let inputs = vec![
-//!     InputSpec { path: "a.profraw".into(), weight: Weight::ONE },
-//!     InputSpec { path: "b.profraw".into(), weight: "2".parse().unwrap() },
-//! ];
-//! let merged = merge_files(&inputs, &MergeOptions::default(), None)?;
-//! let (bytes, _warnings) = profdata::write(&merged.profile, &ProfdataOptions::default())?;
-//! pgo_merge::output::write_atomic("merged.profdata".as_ref(), &bytes)?;
+//! ```no_run
+//! use pgo_merge::pipeline::{self, MergeRequest};
+//!
+//! let request = MergeRequest {
+//!     inputs: vec!["a.profraw".into()],
+//!     weighted_inputs: vec![("2".parse().unwrap(), "b.profraw".into())],
+//!     output: Some("merged.profdata".into()),
+//!     ..MergeRequest::default()
+//! };
+//! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
+//! assert_eq!(outcome.inputs_merged, 2);
 //! # Ok::<(), pgo_merge::Error>(())
 //! ```
+//!
+//! The layers and the rules between them are described in `docs/architecture.md`.
 
 #![warn(missing_docs)]
 
 pub mod backends;
 pub mod bytes;
-pub mod chained_hash;
-#[cfg(feature = "cli")]
-pub mod cli;
-pub mod detect;
+pub mod codec;
 pub mod error;
 pub mod frontends;
-pub mod hashing;
 pub mod ir;
-pub mod names_blob;
-pub mod output;
+pub mod pipeline;
 pub mod passes;
-pub mod value_prof_data;
 
 pub use error::{Error, ErrorKind, Result, Warning};

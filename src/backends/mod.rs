@@ -1,8 +1,10 @@
-//! Back-ends: turn the IR into output files.
+//! Back-ends: turn the IR into output files and reports. They write to a buffer or any
+//! `Write`; the driver decides where it goes.
 
 pub mod cfmt;
 pub mod iprof;
 pub mod jit_show;
+pub mod overlap;
 pub mod profdata;
 pub mod proftext;
 pub mod show;

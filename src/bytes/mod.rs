@@ -8,7 +8,7 @@ pub mod limits;
 mod writer;
 
 pub use cursor::{Cursor, Endian, PointerWidth};
-pub use writer::{ByteWriter, Slot};
+pub use writer::{ByteWriter, SeekWrite, Slot};
 
 /// Bytes needed to pad `n` to a multiple of 8: `(8 - n % 8) % 8`.
 #[inline]

@@ -1,6 +1,7 @@
-//! The command-line front end: argument parsing (`args`, `compat` for llvm-profdata's
-//! spellings), turning arguments into library options (`options`), the progress bar
-//! (`progress`), and one runner per subcommand (`merge`, `show`, `overlap`, `symbolize`).
+//! The command line: argument parsing (`args`, `compat` for llvm-profdata's spellings), the
+//! progress bar (`progress`), the messages (`messages`), and per subcommand one module that
+//! maps its arguments to a driver request and prints the outcome (`merge`, `show`,
+//! `overlap`, `symbolize`). Nothing here reads a profile or writes an output.
 //!
 //! `pgo-merge [merge] ...` merges; `pgo-merge show ...` and `pgo-merge overlap ...` describe
 //! and compare. Run under the name `llvm-profdata` (a symlink or copy), the binary is a
@@ -9,9 +10,8 @@
 
 pub mod args;
 pub mod compat;
-pub mod iprof;
 pub mod merge;
-pub mod options;
+pub mod messages;
 pub mod overlap;
 pub mod progress;
 pub mod show;

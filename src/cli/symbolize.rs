@@ -1,160 +1,72 @@
-//! `pgo-merge symbolize`: sampled stacks (`perf script` text) + jitdumps / perf maps /
-//! r2rmaps → an iprof sampling profile or folded stacks.
+//! `pgo-merge symbolize`: symbolize arguments → [`SymbolizeRequest`]; the outcome → a
+//! summary on stderr.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use pgo_merge::pipeline::symbolize::{check, parse_r2r_arg};
+use pgo_merge::pipeline::{self, SymbolizeFormat, SymbolizeRequest};
 
 use super::args::{SymbolizeArgs, SymbolizeFormatArg};
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
-use crate::frontends::InputFile;
-use crate::passes::symbolize::{SymbolizeOptions, SymbolizerBuilder, method_samples, symbolize};
+use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, messages};
 
-/// Splits `FILE@BASE`; BASE is hex with `0x` or decimal. A path that itself contains `@`
-/// needs an explicit `@BASE` (the last `@` separates).
-pub fn parse_r2r_arg(s: &str) -> Result<(PathBuf, u64), String> {
-    match s.rsplit_once('@') {
-        Some((file, base)) if !file.is_empty() => {
-            let b = base.trim();
-            let v = match b.strip_prefix("0x").or_else(|| b.strip_prefix("0X")) {
-                Some(h) => u64::from_str_radix(h, 16),
-                None => b.parse::<u64>(),
-            }
-            .map_err(|_| {
-                format!("--r2rmap {s:?}: BASE {base:?} is not a number (hex with 0x, or decimal)")
-            })?;
-            Ok((PathBuf::from(file), v))
-        }
-        _ => Ok((PathBuf::from(s), 0)),
-    }
-}
-
-fn output_format(a: &SymbolizeArgs) -> Result<SymbolizeFormatArg, String> {
-    if let Some(f) = a.output_format {
-        return Ok(f);
-    }
-    let name = a.output.to_string_lossy();
-    if name == "-" {
-        return Err("writing to standard output (`-o -`) needs --output-format".into());
-    }
-    if name.ends_with(".iprof") {
-        Ok(SymbolizeFormatArg::Iprof)
-    } else if name.ends_with(".folded") {
-        Ok(SymbolizeFormatArg::Folded)
-    } else {
-        Err(format!(
-            "{}: the output's extension must be .iprof or .folded (or pass --output-format)",
-            a.output.display()
-        ))
-    }
-}
+const PREFIX: &str = "pgo-merge symbolize";
 
 /// Runs `symbolize`; returns the exit code.
 pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
-    let usage = |m: String| {
-        eprintln!("pgo-merge symbolize: error: {m}");
+    let usage = |e: pgo_merge::Error| {
+        eprintln!("{PREFIX}: error: {e}");
         EXIT_USAGE
     };
-    let format = match output_format(&a) {
-        Ok(f) => f,
-        Err(m) => return usage(m),
-    };
-    if a.jitdump.is_empty() && a.perf_map.is_empty() && a.r2rmap.is_empty() {
-        return usage("give at least one --jitdump, --perf-map or --r2rmap".into());
-    }
-    let mut r2r = Vec::new();
+    let mut r2rmaps = Vec::new();
     for s in &a.r2rmap {
         match parse_r2r_arg(s) {
-            Ok(x) => r2r.push(x),
-            Err(m) => return usage(m),
+            Ok(x) => r2rmaps.push(x),
+            Err(e) => return usage(e),
         }
     }
-    let inputs: Vec<&Path> = a
-        .jitdump
-        .iter()
-        .chain(&a.perf_map)
-        .map(PathBuf::as_path)
-        .chain(r2r.iter().map(|(p, _)| p.as_path()))
-        .chain(std::iter::once(a.perf_script.as_path()))
-        .collect();
-    if let Some(same) = inputs.iter().find(|p| same_file(p, &a.output)) {
-        eprintln!(
-            "pgo-merge symbolize: error: {}: the output would overwrite an input",
-            same.display()
-        );
-        return EXIT_FAILURE;
+    let req = SymbolizeRequest {
+        perf_script: a.perf_script,
+        jitdumps: a.jitdump,
+        perf_maps: a.perf_map,
+        r2rmaps,
+        output: a.output,
+        format: a.output_format.map(|f| match f {
+            SymbolizeFormatArg::Iprof => SymbolizeFormat::Iprof,
+            SymbolizeFormatArg::Folded => SymbolizeFormat::Folded,
+        }),
+        load_time_slack_ns: a.load_time_slack,
+        top_methods: !a.quiet,
+    };
+    match check(&req) {
+        Ok(None) => {}
+        Ok(Some(same)) => {
+            eprintln!(
+                "{PREFIX}: error: {}: the output would overwrite an input",
+                same.display()
+            );
+            return EXIT_FAILURE;
+        }
+        Err(e) => return usage(e),
     }
-    match run(&a, format, &r2r) {
-        Ok(()) => EXIT_OK,
+    let out = match pipeline::symbolize(&req) {
+        Ok(o) => o,
         // `symbolize … -o - | head`: the reader went away; not an error.
-        Err(e) if matches!(e.kind(), crate::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) => {
-            EXIT_OK
+        Err(e)
+            if matches!(e.kind(), pgo_merge::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            return EXIT_OK;
         }
         Err(e) => {
-            eprintln!("pgo-merge symbolize: error: {e}");
-            EXIT_FAILURE
+            eprintln!("{PREFIX}: error: {e}");
+            return EXIT_FAILURE;
         }
-    }
-}
-
-fn same_file(input: &Path, output: &Path) -> bool {
-    input == output
-        || matches!(
-            (std::fs::canonicalize(input), std::fs::canonicalize(output)),
-            (Ok(x), Ok(y)) if x == y
-        )
-}
-
-fn run(a: &SymbolizeArgs, format: SymbolizeFormatArg, r2r: &[(PathBuf, u64)]) -> crate::Result<()> {
-    let mut b = SymbolizerBuilder::new();
-    for p in &a.jitdump {
-        let f = InputFile::open(p)?;
-        b.add_jitdump(p, f.bytes())?;
-    }
-    for p in &a.perf_map {
-        let f = InputFile::open(p)?;
-        b.add_perf_map(p, f.bytes())?;
-    }
-    for (p, base) in r2r {
-        let f = InputFile::open(p)?;
-        b.add_r2rmap(p, f.bytes(), *base)?;
-    }
-    let sym = b.build()?;
-    let stderr = std::io::stderr();
-    let mut err = stderr.lock();
-    if !a.quiet {
-        for w in &sym.warnings {
-            let _ = writeln!(err, "pgo-merge symbolize: warning: {w}");
-        }
-    }
-    let script = InputFile::open(&a.perf_script)?;
-    let opts = SymbolizeOptions {
-        load_time_slack_ns: a.load_time_slack,
     };
-    let stacks = symbolize(&sym, script.bytes(), &opts).map_err(|e| e.with_path(&a.perf_script))?;
-    let s = stacks.stats;
-    let profile = (format == SymbolizeFormatArg::Iprof || !a.quiet).then(|| stacks.to_iprof());
-    match format {
-        SymbolizeFormatArg::Folded => {
-            let mut buf = Vec::new();
-            stacks.write_folded(&mut buf)?;
-            if a.output.as_os_str() == "-" {
-                let mut so = std::io::stdout().lock();
-                so.write_all(&buf).and_then(|_| so.flush())?;
-            } else {
-                crate::output::write_atomic(&a.output, &buf)?;
-            }
-        }
-        SymbolizeFormatArg::Iprof => {
-            if let Some(p) = &profile {
-                super::iprof::write_output(&a.output, p)?;
-            }
-        }
-    }
-    if !a.quiet {
-        let _ = writeln!(
-            err,
-            "pgo-merge symbolize: {} samples, {} frames; {} frames perf left [unknown]: {} \
-             resolved by jitdump, {} by perf map/r2rmap{}, {} still unknown; {} distinct stacks",
+    let quiet = a.quiet;
+    messages::print(PREFIX, &out.messages, quiet);
+    let s = &out.stats;
+    messages::note(
+        quiet,
+        format_args!(
+            "{PREFIX}: {} samples, {} frames; {} frames perf left [unknown]: {} resolved by \
+             jitdump, {} by perf map/r2rmap{}, {} still unknown; {} distinct stacks",
             s.samples,
             s.frames,
             s.unknown_frames,
@@ -166,22 +78,21 @@ fn run(a: &SymbolizeArgs, format: SymbolizeFormatArg, r2r: &[(PathBuf, u64)]) ->
                 String::new()
             },
             s.unresolved(),
-            stacks.stacks.len()
+            out.stacks
+        ),
+    );
+    if !out.top_methods.is_empty() || !quiet {
+        messages::note(
+            quiet,
+            format_args!("{PREFIX}: top methods (self / total samples):"),
         );
-        if let Some(p) = &profile {
-            let _ = writeln!(
-                err,
-                "pgo-merge symbolize: top methods (self / total samples):"
+        for m in &out.top_methods {
+            messages::note(
+                quiet,
+                format_args!("  {:>8} {:>8}  {}", m.self_samples, m.total_samples, m.method),
             );
-            for m in method_samples(p).iter().take(10) {
-                let _ = writeln!(
-                    err,
-                    "  {:>8} {:>8}  {}",
-                    m.self_samples, m.total_samples, m.method
-                );
-            }
         }
-        let _ = writeln!(err, "pgo-merge symbolize: wrote {}", a.output.display());
     }
-    Ok(())
+    messages::note(quiet, format_args!("{PREFIX}: wrote {}", req.output.display()));
+    EXIT_OK
 }

@@ -1,8 +1,10 @@
 //! Front-ends: turn input files into the IR.
 //!
-//! [`read`] detects the format from the content and dispatches. Inputs are memory-mapped
+//! Format detection lives here ([`detect`], [`FormatKind::sniff`]): [`read`] detects the
+//! format of an LLVM profile from its content and dispatches to its reader. Inputs are memory-mapped
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
+pub mod detect;
 pub mod iprof;
 pub mod jitdump;
 pub mod perf_script;
@@ -13,7 +15,7 @@ pub mod proftext;
 
 use std::path::{Path, PathBuf};
 
-use crate::detect::FormatKind;
+pub use detect::FormatKind;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::Profile;
 
@@ -118,7 +120,7 @@ fn starts_a_magic(data: &[u8]) -> bool {
         profraw::MAGIC_64.to_be_bytes(),
         profraw::MAGIC_32.to_le_bytes(),
         profraw::MAGIC_32.to_be_bytes(),
-        crate::detect::INDEXED_MAGIC.to_le_bytes(),
+        crate::codec::magic::INDEXED_MAGIC.to_le_bytes(),
     ];
     magics.iter().any(|m| m.starts_with(data))
 }

@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::hashing::md5_hash;
+use crate::ir::name_hash::md5_hash;
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
     TemporalProfile, TemporalTrace, ValueCount, ValueKind, ValueProfile, ValueSite,

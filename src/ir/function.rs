@@ -14,7 +14,7 @@ pub const CS_HASH_FLAG: u64 = 1 << 60;
 /// structural (CFG) hash of the body. Two bodies with one name are two records.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct FunctionKey {
-    /// Low 64 bits of MD5 of the PGO name ([`crate::hashing::md5_hash`]).
+    /// Low 64 bits of MD5 of the PGO name ([`crate::ir::name_hash::md5_hash`]).
     pub name: u64,
     /// Structural hash; bit 60 set for context-sensitive records.
     pub cfg: u64,

@@ -7,6 +7,9 @@
 
 pub mod function;
 pub mod kind;
+pub mod layout;
+pub mod name_hash;
+pub mod overlap;
 pub mod profile;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
 pub mod context;
@@ -20,6 +23,7 @@ pub mod value;
 
 pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
 pub use kind::ProfileKind;
+pub use layout::{CounterLayout, LayoutRecord};
 pub use profile::{Profile, Provenance, TableLayout, TemporalProfile, TemporalTrace};
 pub use summary::{Summary, SummaryBuilder, SummaryEntry};
 pub use symbols::{Name, SymbolTable, SymbolTableUnion};

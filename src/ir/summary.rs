@@ -1,19 +1,11 @@
 //! The profile summary LLVM stores in indexed profiles and computes with
 //! `ProfileSummaryBuilder`: totals, maxima and the detailed (cutoff) summary of the counters.
 
-use crate::bytes::ByteWriter;
-
 /// LLVM's default detailed-summary cutoffs, in parts per million.
 pub const DEFAULT_CUTOFFS: [u32; 16] = [
     10000, 100000, 200000, 300000, 400000, 500000, 600000, 700000, 800000, 900000, 950000, 990000,
     999000, 999900, 999990, 999999,
 ];
-
-/// Number of summary fields LLVM writes.
-pub const NUM_FIELDS: u64 = 6;
-
-/// Bytes of one serialized summary: 2 counts, 6 fields, 16 × 3 entry words.
-pub const SERIALIZED_SIZE: u64 = 8 * (2 + NUM_FIELDS + 3 * DEFAULT_CUTOFFS.len() as u64);
 
 /// One detailed-summary entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -169,27 +161,6 @@ impl SummaryBuilder {
     }
 }
 
-impl Summary {
-    /// Serializes as LLVM's `IndexedInstrProf::Summary` (field order by kind index:
-    /// TotalNumFunctions, TotalNumBlocks, MaxFunctionCount, MaxBlockCount,
-    /// MaxInternalBlockCount, TotalBlockCount).
-    pub fn write(&self, w: &mut ByteWriter) {
-        w.u64(NUM_FIELDS);
-        w.u64(self.detailed.len() as u64);
-        w.u64(self.num_functions);
-        w.u64(self.num_counts);
-        w.u64(self.max_function_count);
-        w.u64(self.max_count);
-        w.u64(self.max_internal_count);
-        w.u64(self.total_count);
-        for e in &self.detailed {
-            w.u64(u64::from(e.cutoff));
-            w.u64(e.min_count);
-            w.u64(e.num_counts);
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -233,9 +204,6 @@ mod tests {
             want.push((c, 13, 8));
         }
         assert_eq!(got, want);
-        let mut w = ByteWriter::new();
-        s.write(&mut w);
-        assert_eq!(w.len(), SERIALIZED_SIZE);
     }
 
     #[test]

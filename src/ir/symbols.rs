@@ -4,7 +4,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
-use crate::hashing::md5_hash;
+use crate::ir::name_hash::md5_hash;
 
 /// A name as stored in profiles: bytes (almost always ASCII), shared.
 pub type Name = Arc<[u8]>;

@@ -8,21 +8,9 @@
 //! are "unique", present with another structure "mismatched".
 
 use std::collections::{HashMap, HashSet};
-use std::fmt::Write as _;
 
-use crate::backends::cfmt;
+pub use crate::ir::overlap::{CountSum, OverlapStats};
 use crate::ir::{FunctionKey, FunctionRecord, Profile, ValueKind, ValueSite};
-
-/// Sums of one side, as LLVM's `CountSumOrPercent`.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct CountSum {
-    /// Number of functions (program level) or counters (function level).
-    pub num_entries: u64,
-    /// Sum of counters (or of scores / shares).
-    pub count_sum: f64,
-    /// Per value kind.
-    pub value_counts: [f64; 3],
-}
 
 impl CountSum {
     fn add_record(&mut self, r: &FunctionRecord<'_>) {
@@ -40,25 +28,6 @@ impl CountSum {
             }
         }
     }
-}
-
-/// Program- or function-level overlap figures (LLVM's `OverlapStats`).
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct OverlapStats {
-    /// Sums of the base side.
-    pub base: CountSum,
-    /// Sums of the test side.
-    pub test: CountSum,
-    /// Scores of what overlaps.
-    pub overlap: CountSum,
-    /// Shares of mismatched functions.
-    pub mismatch: CountSum,
-    /// Shares of functions only in the test profile.
-    pub unique: CountSum,
-    /// Function level: name and structural hash.
-    pub function: Option<(String, u64)>,
-    /// Whether the figures are complete enough to print.
-    pub valid: bool,
 }
 
 fn score(v1: u64, v2: u64, s1: f64, s2: f64) -> f64 {
@@ -79,113 +48,6 @@ impl OverlapStats {
         }
     }
 
-    /// Prints the figures as llvm-profdata does (`OverlapStats::dump`).
-    pub fn dump(&self, out: &mut String, base_name: &str, test_name: &str) {
-        if !self.valid {
-            return;
-        }
-        let entry = if self.function.is_none() {
-            "functions"
-        } else {
-            "edge counters"
-        };
-        match &self.function {
-            None => {
-                let _ = write!(
-                    out,
-                    "Profile overlap information for base_profile: {base_name} and test_profile: {test_name}\nProgram level:\n"
-                );
-            }
-            Some((name, hash)) => {
-                let _ = write!(out, "Function level:\n  Function: {name} (Hash={hash})\n");
-            }
-        }
-        let _ = writeln!(out, "  # of {entry} overlap: {}", self.overlap.num_entries);
-        if self.mismatch.num_entries > 0 {
-            let _ = writeln!(
-                out,
-                "  # of {entry} mismatch: {}",
-                self.mismatch.num_entries
-            );
-        }
-        if self.unique.num_entries > 0 {
-            let _ = writeln!(
-                out,
-                "  # of {entry} only in test_profile: {}",
-                self.unique.num_entries
-            );
-        }
-        let pct = |x: f64| format!("{}%", cfmt::fixed(x * 100.0, 3));
-        let _ = writeln!(
-            out,
-            "  Edge profile overlap: {}",
-            pct(self.overlap.count_sum)
-        );
-        if self.mismatch.num_entries > 0 {
-            let _ = writeln!(
-                out,
-                "  Mismatched count percentage (Edge): {}",
-                pct(self.mismatch.count_sum)
-            );
-        }
-        if self.unique.num_entries > 0 {
-            let _ = writeln!(
-                out,
-                "  Percentage of Edge profile only in test_profile: {}",
-                pct(self.unique.count_sum)
-            );
-        }
-        let _ = writeln!(
-            out,
-            "  Edge profile base count sum: {}",
-            cfmt::fixed(self.base.count_sum, 0)
-        );
-        let _ = writeln!(
-            out,
-            "  Edge profile test count sum: {}",
-            cfmt::fixed(self.test.count_sum, 0)
-        );
-        for k in ValueKind::ALL {
-            let i = k.index();
-            if self.base.value_counts[i] < 1.0 && self.test.value_counts[i] < 1.0 {
-                continue;
-            }
-            let n = match k {
-                ValueKind::IndirectCall => "IndirectCall",
-                ValueKind::MemOpSize => "MemOP",
-                ValueKind::VTable => "VTable",
-            };
-            let _ = writeln!(
-                out,
-                "  {n} profile overlap: {}",
-                pct(self.overlap.value_counts[i])
-            );
-            if self.mismatch.num_entries > 0 {
-                let _ = writeln!(
-                    out,
-                    "  Mismatched count percentage ({n}): {}",
-                    pct(self.mismatch.value_counts[i])
-                );
-            }
-            if self.unique.num_entries > 0 {
-                let _ = writeln!(
-                    out,
-                    "  Percentage of {n} profile only in test_profile: {}",
-                    pct(self.unique.value_counts[i])
-                );
-            }
-            let _ = writeln!(
-                out,
-                "  {n} profile base count sum: {}",
-                cfmt::fixed(self.base.value_counts[i], 0)
-            );
-            let _ = writeln!(
-                out,
-                "  {n} profile test count sum: {}",
-                cfmt::fixed(self.test.value_counts[i], 0)
-            );
-        }
-    }
 }
 
 /// Options of [`overlap`].

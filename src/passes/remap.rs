@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::hashing::md5_hash;
+use crate::ir::name_hash::md5_hash;
 use crate::ir::Name;
 
 /// Old name hash → new name.

@@ -60,6 +60,39 @@ impl Weight {
         }
     }
 
+    /// This weight multiplied by the ratio `num / den` (both > 0), reduced; when the product
+    /// does not fit 64-bit numerator and denominator it is rounded to the nearest ratio that
+    /// does, and the flag is false.
+    pub fn times(self, num: u128, den: u128) -> (Weight, bool) {
+        if num == 0 || den == 0 {
+            return (self, num == den);
+        }
+        let (a, b) = reduce(u128::from(self.num), den);
+        let (c, d) = reduce(num, u128::from(self.den));
+        let (mut n, mut m) = match (a.checked_mul(c), b.checked_mul(d)) {
+            (Some(n), Some(m)) => reduce(n, m),
+            _ => {
+                // Only for totals beyond 2^64: keep the 64 leading bits of each side.
+                let (n, m) = (a.max(1) as f64 * c as f64, b.max(1) as f64 * d as f64);
+                let k = (n.max(m) / u64::MAX as f64).max(1.0);
+                ((n / k).round() as u128, (m / k).round() as u128)
+            }
+        };
+        let mut exact = true;
+        while n > u128::from(u64::MAX) || m > u128::from(u64::MAX) {
+            n = (n + 1) >> 1;
+            m = (m + 1) >> 1;
+            exact = false;
+        }
+        (
+            Weight {
+                num: (n as u64).max(1),
+                den: (m as u64).max(1),
+            },
+            exact,
+        )
+    }
+
     /// `c × W + acc`, saturating; the flag is true if anything saturated.
     #[inline]
     pub fn scale_add(self, c: u64, acc: u64) -> (u64, bool) {
@@ -69,6 +102,19 @@ impl Weight {
             None => (u64::MAX, true),
         }
     }
+}
+
+fn gcd128(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// `a / b` in lowest terms.
+fn reduce(a: u128, b: u128) -> (u128, u128) {
+    let g = gcd128(a, b).max(1);
+    (a / g, b / g)
 }
 
 impl Default for Weight {

@@ -17,7 +17,8 @@ use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use pgo_merge::frontends::{self, profraw::NameCache};
-use pgo_merge::passes::{FailureMode, InputSpec, MergeOptions, Weight, merge_files};
+use pgo_merge::passes::{FailureMode, MergeOptions, Weight};
+use pgo_merge::pipeline::{InputSpec, merge_files};
 
 use crate::big_endian::{RawLayout, to_big_endian, walk};
 use crate::common::*;

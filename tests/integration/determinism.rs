@@ -49,7 +49,8 @@ fn thread_count_and_window_do_not_change_the_output() {
 
 #[test]
 fn library_window_size_does_not_change_the_output() {
-    use pgo_merge::passes::{InputSpec, MergeOptions, Weight, merge_files};
+    use pgo_merge::passes::{MergeOptions, Weight};
+    use pgo_merge::pipeline::{InputSpec, merge_files};
     let inputs: Vec<InputSpec> = raws_of("clang22")
         .into_iter()
         .filter(|f| {

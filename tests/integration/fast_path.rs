@@ -6,7 +6,9 @@
 
 use std::path::{Path, PathBuf};
 
-use pgo_merge::passes::{FailureMode, InputSpec, MergeOptions, merge_files};
+use pgo_merge::passes::{FailureMode, MergeOptions};
+
+use pgo_merge::pipeline::{InputSpec, merge_files};
 
 use crate::common::*;
 

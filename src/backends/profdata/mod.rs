@@ -8,7 +8,7 @@
 //!
 //! For the same merged records this writer produces the same bytes as `llvm-profdata merge`
 //! of LLVM 19 (v12) and 22 (v13): names are inserted in byte order into a table that grows
-//! like LLVM's ([`crate::chained_hash`]), a name's records are ordered like LLVM's
+//! like LLVM's ([`crate::codec::chained_hash`]), a name's records are ordered like LLVM's
 //! `SmallDenseMap` ([`record_order`]), and the summary is recomputed from what is written
 //! ([`summary`]). The one exception is a non-empty vtable-names section, whose zlib bytes and
 //! name order depend on LLVM's zlib build and `StringSet` order.
@@ -18,11 +18,12 @@ pub mod record_order;
 use std::collections::HashMap;
 
 use crate::bytes::{ByteWriter, Slot, pad8};
-use crate::chained_hash;
+use crate::codec::chained_hash;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::summary::{self, SummaryBuilder};
+use crate::codec::summary as codec_summary;
+use crate::ir::summary::SummaryBuilder;
 use crate::ir::{FunctionRecord, Profile, ProfileKind};
-use crate::value_prof_data;
+use crate::codec::value_prof_data;
 use record_order::DenseMapHash;
 
 /// Oldest index version written.
@@ -35,7 +36,7 @@ pub const NEWEST_WRITTEN: u32 = 14;
 pub const DEFAULT_VERSION: u32 = 13;
 
 /// Magic of an indexed profile.
-pub const MAGIC: u64 = crate::detect::INDEXED_MAGIC;
+pub const MAGIC: u64 = crate::codec::magic::INDEXED_MAGIC;
 
 /// The newest index version LLVM release `llvm_major` reads, if we can write it.
 pub fn version_for_llvm(llvm_major: u32) -> Option<u32> {
@@ -119,20 +120,17 @@ pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, 
     Ok((w.into_inner(), warnings))
 }
 
-/// Writes `profile` as an indexed profile to the file `path`, streamed (about a megabyte in
-/// memory whatever the profile's size) and atomically (a temporary file in the same
-/// directory, renamed over `path` once complete). Returns the warnings of [`write`].
-pub fn write_file(
+/// Writes `profile` as an indexed profile to `sink`, streamed (about a megabyte in
+/// memory at a time; the offsets written before the records are patched by seeking back),
+/// so the output is never held in memory whole. Returns the writer's warnings.
+pub fn write_to(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
-    path: &std::path::Path,
+    sink: &mut dyn crate::bytes::SeekWrite,
 ) -> Result<Vec<String>> {
-    let mut warnings = Vec::new();
-    crate::output::write_atomic_with(path, |file| {
-        let mut w = ByteWriter::streaming(file);
-        warnings = write_into(profile, opts, &mut w)?;
-        w.finish().map_err(|e| Error::new(ErrorKind::Io(e)))
-    })?;
+    let mut w = ByteWriter::streaming(sink);
+    let warnings = write_into(profile, opts, &mut w)?;
+    w.finish().map_err(|e| Error::new(ErrorKind::Io(e)))?;
     Ok(warnings)
 }
 
@@ -246,10 +244,10 @@ fn write_into(
 
     // Summaries are back-patched.
     let summary_at = w.len();
-    w.zeros(summary::SERIALIZED_SIZE as usize);
+    w.zeros(codec_summary::SERIALIZED_SIZE as usize);
     let cs_summary_at = w.len();
     if cs {
-        w.zeros(summary::SERIALIZED_SIZE as usize);
+        w.zeros(codec_summary::SERIALIZED_SIZE as usize);
     }
 
     // Hash table payload: LLVM's layout for sorted keys, or the input's own layout.
@@ -354,7 +352,7 @@ fn write_into(
         let blob = if opts.keep_vtable_symbols && !profile.vtable_names.is_empty() {
             let mut names: Vec<&[u8]> = profile.vtable_names.iter().map(|(_, n)| &**n).collect();
             names.sort_unstable();
-            crate::names_blob::encode(names, true)
+            crate::codec::names_blob::encode(names, true)
         } else {
             Vec::new()
         };
@@ -386,11 +384,11 @@ fn write_into(
     patch(w, temporal_slot, temporal_at);
     patch(w, vtable_slot, vtable_at);
     let mut sw = ByteWriter::new();
-    sum.finish().write(&mut sw);
+    codec_summary::write(&sum.finish(), &mut sw);
     w.patch_bytes(summary_at, sw.as_slice());
     if cs {
         let mut sw = ByteWriter::new();
-        cs_sum.finish().write(&mut sw);
+        codec_summary::write(&cs_sum.finish(), &mut sw);
         w.patch_bytes(cs_summary_at, sw.as_slice());
     }
     Ok(warnings)

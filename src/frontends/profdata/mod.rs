@@ -15,14 +15,14 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::bytes::{Cursor, Endian, pad8};
-use crate::chained_hash::reader::{self, Table};
+use crate::codec::chained_hash::reader::{self, Table};
 use crate::error::{Error, ErrorKind, Result};
-use crate::hashing::md5_hash;
+use crate::ir::name_hash::md5_hash;
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, Summary, SummaryEntry,
     SymbolTable, TableLayout, TemporalProfile, TemporalTrace,
 };
-use crate::value_prof_data;
+use crate::codec::value_prof_data;
 
 /// Newest index version read (LLVM 23).
 pub const NEWEST_VERSION: u32 = 14;
@@ -63,7 +63,7 @@ pub struct IndexedHeader {
 pub fn parse_header(data: &[u8]) -> Result<IndexedHeader> {
     let mut c = Cursor::new(data, 0, Endian::Little);
     let magic = c.u64("indexed profile magic")?;
-    if magic != crate::detect::INDEXED_MAGIC {
+    if magic != crate::codec::magic::INDEXED_MAGIC {
         return Err(Error::at(
             0,
             ErrorKind::BadMagic {
@@ -281,7 +281,7 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         let len = c.u64("vtable names: blob length")?;
         let blob_at = c.offset();
         let blob = c.bytes(len, "vtable names blob")?;
-        crate::names_blob::for_each_name(blob, blob_at, |n| {
+        crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
             vtable_names.insert(n);
         })?;
     }

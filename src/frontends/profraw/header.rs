@@ -4,9 +4,9 @@ use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::error::{Error, ErrorKind, Result};
 
 /// Magic of a raw profile written by a 64-bit program (`\xfflprofr\x81` read big-endian).
-pub const MAGIC_64: u64 = 0xff6c_7072_6f66_7281;
+pub const MAGIC_64: u64 = crate::codec::magic::RAW_MAGIC_64;
 /// Magic of a raw profile written by a 32-bit program (`\xfflprofR\x81`).
-pub const MAGIC_32: u64 = 0xff6c_7072_6f66_5281;
+pub const MAGIC_32: u64 = crate::codec::magic::RAW_MAGIC_32;
 
 /// Oldest raw version read.
 pub const OLDEST_VERSION: u32 = 4;

@@ -25,25 +25,9 @@ use super::records::PointerMode;
 use super::{Located, MAX_PLAUSIBLE_COUNTER, RecordSink, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::ir::symbols::HashKeyed;
-use crate::ir::{FunctionKey, ProfileKind, SymbolTable, ValueKind};
-use crate::value_prof_data::{self, FlatValues};
-
-/// Where one data record's payload lies in every file of a layout.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct LayoutRecord {
-    /// The record's key.
-    pub key: FunctionKey,
-    /// Absolute file offset of its first 8-byte counter.
-    pub counters: usize,
-    /// Number of counters.
-    pub num_counters: usize,
-    /// Absolute file offset of its MC/DC bitmap bytes.
-    pub bitmap: usize,
-    /// Number of bitmap bytes.
-    pub bitmap_len: usize,
-    /// Ordinal of its value block among the file's blocks, if it has one.
-    pub values: Option<u32>,
-}
+pub use crate::ir::LayoutRecord;
+use crate::ir::{CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
+use crate::codec::value_prof_data::{self, FlatValues};
 
 /// The invariant part of the raw profiles of one binary (see the module docs).
 #[derive(Debug)]
@@ -64,7 +48,8 @@ pub struct RawLayout {
     names_start: usize,
     names_blob: Vec<u8>,
     values_start: usize,
-    records: Vec<LayoutRecord>,
+    /// The records, kind and byte order: what the merge pass is given.
+    shape: Arc<CounterLayout>,
     /// Records with a value block, in file order.
     value_records: usize,
     /// FunctionPointer of the learned file → name hash of the first record (in file order)
@@ -177,6 +162,11 @@ impl RawLayout {
             }
             _ => None,
         };
+        let shape = Arc::new(CounterLayout {
+            kind,
+            endian: enc.endian,
+            records,
+        });
         Some(RawLayout {
             endian: enc.endian,
             width: enc.width,
@@ -191,7 +181,7 @@ impl RawLayout {
             names_start,
             names_blob: p.names.0.to_vec(),
             values_start: usize::try_from(p.sections.values).ok()?,
-            records,
+            shape,
             value_records: value_records as usize,
             fn_addrs,
             counter_range,
@@ -200,7 +190,12 @@ impl RawLayout {
 
     /// The records, in file order.
     pub fn records(&self) -> &[LayoutRecord] {
-        &self.records
+        &self.shape.records
+    }
+
+    /// The records, kind and byte order, shared: what the merge pass adds counters by.
+    pub fn counter_layout(&self) -> &Arc<CounterLayout> {
+        &self.shape
     }
 
     /// The kind of every profile of this layout.
@@ -326,7 +321,7 @@ impl RawLayout {
         };
         match self.counter_range {
             Some((a, b)) => data.get(a..b).is_some_and(&mut check),
-            None => self.records.iter().all(|r| {
+            None => self.shape.records.iter().all(|r| {
                 data.get(r.counters..r.counters + 8 * r.num_counters)
                     .is_some_and(&mut check)
             }),

@@ -34,7 +34,7 @@ use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
     TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
 };
-use crate::value_prof_data;
+use crate::codec::value_prof_data;
 
 /// Counters above this value make `llvm-profdata merge` reject a raw input as corrupt
 /// ("excessively large counter value suggests corrupted profile data"); we do the same.

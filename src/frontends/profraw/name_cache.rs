@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use crate::error::Result;
 use crate::ir::SymbolTable;
-use crate::names_blob;
+use crate::codec::names_blob;
 
 /// Decoded blobs that share a key: the blob bytes and their table.
 type Bucket = Vec<(Arc<[u8]>, Arc<SymbolTable>)>;

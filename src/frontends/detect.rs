@@ -3,8 +3,7 @@
 
 use crate::frontends::profraw;
 
-/// Magic of an indexed profile (`\xfflprofi\x81`), as a little-endian u64.
-pub const INDEXED_MAGIC: u64 = 0x8169_666f_7270_6cff;
+use crate::codec::magic::INDEXED_MAGIC;
 
 /// The formats this crate can recognise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -48,3 +48,54 @@ pub fn write_atomic_with(
     }
     Ok(())
 }
+
+/// Where an output goes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Standard output (`-`).
+    Stdout,
+    /// A file, written atomically.
+    File(std::path::PathBuf),
+}
+
+impl Destination {
+    /// `-` is standard output; anything else a file.
+    pub fn of(path: &Path) -> Destination {
+        if path.as_os_str() == "-" {
+            Destination::Stdout
+        } else {
+            Destination::File(path.to_path_buf())
+        }
+    }
+}
+
+/// Writes `bytes` to `dest`.
+pub fn write_bytes(dest: &Destination, bytes: &[u8]) -> Result<()> {
+    match dest {
+        Destination::File(p) => write_atomic(p, bytes),
+        Destination::Stdout => {
+            let mut out = std::io::stdout().lock();
+            out.write_all(bytes)?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}
+
+/// Streams what `fill` writes to `dest` (a file atomically, as [`write_atomic_with`]).
+pub fn write_stream(
+    dest: &Destination,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    match dest {
+        Destination::File(p) => write_atomic_with(p, |f| {
+            fill(f).map_err(|e| Error::new(ErrorKind::Io(e)))
+        }),
+        Destination::Stdout => {
+            let mut out = std::io::stdout().lock();
+            fill(&mut out).map_err(|e| Error::new(ErrorKind::Io(e)))?;
+            out.flush()?;
+            Ok(())
+        }
+    }
+}

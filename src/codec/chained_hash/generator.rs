@@ -133,7 +133,7 @@ pub fn plan(hashes: &[u64]) -> BucketPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::hashing::md5_hash;
+    use crate::ir::name_hash::md5_hash;
 
     #[test]
     fn bucket_counts_match_llvm() {

@@ -1,0 +1,252 @@
+//! LLVM merges from files: windows of inputs read in parallel, the raw-profile fast path,
+//! and the [`Merger`] fed in input order.
+//!
+//! Inputs are opened and parsed in parallel in windows, so memory stays bounded by the
+//! merged profile plus one window of inputs, whatever the number of inputs. The first raw
+//! file of a binary that the full reader accepts without a warning teaches a
+//! [`RawLayout`]; a later file that matches it is handed to the merger as its bytes plus the
+//! layout's [`crate::ir::CounterLayout`], with no records built.
+
+use std::sync::Arc;
+
+use rayon::prelude::*;
+
+use super::InputSpec;
+use crate::error::{Error, Result, Warning};
+use crate::frontends::profraw::layout::{RawLayout, Scanned};
+use crate::frontends::{self, InputFile, ReadOutput};
+use crate::passes::merge::{InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
+
+/// What the merger needs to know of a front-end's result besides the profile.
+fn input_info<'w>(r: &ReadOutput<'_>, warnings: &'w [Warning]) -> InputInfo<'w> {
+    InputInfo {
+        warnings,
+        raw: r.raw,
+        indexed: r.format == frontends::FormatKind::IndexedProfile,
+        suspicious_counter: r.suspicious_counter.as_ref().map(|s| (s.offset, s.value)),
+    }
+}
+
+/// True if an accepted input read by the full reader may teach a layout: a raw file read
+/// without warnings.
+fn may_learn(r: &ReadOutput<'_>, opts: &MergeOptions) -> bool {
+    r.raw
+        && r.warnings.is_empty()
+        && r.suspicious_counter.is_none()
+        && r.profile.temporal.traces.is_empty()
+        && r.profile.uncorrelated_counters == 0
+        && opts.raw_layouts
+}
+
+/// Merges files. `progress` is called with the number of inputs finished so far.
+pub fn merge_files(
+    inputs: &[InputSpec],
+    opts: &MergeOptions,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+) -> Result<MergeOutput> {
+    let (pool, threads) = super::worker_pool(opts.threads)?;
+    pool.install(|| {
+        let window = if opts.window == 0 {
+            (2 * threads).max(2)
+        } else {
+            opts.window
+        };
+        let cache = frontends::profraw::NameCache::new();
+        let mut acc = Merger::new(opts, threads);
+        // The layouts registered with `acc`, by their number there.
+        let mut layouts: Vec<RawLayout> = Vec::new();
+        let mut done = 0usize;
+        let mut base = 0usize;
+        while base < inputs.len() {
+            // The first window is one file: a raw file teaches its binary's layout, and every
+            // later file of that binary can take the fast path.
+            let first = if base == 0 && opts.raw_layouts {
+                1
+            } else {
+                window
+            };
+            let chunk = next_window(&inputs[base..], first, threads);
+            let opened: Vec<Result<InputFile>> =
+                chunk.par_iter().map(|i| InputFile::open(&i.path)).collect();
+            let mut files = Vec::with_capacity(opened.len());
+            let mut failures: Vec<(usize, Error)> = Vec::new();
+            for (k, r) in opened.into_iter().enumerate() {
+                match r {
+                    Ok(f) => files.push((k, f)),
+                    Err(e) => failures.push((k, e)),
+                }
+            }
+            let known = &layouts;
+            let reads: Vec<(usize, Read<'_>)> = files
+                .par_iter()
+                .map(|(k, f)| {
+                    let bytes = f.bytes();
+                    let fast = known.iter().enumerate().find_map(|(li, l)| {
+                        if !l.header_matches(bytes) {
+                            return None;
+                        }
+                        Some((li, l.scan(bytes)?))
+                    });
+                    let read = match fast {
+                        Some((layout, scanned)) => Read::Fast {
+                            layout,
+                            scanned,
+                            bytes,
+                        },
+                        None => Read::General(
+                            frontends::read(bytes, &cache).map_err(|e| e.with_path(f.path())),
+                            bytes,
+                        ),
+                    };
+                    (*k, read)
+                })
+                .collect();
+            let mut owned: Vec<(usize, Read<'_>)> = Vec::new();
+            let mut failures = failures.into_iter().peekable();
+            for (k, read) in reads {
+                while let Some((fk, _)) = failures.peek()
+                    && *fk < k
+                {
+                    if let Some((fk, e)) = failures.next() {
+                        acc.input_failed(&chunk[fk].path, e)?;
+                    }
+                }
+                match read {
+                    Read::General(Err(e), _) => acc.input_failed(&chunk[k].path, e)?,
+                    other => owned.push((base + k, other)),
+                }
+            }
+            for (fk, e) in failures {
+                acc.input_failed(&chunk[fk].path, e)?;
+            }
+            let mut accepted: Vec<Item<'_>> = Vec::new();
+            let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
+            for (idx, r) in &owned {
+                let spec = &inputs[*idx];
+                let ok = match r {
+                    Read::Fast {
+                        layout,
+                        scanned,
+                        bytes,
+                    } => {
+                        let ok = acc.begin_layout_input(*idx as u32, &spec.path, *layout)?;
+                        ok.then_some(Src::Layout {
+                            layout: *layout,
+                            bytes,
+                            values: &scanned.values,
+                        })
+                    }
+                    Read::General(Ok(r), _) => {
+                        let warnings: Vec<Warning> =
+                            r.warnings.iter().map(|m| Warning::new(m.clone())).collect();
+                        let info = input_info(r, &warnings);
+                        let ok =
+                            acc.begin_input(*idx as u32, &spec.path, spec.weight, &r.profile, info)?;
+                        ok.then_some(Src::Profile(&r.profile))
+                    }
+                    Read::General(Err(_), _) => None,
+                };
+                taken.push(ok.is_some());
+                if let Some(src) = ok {
+                    accepted.push(Item {
+                        idx: *idx as u32,
+                        weight: spec.weight,
+                        src,
+                    });
+                }
+            }
+            acc.fold(&accepted);
+            drop(accepted);
+            // Learn layouts from the folded raw inputs, dropping each input's records first:
+            // with a million functions they are hundreds of megabytes. After the last window
+            // there is nothing left to speed up.
+            let more = base + chunk.len() < inputs.len();
+            for ((_, read), taken) in owned.into_iter().zip(taken) {
+                if let Read::General(Ok(r), bytes) = read
+                    && taken
+                    && more
+                    && may_learn(&r, opts)
+                    && acc.wants_layouts()
+                {
+                    let (kind, names, n) = (
+                        r.profile.kind,
+                        r.profile.names.clone(),
+                        r.profile.records.len(),
+                    );
+                    drop(r);
+                    learn(&mut acc, &mut layouts, kind, names, n, bytes);
+                }
+            }
+            done += chunk.len();
+            base += chunk.len();
+            if let Some(p) = progress {
+                p(done);
+            }
+        }
+        acc.finish(inputs.len())
+    })
+}
+
+/// Learns the layout of a folded raw input, so that later files of its binary take the
+/// fast path: unless a known layout already accepts it, or the layout's records are not
+/// exactly the `records` records the full reader gave (then the two would not agree).
+fn learn(
+    acc: &mut Merger<'_>,
+    layouts: &mut Vec<RawLayout>,
+    kind: crate::ir::ProfileKind,
+    names: Arc<crate::ir::SymbolTable>,
+    records: usize,
+    bytes: &[u8],
+) {
+    if layouts
+        .iter()
+        .any(|l| l.header_matches(bytes) && l.scan(bytes).is_some())
+    {
+        return;
+    }
+    let Some(layout) = RawLayout::learn(bytes, kind, names) else {
+        return;
+    };
+    if layout.records().len() != records {
+        return;
+    }
+    if acc.add_layout(Arc::clone(layout.counter_layout())).is_some() {
+        layouts.push(layout);
+    }
+}
+
+/// Bytes of input read per window and thread, unless a single file is larger.
+const WINDOW_BYTES_PER_THREAD: u64 = 32 << 20;
+
+/// The inputs of the next window: at most `window` files, and no more than
+/// [`WINDOW_BYTES_PER_THREAD`] × `threads` bytes (by the sizes the file system reports) once
+/// every thread has a file. This bounds the memory of the files in flight while giving each
+/// parallel step enough work to be worth its synchronisation.
+fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec] {
+    let budget = WINDOW_BYTES_PER_THREAD.saturating_mul(threads as u64);
+    let mut bytes = 0u64;
+    let mut n = 0;
+    for spec in rest.iter().take(window.max(1)) {
+        let size = std::fs::metadata(&spec.path).map_or(0, |m| m.len());
+        if n >= threads.max(1) && bytes.saturating_add(size) > budget {
+            break;
+        }
+        bytes = bytes.saturating_add(size);
+        n += 1;
+    }
+    &rest[..n.max(1).min(rest.len())]
+}
+
+
+/// One input after reading: through a known layout, or by the full reader. (Short-lived, a
+/// window's worth at a time: the size difference of the variants does not matter.)
+#[allow(clippy::large_enum_variant)]
+enum Read<'a> {
+    Fast {
+        layout: usize,
+        scanned: Scanned,
+        bytes: &'a [u8],
+    },
+    General(Result<ReadOutput<'a>>, &'a [u8]),
+}
+

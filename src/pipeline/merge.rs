@@ -1,0 +1,820 @@
+//! The merge job: LLVM merges, iprof merges, and conversions between the two, from one
+//! [`MergeRequest`].
+//!
+//! Routing: a run is an iprof run when the output is `.iprof` (by name or
+//! [`OutputFormat::Iprof`]) or every input is an iprof profile; a run whose inputs include
+//! iprof profiles and whose output is an LLVM profile merges the iprof inputs, converts them
+//! and merges the result with the LLVM inputs. Inputs named like LLVM profiles are not
+//! opened to route a run (a merge of thousands of `.profraw` files opens each once); other
+//! files are recognised by their first bytes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::inputs::{Collector, Select, Sources, has_iprof_extension, has_llvm_extension};
+use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
+use super::output::{self, Destination};
+use super::{InputSpec, Message, Progress, merge_files, request_error};
+use crate::backends::iprof as iprof_writer;
+use crate::backends::profdata::{self, ProfdataOptions};
+use crate::backends::proftext::{self, ProftextOptions};
+use crate::error::{Error, ErrorKind, Result};
+use crate::frontends::{FormatKind, iprof::ReadOptions};
+use crate::ir::Profile;
+use crate::ir::iprof::IprofProfile;
+use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
+use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput, merge_profiles};
+use crate::passes::normalise::NormalizeMode;
+use crate::passes::remap::Remapping;
+use crate::passes::trim::{ColdThreshold, TrimOptions, TrimStats};
+use crate::passes::{Weight, filter, llvm_normalise};
+
+/// The output format of a merge.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OutputFormat {
+    /// LLVM indexed profile (`.profdata`).
+    Profdata,
+    /// LLVM text profile (`.proftext`).
+    Proftext,
+    /// GraalVM Native Image profile (`.iprof`).
+    Iprof,
+}
+
+/// What to merge, how, and where to write it. `Default` is a plain merge with
+/// llvm-profdata's defaults and no inputs.
+#[derive(Debug, Clone)]
+pub struct MergeRequest {
+    /// Input files or directories (weight 1). Directories are searched recursively: for
+    /// `*.profraw` and `*.profdata` (with [`MergeRequest::llvm_profdata`], every regular
+    /// file), and for `*.iprof`/`*.iprof.gz` when GraalVM profiles are involved.
+    pub inputs: Vec<PathBuf>,
+    /// Weighted inputs.
+    pub weighted_inputs: Vec<(Weight, PathBuf)>,
+    /// Files listing inputs, one `FILE` or `W,FILE` per line (`#` comments).
+    pub input_lists: Vec<PathBuf>,
+    /// The output file (`-` is standard output). `None` is standard output in
+    /// llvm-profdata mode and an error otherwise.
+    pub output: Option<PathBuf>,
+    /// The output format; `None` chooses by the output's name (`.proftext`/`.txt` text,
+    /// `.iprof` iprof, anything else indexed; always indexed in llvm-profdata mode).
+    pub output_format: Option<OutputFormat>,
+    /// Index version of an indexed output (7–14).
+    pub format_version: Option<u32>,
+    /// Write the newest index version this LLVM release reads.
+    pub target_llvm: Option<u32>,
+    /// Write index version 11 (llvm-profdata's `--write-prev-version`).
+    pub write_prev_version: bool,
+    /// Drop functions (iprof: entries) whose counts are all zero.
+    pub sparse: bool,
+    /// What to do with unusable inputs.
+    pub failure_mode: FailureMode,
+    /// Worker threads (0 = one per core); the output does not depend on it.
+    pub threads: usize,
+    /// Weight value counts that an input adds to a site for the first time.
+    pub weight_all_values: bool,
+    /// Keep vtable names (llvm-profdata's `--keep-vtable-symbols`).
+    pub keep_vtable_symbols: bool,
+    /// Temporal traces kept.
+    pub temporal_reservoir_size: u64,
+    /// Longest temporal trace kept.
+    pub temporal_max_trace_length: u64,
+    /// Scale each input before merging so that the inputs contribute equally (LLVM: see
+    /// [`crate::passes::llvm_normalise`]; iprof: per section, see
+    /// [`crate::passes::normalise`]).
+    pub normalize: NormalizeMode,
+    /// iprof: fold contexts deeper than this many frames.
+    pub max_context_depth: Option<u32>,
+    /// iprof: fold contexts colder than this into their method's context-free entry.
+    pub cold_threshold: Option<ColdThreshold>,
+    /// iprof: keep types and methods nothing references.
+    pub keep_all_symbols: bool,
+    /// iprof to LLVM: one record per calling context instead of one per method.
+    pub keep_contexts: bool,
+    /// iprof: drop bad entries with a warning instead of failing.
+    pub lenient: bool,
+    /// Keep only functions whose names match this regular expression.
+    pub function: Option<String>,
+    /// Drop functions whose names match this regular expression.
+    pub no_function: Option<String>,
+    /// A symbol remapping file (`old new` per line).
+    pub remapping_file: Option<PathBuf>,
+    /// Text output exactly as llvm-profdata prints it.
+    pub llvm_compatible: bool,
+    /// llvm-profdata's conventions: standard output by default, every file of a directory,
+    /// always an indexed output unless text is asked for.
+    pub llvm_profdata: bool,
+}
+
+impl Default for MergeRequest {
+    fn default() -> Self {
+        let m = MergeOptions::default();
+        MergeRequest {
+            inputs: Vec::new(),
+            weighted_inputs: Vec::new(),
+            input_lists: Vec::new(),
+            output: None,
+            output_format: None,
+            format_version: None,
+            target_llvm: None,
+            write_prev_version: false,
+            sparse: false,
+            failure_mode: FailureMode::Any,
+            threads: 0,
+            weight_all_values: false,
+            keep_vtable_symbols: false,
+            temporal_reservoir_size: m.temporal_reservoir_size,
+            temporal_max_trace_length: m.temporal_max_trace_length,
+            normalize: NormalizeMode::None,
+            max_context_depth: None,
+            cold_threshold: None,
+            keep_all_symbols: false,
+            keep_contexts: false,
+            lenient: false,
+            function: None,
+            no_function: None,
+            remapping_file: None,
+            llvm_compatible: false,
+            llvm_profdata: false,
+        }
+    }
+}
+
+/// What was written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Written {
+    /// An indexed profile of this index version.
+    Profdata {
+        /// Index version.
+        version: u32,
+    },
+    /// A text profile.
+    Proftext,
+    /// An iprof profile.
+    Iprof {
+        /// Its format version (`1.0.0`, `1.1.0`).
+        version: String,
+        /// Profile entries written.
+        entries: usize,
+        /// Methods written.
+        methods: usize,
+        /// Types written.
+        types: usize,
+        /// What trimming did, when trimming was asked for.
+        trim: Option<TrimStats>,
+        /// The size reduction line (`input → output bytes, entries, methods`).
+        reduction: String,
+    },
+}
+
+/// The result of a merge job.
+#[derive(Debug)]
+pub struct MergeOutcome {
+    /// Where the output went (`-` for standard output).
+    pub output: PathBuf,
+    /// What was written.
+    pub written: Written,
+    /// Records of an LLVM output.
+    pub records: usize,
+    /// Inputs merged.
+    pub inputs_merged: usize,
+    /// Inputs there were (merged or skipped).
+    pub inputs_total: usize,
+    /// Warnings, skipped inputs and conversion notes, in order.
+    pub messages: Vec<Message>,
+}
+
+/// The sources of a request's inputs.
+fn sources(r: &MergeRequest) -> Sources {
+    Sources {
+        inputs: r.inputs.clone(),
+        weighted: r.weighted_inputs.clone(),
+        lists: r.input_lists.clone(),
+    }
+}
+
+/// The format of a file from its first bytes, or `None` if it cannot be read or is not a
+/// regular file (sniffing a pipe would consume what the real reader needs).
+fn sniff_file(p: &Path) -> Option<FormatKind> {
+    if !std::fs::metadata(p).ok()?.is_file() {
+        return None;
+    }
+    let mut f = std::fs::File::open(p).ok()?;
+    let mut head = [0u8; 512];
+    let mut n = 0;
+    while n < head.len() {
+        match std::io::Read::read(&mut f, head.get_mut(n..)?) {
+            Ok(0) => break,
+            Ok(k) => n += k,
+            Err(_) => return None,
+        }
+    }
+    Some(FormatKind::sniff(head.get(..n)?))
+}
+
+/// The first option of `r` that applies to GraalVM profiles only, if any is set.
+fn iprof_only_option(r: &MergeRequest) -> Option<&'static str> {
+    if r.max_context_depth.is_some() {
+        Some("--max-context-depth")
+    } else if r.cold_threshold.is_some() {
+        Some("--cold-threshold")
+    } else if r.keep_all_symbols {
+        Some("--keep-all-symbols")
+    } else if r.lenient {
+        Some("--lenient")
+    } else if r.keep_contexts {
+        Some("--keep-contexts")
+    } else {
+        None
+    }
+}
+
+/// True if the request asks for an LLVM output (by format, or an output named `.profdata`,
+/// `.proftext` or `.txt`).
+fn explicit_llvm_output(r: &MergeRequest) -> bool {
+    matches!(
+        r.output_format,
+        Some(OutputFormat::Profdata | OutputFormat::Proftext)
+    ) || r.output.as_deref().is_some_and(|o| {
+        matches!(
+            o.extension().and_then(|e| e.to_str()),
+            Some("profdata" | "proftext" | "txt")
+        )
+    })
+}
+
+/// The inputs a merge of `r` would read, in order, as `--dump-input-file-list` prints them
+/// (the LLVM selection: GraalVM profiles are not routed).
+pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
+    let select = if r.llvm_profdata {
+        Select::EveryFile
+    } else {
+        Select::Llvm
+    };
+    let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    Collector::new().collect(&sources(r), select, Some(&output), !r.llvm_profdata, false)
+}
+
+/// Runs a merge: routes it, reads and merges the inputs, converts if needed and writes the
+/// output. Errors about the request itself are [`ErrorKind::Request`].
+pub fn merge(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
+    let out_iprof = r.output_format == Some(OutputFormat::Iprof)
+        || r.output.as_deref().is_some_and(has_iprof_extension);
+    let out_llvm = explicit_llvm_output(r);
+    let src = sources(r);
+    let mut collector = Collector::new();
+    let kinds_of = |inputs: &[InputSpec], by_name: bool| -> Vec<Option<FormatKind>> {
+        inputs
+            .iter()
+            .map(|i| {
+                if by_name && has_llvm_extension(&i.path) {
+                    None
+                } else {
+                    sniff_file(&i.path)
+                }
+            })
+            .collect()
+    };
+    let first = collector
+        .collect(&src, Select::Iprof, r.output.as_deref(), false, true)
+        .unwrap_or_default();
+    let any_iprof = kinds_of(&first, true).contains(&Some(FormatKind::Iprof));
+    if !any_iprof && !out_iprof {
+        if let Some(flag) = iprof_only_option(r) {
+            return Err(request_error(format!(
+                "{flag} applies to GraalVM .iprof profiles only, and no input is one"
+            )));
+        }
+        return merge_llvm(r, &mut collector, None, progress);
+    }
+    if out_iprof && out_llvm {
+        return Err(request_error(
+            "the output is both .iprof and an LLVM profile (--text, --output-format or the \
+             output's name); choose one",
+        ));
+    }
+    let inputs = collector
+        .collect(&src, Select::IprofAndLlvm, r.output.as_deref(), false, true)
+        .map_err(|e| request_error(e.to_string()))?;
+    let kinds = kinds_of(&inputs, false);
+    let any_llvm = kinds.iter().any(|k| *k != Some(FormatKind::Iprof));
+    if out_iprof || (!out_llvm && !any_llvm) {
+        return merge_to_iprof(r, inputs, &kinds, progress);
+    }
+    if !out_llvm {
+        return Err(request_error(
+            "the inputs mix GraalVM .iprof and LLVM profiles: name the output format \
+             (-o x.iprof, -o x.profdata, -o x.proftext or --output-format)",
+        ));
+    }
+    let mut messages = Vec::new();
+    let converted = iprof_for_llvm(r, &inputs, &kinds, &mut messages)?;
+    merge_llvm(r, &mut collector, Some((converted, messages)), progress)
+}
+
+/// GraalVM inputs merged and converted to an LLVM profile.
+struct Converted {
+    profile: Profile<'static>,
+    paths: std::collections::HashSet<PathBuf>,
+    inputs_merged: usize,
+}
+
+/// The iprof merge options of a request.
+fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
+    IprofMergeOptions {
+        threads: r.threads,
+        read: ReadOptions {
+            lenient: r.lenient,
+            referenced_symbols_only: false,
+        },
+        failure_mode: r.failure_mode,
+        normalize: r.normalize,
+        trim: TrimOptions {
+            max_depth: r.max_context_depth,
+            cold_threshold: r.cold_threshold,
+            sparse: r.sparse,
+        },
+        keep_all_symbols: r.keep_all_symbols,
+    }
+}
+
+fn merge_messages(out: &mut Vec<Message>, warnings: Vec<crate::Warning>, skipped: Vec<(PathBuf, Error)>) {
+    out.extend(warnings.into_iter().map(Message::Warning));
+    out.extend(skipped.into_iter().map(|(p, e)| Message::Skipped(p, e)));
+}
+
+fn report_messages(out: &mut Vec<Message>, what: &'static str, r: ConvertReport) {
+    out.extend(
+        r.lines
+            .into_iter()
+            .map(|line| Message::Conversion { what, line }),
+    );
+}
+
+/// Merges the GraalVM inputs and converts them for an LLVM output.
+fn iprof_for_llvm(
+    r: &MergeRequest,
+    inputs: &[InputSpec],
+    kinds: &[Option<FormatKind>],
+    messages: &mut Vec<Message>,
+) -> Result<Converted> {
+    let iprof: Vec<InputSpec> = inputs
+        .iter()
+        .zip(kinds)
+        .filter(|(_, k)| **k == Some(FormatKind::Iprof))
+        .map(|(i, _)| i.clone())
+        .collect();
+    let merged = merge_iprof_files(&iprof, &iprof_options(r), None)?;
+    merge_messages(messages, merged.warnings, merged.skipped);
+    let (profile, report) = iprof_to_llvm(
+        &merged.profile,
+        &ToLlvmOptions {
+            keep_contexts: r.keep_contexts,
+        },
+    );
+    report_messages(messages, "iprof to LLVM", report);
+    Ok(Converted {
+        profile,
+        paths: iprof.into_iter().map(|i| i.path).collect(),
+        inputs_merged: merged.inputs_merged,
+    })
+}
+
+/// The writers' options and the LLVM merge options of a request.
+struct LlvmPlan {
+    output: PathBuf,
+    format: OutputFormat,
+    merge: MergeOptions,
+    profdata: ProfdataOptions,
+    proftext: ProftextOptions,
+    keep: Option<regex::Regex>,
+    drop: Option<regex::Regex>,
+}
+
+fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
+    let output = match &r.output {
+        Some(o) => o.clone(),
+        None if r.llvm_profdata => PathBuf::from("-"),
+        None => {
+            return Err(request_error(
+                "the following required argument was not provided: --output <FILE>",
+            ));
+        }
+    };
+    let remapping = match &r.remapping_file {
+        Some(f) => {
+            let text = std::fs::read_to_string(f)
+                .map_err(|e| Error::new(ErrorKind::Io(e)).with_path(f))?;
+            Some(std::sync::Arc::new(
+                Remapping::parse(&text).map_err(|e| e.with_path(f))?,
+            ))
+        }
+        None => None,
+    };
+    let format = match r.output_format {
+        Some(OutputFormat::Iprof) => {
+            return Err(request_error(
+                "--output-format iprof needs GraalVM .iprof inputs; converting LLVM profiles \
+                 to iprof is not implemented yet",
+            ));
+        }
+        Some(f) => f,
+        // llvm-profdata writes an indexed profile whatever the output is called; natively
+        // a `.proftext`/`.txt` output name asks for text.
+        None if r.llvm_profdata => OutputFormat::Profdata,
+        None => match output.extension().and_then(|e| e.to_str()) {
+            Some("proftext" | "txt") => OutputFormat::Proftext,
+            _ => OutputFormat::Profdata,
+        },
+    };
+    let version = match (r.format_version, r.target_llvm) {
+        _ if r.write_prev_version => 11,
+        (Some(v), _) => {
+            if !(profdata::OLDEST_WRITTEN..=profdata::NEWEST_WRITTEN).contains(&v) {
+                return Err(request_error(format!(
+                    "--format-version {v}: this build writes index versions {} to {}",
+                    profdata::OLDEST_WRITTEN,
+                    profdata::NEWEST_WRITTEN
+                )));
+            }
+            v
+        }
+        (None, Some(m)) => profdata::version_for_llvm(m).ok_or_else(|| {
+            request_error(format!(
+                "--target-llvm {m}: LLVM {m} reads index versions older than 7, which this \
+                 build does not write (LLVM 12 or later is needed)"
+            ))
+        })?,
+        (None, None) => profdata::DEFAULT_VERSION,
+    };
+    let regex = |p: &Option<String>| {
+        p.as_deref()
+            .map(filter::compile)
+            .transpose()
+            .map_err(|e| request_error(e.to_string()))
+    };
+    Ok(LlvmPlan {
+        output,
+        format,
+        merge: MergeOptions {
+            failure_mode: r.failure_mode,
+            threads: r.threads,
+            window: 0,
+            weight_all_values: r.weight_all_values,
+            temporal_reservoir_size: r.temporal_reservoir_size,
+            temporal_max_trace_length: r.temporal_max_trace_length,
+            remapping,
+            raw_layouts: true,
+        },
+        profdata: ProfdataOptions {
+            version,
+            sparse: r.sparse,
+            keep_vtable_symbols: r.keep_vtable_symbols,
+            preserve_record_order: false,
+        },
+        proftext: ProftextOptions {
+            sparse: r.sparse,
+            keep_vtable_symbols: r.keep_vtable_symbols,
+            llvm_compatible: r.llvm_compatible || r.llvm_profdata,
+        },
+        keep: regex(&r.function)?,
+        drop: regex(&r.no_function)?,
+    })
+}
+
+/// Merges the LLVM inputs (and the converted GraalVM ones, if any) and writes an LLVM
+/// profile.
+fn merge_llvm(
+    r: &MergeRequest,
+    collector: &mut Collector,
+    converted: Option<(Converted, Vec<Message>)>,
+    progress: &dyn Progress,
+) -> Result<MergeOutcome> {
+    let (converted, mut messages) = match converted {
+        Some((c, m)) => (Some(c), m),
+        None => (None, Vec::new()),
+    };
+    let output_for_walk = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let select = if r.llvm_profdata {
+        Select::EveryFile
+    } else {
+        Select::Llvm
+    };
+    // A directory holding only GraalVM profiles is fine when they were taken already.
+    let require_found = !r.llvm_profdata && converted.is_none();
+    let mut inputs =
+        collector.collect(&sources(r), select, Some(&output_for_walk), require_found, false)?;
+    if let Some(c) = &converted {
+        inputs.retain(|i| !c.paths.contains(&i.path));
+    }
+    if inputs.is_empty() && converted.is_none() {
+        return Err(request_error("no input files"));
+    }
+    let mut plan = llvm_plan(r)?;
+    if r.normalize != NormalizeMode::None {
+        // Normalising scales every count, new values of a site included.
+        plan.merge.weight_all_values = true;
+    }
+    let normalised;
+    let inputs = if r.normalize != NormalizeMode::None && !inputs.is_empty() {
+        let (weighted, warnings) =
+            llvm_normalise_inputs(&inputs, r.normalize, &plan.merge)?;
+        messages.extend(warnings);
+        normalised = weighted;
+        &normalised
+    } else {
+        &inputs
+    };
+    progress.start(inputs.len());
+    let tick = |n: usize| progress.set(n);
+    let merged = match (&converted, inputs.is_empty()) {
+        (Some(c), true) => merge_profiles(
+            &[(&c.profile, Weight::ONE, Path::new("iprof inputs"))],
+            &plan.merge,
+        ),
+        _ => merge_files(inputs, &plan.merge, Some(&tick)),
+    };
+    progress.finish();
+    let mut merged = merged.and_then(|m| with_converted(m, converted.as_ref(), !inputs.is_empty(), &plan.merge))?;
+    if converted.is_some() {
+        // The receiver-type names of converted iprof profiles are part of the mapping.
+        plan.profdata.keep_vtable_symbols = true;
+        plan.proftext.keep_vtable_symbols = true;
+        if plan.format == OutputFormat::Profdata && plan.profdata.version < 12 {
+            messages.push(Message::Conversion {
+                what: "iprof to LLVM",
+                line: format!(
+                    "index version {} has no vtable-names section: the receiver types of \
+                     virtual-invoke profiles are written as hashes only (use version 12 or \
+                     later to keep their names)",
+                    plan.profdata.version
+                ),
+            });
+        }
+    }
+    merge_messages(
+        &mut messages,
+        std::mem::take(&mut merged.warnings),
+        std::mem::take(&mut merged.skipped),
+    );
+    if plan.keep.is_some() || plan.drop.is_some() {
+        let (removed, total) =
+            filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
+        messages.push(Message::Filtered { removed, total });
+    }
+    let dest = Destination::of(&plan.output);
+    let writer_warnings = match plan.format {
+        OutputFormat::Profdata => {
+            let mut o = plan.profdata.clone();
+            o.preserve_record_order = merged.sole_input_indexed;
+            match &dest {
+                Destination::Stdout => {
+                    let (bytes, warnings) = profdata::write(&merged.profile, &o)?;
+                    output::write_bytes(&dest, &bytes)?;
+                    warnings
+                }
+                // Streamed to the file: the output is never held in memory as a whole.
+                Destination::File(path) => {
+                    let mut warnings = Vec::new();
+                    output::write_atomic_with(path, |f| {
+                        warnings = profdata::write_to(&merged.profile, &o, f)?;
+                        Ok(())
+                    })?;
+                    warnings
+                }
+            }
+        }
+        _ => {
+            let text = proftext::write(&merged.profile, &plan.proftext);
+            output::write_bytes(&dest, text.as_bytes())?;
+            Vec::new()
+        }
+    };
+    messages.extend(
+        writer_warnings
+            .into_iter()
+            .map(|m| Message::Warning(crate::Warning::new(m))),
+    );
+    Ok(MergeOutcome {
+        output: plan.output.clone(),
+        written: match plan.format {
+            OutputFormat::Profdata => Written::Profdata {
+                version: plan.profdata.version,
+            },
+            _ => Written::Proftext,
+        },
+        records: merged.profile.records.len(),
+        inputs_merged: merged.inputs_merged,
+        inputs_total: inputs.len() + converted.as_ref().map_or(0, |c| c.paths.len()),
+        messages,
+    })
+}
+
+/// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
+/// its total equal to the largest input's (see [`llvm_normalise`]). Reads every input once
+/// for its total; an unreadable input is left to the merge, which reports it.
+fn llvm_normalise_inputs(
+    inputs: &[InputSpec],
+    mode: NormalizeMode,
+    _opts: &MergeOptions,
+) -> Result<(Vec<InputSpec>, Vec<Message>)> {
+    let cache = crate::frontends::profraw::NameCache::new();
+    let mut totals = Vec::with_capacity(inputs.len());
+    for i in inputs {
+        let t = crate::frontends::InputFile::open(&i.path)
+            .ok()
+            .and_then(|f| {
+                crate::frontends::read(f.bytes(), &cache)
+                    .ok()
+                    .map(|r| llvm_normalise::total(&r.profile, mode))
+            });
+        totals.push(t);
+    }
+    let factors = llvm_normalise::factors(&totals);
+    let mut messages = Vec::new();
+    let out = inputs
+        .iter()
+        .zip(factors)
+        .map(|(i, f)| {
+            let (weight, exact) = i.weight.times(f.0, f.1);
+            if !exact {
+                messages.push(Message::Warning(
+                    crate::Warning::new(format!(
+                        "normalisation factor {}/{} does not fit 64-bit weights with weight {}; \
+                         rounded",
+                        f.0, f.1, i.weight
+                    ))
+                    .with_path(&i.path),
+                ));
+            }
+            InputSpec {
+                path: i.path.clone(),
+                weight,
+            }
+        })
+        .collect();
+    Ok((out, messages))
+}
+
+/// Adds the converted GraalVM profile (if any) to the merge of the LLVM inputs.
+fn with_converted(
+    merged: MergeOutput,
+    converted: Option<&Converted>,
+    any_llvm: bool,
+    opts: &MergeOptions,
+) -> Result<MergeOutput> {
+    let Some(c) = converted else {
+        return Ok(merged);
+    };
+    if !any_llvm {
+        let mut m = merged;
+        m.inputs_merged = c.inputs_merged;
+        return Ok(m);
+    }
+    let mut both = merge_profiles(
+        &[
+            (&merged.profile, Weight::ONE, Path::new("LLVM inputs")),
+            (&c.profile, Weight::ONE, Path::new("iprof inputs")),
+        ],
+        opts,
+    )?;
+    both.warnings.splice(0..0, merged.warnings);
+    both.skipped = merged.skipped;
+    both.inputs_merged = merged.inputs_merged + c.inputs_merged;
+    both.sole_input_indexed = false;
+    Ok(both)
+}
+
+/// An iprof run: merges the GraalVM inputs (and the LLVM ones, converted) into an iprof.
+fn merge_to_iprof(
+    r: &MergeRequest,
+    inputs: Vec<InputSpec>,
+    kinds: &[Option<FormatKind>],
+    progress: &dyn Progress,
+) -> Result<MergeOutcome> {
+    if inputs.is_empty() {
+        return Err(request_error("no input files"));
+    }
+    let (iprof_inputs, llvm_inputs): (Vec<_>, Vec<_>) = inputs
+        .iter()
+        .zip(kinds)
+        .partition(|(_, k)| **k == Some(FormatKind::Iprof));
+    let iprof_inputs: Vec<InputSpec> = iprof_inputs.into_iter().map(|(i, _)| i.clone()).collect();
+    let llvm_inputs: Vec<InputSpec> = llvm_inputs.into_iter().map(|(i, _)| i.clone()).collect();
+    if r.format_version.is_some() || r.target_llvm.is_some() {
+        return Err(request_error(
+            "--format-version and --target-llvm apply to LLVM outputs only",
+        ));
+    }
+    let Some(output) = r.output.clone() else {
+        return Err(request_error("an output file is required (-o FILE)"));
+    };
+    if r.remapping_file.is_some() || r.function.is_some() || r.no_function.is_some() {
+        return Err(request_error(
+            "--remapping-file, --function and --no-function apply to LLVM outputs only",
+        ));
+    }
+    let opts = iprof_options(r);
+    progress.start(iprof_inputs.len());
+    let tick = |n: usize| progress.set(n);
+    let merged = if iprof_inputs.is_empty() {
+        Ok(IprofMergeOutput::default())
+    } else {
+        merge_iprof_files(&iprof_inputs, &opts, Some(&tick))
+    };
+    progress.finish();
+    let mut merged = merged?;
+    let mut messages = Vec::new();
+    merge_messages(
+        &mut messages,
+        std::mem::take(&mut merged.warnings),
+        std::mem::take(&mut merged.skipped),
+    );
+    if !llvm_inputs.is_empty() {
+        let (p, n) = llvm_as_iprof(r, &llvm_inputs, &mut messages)?;
+        crate::passes::iprof_merge::merge_owned(
+            &mut merged.profile,
+            p,
+            &crate::passes::iprof_merge::InputScale::default(),
+        );
+        merged.profile = crate::passes::normalise::canonicalize_owned(
+            std::mem::take(&mut merged.profile),
+            r.keep_all_symbols,
+        );
+        merged.inputs_merged += n;
+        merged.input_bytes += llvm_inputs
+            .iter()
+            .filter_map(|i| std::fs::metadata(&i.path).ok())
+            .map(|m| m.len())
+            .sum::<u64>();
+    }
+    let written = write_iprof(&Destination::of(&output), &merged.profile)?;
+    let p = &merged.profile;
+    Ok(MergeOutcome {
+        written: Written::Iprof {
+            version: iprof_writer::output_version(p).to_string(),
+            entries: p.entry_count(),
+            methods: p.symbols.method_count(),
+            types: p.symbols.type_count(),
+            trim: opts.trim.is_active().then_some(merged.trim),
+            reduction: merged.size_reduction(written).to_string(),
+        },
+        output,
+        records: 0,
+        inputs_merged: merged.inputs_merged,
+        inputs_total: inputs.len(),
+        messages,
+    })
+}
+
+/// Merges LLVM inputs and converts them for an iprof output.
+fn llvm_as_iprof(
+    r: &MergeRequest,
+    inputs: &[InputSpec],
+    messages: &mut Vec<Message>,
+) -> Result<(IprofProfile, usize)> {
+    let opts = MergeOptions {
+        failure_mode: r.failure_mode,
+        threads: r.threads,
+        ..Default::default()
+    };
+    let merged = merge_files(inputs, &opts, None)?;
+    merge_messages(messages, merged.warnings, merged.skipped);
+    let (p, report) = llvm_to_iprof(&merged.profile);
+    report_messages(messages, "LLVM to iprof", report);
+    Ok((p, merged.inputs_merged))
+}
+
+/// Streams an iprof profile to `dest`; returns the bytes written.
+pub(crate) fn write_iprof(dest: &Destination, p: &IprofProfile) -> Result<u64> {
+    let mut counter = 0u64;
+    output::write_stream(dest, |w| {
+        let mut counting = Counting(w, &mut counter);
+        let mut b = std::io::BufWriter::with_capacity(1 << 16, &mut counting);
+        iprof_writer::write(p, &mut b)?;
+        b.flush()
+    })?;
+    Ok(counter)
+}
+
+/// Writes to `W` and counts the bytes.
+struct Counting<'c, W: Write>(W, &'c mut u64);
+
+impl<W: Write> Write for Counting<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.0.write(buf)?;
+        *self.1 += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.0.flush()
+    }
+}
+
+/// Merges LLVM profiles already in memory, in order (library use: the same semantics as a
+/// merge of files).
+pub fn merge_in_memory(
+    inputs: &[(&Profile<'_>, Weight, &Path)],
+    opts: &MergeOptions,
+) -> Result<MergeOutput> {
+    merge_profiles(inputs, opts)
+}

@@ -1,0 +1,153 @@
+//! The driver: the only layer that opens files, picks front-ends, runs passes in order and
+//! hands the result to a back-end.
+//!
+//! Each job takes one request and gives one outcome:
+//!
+//! | job | request | outcome |
+//! |---|---|---|
+//! | merge / convert ([`merge`]) | [`MergeRequest`] | [`MergeOutcome`] |
+//! | describe ([`show`]) | [`ShowRequest`] | the report text |
+//! | compare ([`overlap`]) | [`OverlapRequest`] | the report text |
+//! | symbolise JIT samples ([`symbolize`]) | [`SymbolizeRequest`] | [`SymbolizeOutcome`] |
+//!
+//! Outcomes carry what happened as [`Message`]s, in the order it happened: warnings,
+//! skipped inputs, what a conversion could not carry. The binary prints them; a library
+//! user reads them. Lower-level entry points ([`merge_files`], [`iprof::merge_iprof_files`])
+//! serve callers that bring their own list of inputs.
+//!
+//! # Example: merge an iprof profile and an LLVM profile into an indexed profile
+//!
+//! ```no_run
+//! use pgo_merge::pipeline::{self, MergeRequest, OutputFormat};
+//!
+//! let request = MergeRequest {
+//!     inputs: vec!["app.iprof".into(), "native.profdata".into()],
+//!     output: Some("merged.profdata".into()),
+//!     output_format: Some(OutputFormat::Profdata),
+//!     ..MergeRequest::default()
+//! };
+//! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
+//! for m in &outcome.messages {
+//!     eprintln!("{m}");
+//! }
+//! println!("{} records from {} inputs", outcome.records, outcome.inputs_merged);
+//! # Ok::<(), pgo_merge::Error>(())
+//! ```
+
+pub mod inputs;
+pub mod iprof;
+mod llvm;
+pub mod merge;
+pub mod output;
+pub mod overlap;
+pub mod show;
+pub mod symbolize;
+
+use std::fmt;
+use std::path::PathBuf;
+
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::passes::Weight;
+
+pub use llvm::merge_files;
+pub use merge::{
+    MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory, plan_inputs,
+};
+pub use overlap::{OverlapRequest, overlap};
+pub use show::{ShowRequest, show};
+pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
+
+/// One input of a merge: a file and its weight.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputSpec {
+    /// The file.
+    pub path: PathBuf,
+    /// Its weight.
+    pub weight: Weight,
+}
+
+/// Something a job reports besides its result, in the order it happened.
+#[derive(Debug)]
+pub enum Message {
+    /// A warning.
+    Warning(Warning),
+    /// An input that was skipped (`--failure-mode all|warn`), and why.
+    Skipped(PathBuf, Error),
+    /// A line of a conversion report (`what` is `"iprof to LLVM"` or `"LLVM to iprof"`):
+    /// something a format could not carry.
+    Conversion {
+        /// Which conversion.
+        what: &'static str,
+        /// The line.
+        line: String,
+    },
+    /// `--function` / `--no-function` removed functions (always printed, as llvm-profdata
+    /// prints it).
+    Filtered {
+        /// Functions removed.
+        removed: usize,
+        /// Functions before filtering.
+        total: usize,
+    },
+}
+
+impl Message {
+    /// True for messages that are printed even in quiet mode.
+    pub fn always_shown(&self) -> bool {
+        matches!(self, Message::Filtered { .. })
+    }
+}
+
+impl fmt::Display for Message {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Message::Warning(w) => write!(f, "warning: {w}"),
+            Message::Skipped(_, e) => write!(f, "warning: skipped: {e}"),
+            Message::Conversion { what, line } => write!(f, "{what}: {line}"),
+            Message::Filtered { removed, total } => write!(
+                f,
+                "{removed} of {total} functions in the original profile are filtered."
+            ),
+        }
+    }
+}
+
+/// Progress of a job over its inputs.
+pub trait Progress: Sync {
+    /// The job has `total` inputs.
+    fn start(&self, total: usize);
+    /// `done` inputs are finished.
+    fn set(&self, done: usize);
+    /// The inputs are all read.
+    fn finish(&self);
+}
+
+/// No progress reporting.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct NoProgress;
+
+impl Progress for NoProgress {
+    fn start(&self, _: usize) {}
+    fn set(&self, _: usize) {}
+    fn finish(&self) {}
+}
+
+/// The number of worker threads for `requested` (0 = one per core, at least 1), and a pool
+/// of that many.
+pub(crate) fn worker_pool(requested: usize) -> Result<(rayon::ThreadPool, usize)> {
+    let threads = if requested == 0 {
+        rayon::current_num_threads().max(1)
+    } else {
+        requested
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| Error::new(ErrorKind::Io(std::io::Error::other(e.to_string()))))?;
+    Ok((pool, threads))
+}
+
+/// An error about the request itself (a usage error: exit code 2 for the binary).
+pub(crate) fn request_error(message: impl Into<String>) -> Error {
+    Error::new(ErrorKind::Request(message.into()))
+}

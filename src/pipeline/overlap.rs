@@ -1,0 +1,87 @@
+//! The `overlap` job: llvm-profdata's overlap figures of two LLVM profiles, and the
+//! functions whose share of the total count differs most.
+
+use std::path::PathBuf;
+
+use super::output::{self, Destination};
+use crate::backends::{cfmt, overlap as overlap_report};
+use crate::error::Result;
+use crate::frontends::{self, InputFile, profraw::NameCache};
+use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
+use crate::passes::overlap::{OverlapOptions, overlap as compare};
+use crate::passes::Weight;
+
+/// What to compare.
+#[derive(Debug, Clone, Default)]
+pub struct OverlapRequest {
+    /// The base profile.
+    pub base: PathBuf,
+    /// The test profile.
+    pub test: PathBuf,
+    /// Compare context-sensitive records.
+    pub cs: bool,
+    /// Function-level figures for functions whose count is at least this.
+    pub value_cutoff: Option<u64>,
+    /// Function-level figures for functions whose name contains this.
+    pub function: Option<String>,
+    /// How many of the largest differences to list (never in llvm-profdata mode).
+    pub top_differences: usize,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+    /// llvm-profdata's output exactly.
+    pub llvm_profdata: bool,
+}
+
+/// Compares the two profiles of `r` and writes the report.
+pub fn overlap(r: &OverlapRequest) -> Result<()> {
+    let cache = NameCache::new();
+    let bf = InputFile::open(&r.base)?;
+    let tf = InputFile::open(&r.test)?;
+    let b = frontends::read(bf.bytes(), &cache).map_err(|e| e.with_path(bf.path()))?;
+    let t = frontends::read(tf.bytes(), &cache).map_err(|e| e.with_path(tf.path()))?;
+    // llvm-profdata loads the base into a writer, which merges records sharing a key.
+    let merged = merge_profiles(
+        &[(&b.profile, Weight::ONE, r.base.as_path())],
+        &MergeOptions {
+            threads: 1,
+            failure_mode: FailureMode::Warn,
+            ..MergeOptions::default()
+        },
+    )?
+    .profile;
+    let opts = OverlapOptions {
+        cs: r.cs,
+        value_cutoff: r.value_cutoff.unwrap_or(u64::MAX),
+        name_filter: r.function.clone(),
+    };
+    let res = compare(&merged, &t.profile, &opts);
+    let base_name = r.base.display().to_string();
+    let test_name = r.test.display().to_string();
+    let mut out = String::new();
+    if let Some(side) = res.zero_side {
+        let which = if side == "base" {
+            &base_name
+        } else {
+            &test_name
+        };
+        out.push_str(&format!("Sum of edge counts for profile {which} is 0.\n"));
+    } else {
+        for f in &res.functions {
+            overlap_report::dump(f, &mut out, &base_name, &test_name);
+        }
+        overlap_report::dump(&res.program, &mut out, &base_name, &test_name);
+    }
+    if !r.llvm_profdata && r.top_differences > 0 && !res.differences.is_empty() {
+        out.push_str("Largest differences in each function's share of the total count:\n");
+        for (name, b, t) in res.differences.iter().take(r.top_differences) {
+            out.push_str(&format!(
+                "  {name}: base {}%, test {}%, difference {}%\n",
+                cfmt::fixed(b * 100.0, 3),
+                cfmt::fixed(t * 100.0, 3),
+                cfmt::fixed((t - b) * 100.0, 3)
+            ));
+        }
+    }
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    output::write_bytes(&dest, out.as_bytes())
+}

@@ -1,0 +1,161 @@
+//! The `show` job: describes inputs of every format — LLVM profiles as llvm-profdata's
+//! `show` does (or as JSON), iprof profiles, jitdumps, perf maps and r2rmaps — and writes
+//! the report.
+
+use std::path::{Path, PathBuf};
+
+use super::Message;
+use super::output::{self, Destination};
+use crate::backends::jit_show;
+use crate::backends::show::{self, ShowOptions};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::{self, FormatKind, InputFile, profraw::NameCache};
+
+/// What to show.
+#[derive(Debug, Clone, Default)]
+pub struct ShowRequest {
+    /// The files, in order.
+    pub files: Vec<PathBuf>,
+    /// What to print of LLVM profiles.
+    pub options: ShowOptions,
+    /// Print `--profile-version` (the raw version word or the index version).
+    pub profile_version: bool,
+    /// A JSON document (`schemas/show.schema.json`) instead of text; LLVM profiles only.
+    pub json: bool,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+    /// llvm-profdata's output exactly: no reader warnings, no trailing format line.
+    pub llvm_profdata: bool,
+}
+
+/// True when `input` and `output` name the same file: the same spelling, or (when both
+/// exist) the same canonical path. Writing the listing there would destroy the input.
+pub(crate) fn same_file(input: &Path, output: &Path) -> bool {
+    if input == output {
+        return true;
+    }
+    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
+/// Describes the files of `r` and writes the report; returns the readers' warnings.
+pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
+    if let Some(o) = &r.output
+        && let Some(same) = r.files.iter().find(|f| same_file(f, o))
+    {
+        return Err(Error::new(ErrorKind::Usage(format!(
+            "{}: Input file name cannot be the same as the output file name!",
+            same.display()
+        ))));
+    }
+    let report = render(r)?;
+    let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
+    output::write_bytes(&dest, report.0.as_bytes())?;
+    Ok(report.1)
+}
+
+/// The report of `r`, and the readers' warnings.
+fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
+    let mut opts = r.options.clone();
+    let cache = NameCache::new();
+    let mut out = String::new();
+    let mut docs = Vec::new();
+    let mut messages = Vec::new();
+    let several = r.files.len() > 1;
+    for (i, path) in r.files.iter().enumerate() {
+        let file = InputFile::open(path)?;
+        let kind = FormatKind::sniff(file.bytes());
+        if matches!(
+            kind,
+            FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
+        ) {
+            // Inputs of `symbolize`: records/entries, functions, address range, warnings.
+            if r.json {
+                return Err(Error::new(ErrorKind::Usage(format!(
+                    "--json is not available for a {}",
+                    kind.name()
+                )))
+                .with_path(path));
+            }
+            let report = match kind {
+                FormatKind::JitDump => jit_show::render_jitdump(file.bytes()),
+                FormatKind::R2rMap => jit_show::render_r2rmap(file.bytes()),
+                _ => Ok(jit_show::render_perf_map(file.bytes())),
+            }
+            .map_err(|e| e.with_path(path))?;
+            if several {
+                out.push_str(&format!("==> {} <==\n", path.display()));
+            }
+            out.push_str(&report);
+            continue;
+        }
+        if kind == FormatKind::Iprof {
+            // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
+            if r.json {
+                return Err(Error::new(ErrorKind::Usage(
+                    "--json is not available for .iprof files".into(),
+                ))
+                .with_path(path));
+            }
+            let read = frontends::iprof::ReadOptions {
+                lenient: false,
+                referenced_symbols_only: false,
+            };
+            let report = super::iprof::show_report(path, read, &Default::default(), false)
+                .map_err(|e| e.with_path(path))?;
+            if several {
+                out.push_str(&format!("==> {} <==\n", path.display()));
+            }
+            out.push_str(&format!("{report}"));
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            continue;
+        }
+        let read = frontends::read(file.bytes(), &cache).map_err(|e| e.with_path(path))?;
+        if !r.llvm_profdata {
+            messages.extend(
+                read.warnings
+                    .iter()
+                    .map(|w| Message::Warning(Warning::new(w.clone()).with_path(path))),
+            );
+        }
+        let name = path.display().to_string();
+        if r.json {
+            docs.push(show::render_json(
+                &read.profile,
+                &opts,
+                &name,
+                &read.profile.provenance.format,
+            ));
+            continue;
+        }
+        if several {
+            if i > 0 {
+                out.push('\n');
+            }
+            out.push_str(&format!("==> {name} <==\n"));
+        }
+        opts.profile_version = r.profile_version.then_some(read.version);
+        opts.text_input = read.format == FormatKind::TextProfile;
+        out.push_str(&show::render_text(&read.profile, &opts));
+        if !r.llvm_profdata && !opts.text && !opts.covered {
+            out.push_str(&format!(
+                "Profile format: {}; flags: {}\n",
+                read.profile.provenance.format, read.profile.kind
+            ));
+        }
+    }
+    if r.json {
+        let v = if docs.len() == 1 {
+            docs.pop().unwrap_or_default()
+        } else {
+            serde_json::Value::Array(docs)
+        };
+        out = serde_json::to_string_pretty(&v).unwrap_or_default();
+        out.push('\n');
+    }
+    Ok((out, messages))
+}
