@@ -17,8 +17,12 @@
 //! parsed again with path tracking, so well-formed inputs pay nothing for it.
 
 pub mod ctx;
+mod entry;
+mod id_map;
 pub mod lower;
+mod method_table;
 pub mod model;
+mod resolver;
 pub mod stream;
 
 use std::io::Read;

@@ -1,0 +1,275 @@
+//! Lowering of one section entry ([`lower_entry`]): its context string into a context-tree
+//! site, its records into the payload at that site, each problem reported through the
+//! [`Sink`] (an error in strict mode; in lenient mode a warning, and the entry is dropped).
+//!
+//! The records are checked before the context is interned, so a dropped entry leaves no
+//! node in the tree. Counts read from the file are non-negative `i64`s, clamped to
+//! [`MAX_COUNT`]; BCIs and branch indices must fit a Java `int`. A section may hold a
+//! context only once ([`Scratch::first_seen`], cleared at each section). Counts are scaled
+//! as they are added to what the target already holds at the site; monitor histograms are
+//! only summed here, into [`Sink::monitors`], and scaled once at the end of the input.
+
+use crate::error::Result;
+use crate::ir::context::{Frame, Site};
+use crate::ir::fx::FxHashMap;
+use crate::ir::iprof::{
+    Branch, MAX_COUNT, Section, TypeCount, add_counts, merge_branches, merge_histogram,
+};
+
+use super::ctx::{RawFrame, parse_ctx};
+use super::lower::Sink;
+use super::model::ProfileEntry;
+use super::resolver::Resolver;
+
+/// Reusable buffers of [`lower_entry`].
+#[derive(Default)]
+pub(super) struct Scratch {
+    raw: Vec<RawFrame>,
+    frames: Vec<Frame>,
+    /// Sites of the current section → index of the entry that had them first.
+    pub(super) first_seen: FxHashMap<Site, u32>,
+    pub(super) histogram: Vec<TypeCount>,
+}
+
+fn count(v: i64) -> Option<u64> {
+    u64::try_from(v).ok().map(|c| c.min(MAX_COUNT))
+}
+
+/// Reads `(type id, count)` pairs into `out`; false if the records were bad (and dropped).
+pub(super) fn pairs(
+    l: &mut Sink,
+    path: &str,
+    records: &[i64],
+    res: &mut Resolver<'_>,
+    out: &mut Vec<TypeCount>,
+) -> Result<bool> {
+    out.clear();
+    if !records.len().is_multiple_of(2) {
+        l.problem(
+            path.to_string(),
+            format!(
+                "{} values is not a multiple of 2 ((type id, count) pairs)",
+                records.len()
+            ),
+        )?;
+        return Ok(false);
+    }
+    for (k, pair) in records.chunks_exact(2).enumerate() {
+        let (&[t, c], idx) = (pair, 2 * k) else {
+            continue;
+        };
+        let Some(ty) = res.type_id(&mut l.out.profile.symbols, t) else {
+            l.problem(
+                format!("{path}[{idx}]"),
+                format!("type id {t} is not in `types`"),
+            )?;
+            return Ok(false);
+        };
+        let Some(c) = count(c) else {
+            l.problem(
+                format!("{path}[{}]", idx + 1),
+                format!("count {c} is negative"),
+            )?;
+            return Ok(false);
+        };
+        merge_histogram(out, [TypeCount { ty, count: c }]);
+    }
+    Ok(true)
+}
+
+#[allow(clippy::too_many_arguments)]
+pub(super) fn lower_entry(
+    l: &mut Sink,
+    section: Section,
+    key: &str,
+    i: usize,
+    e: &ProfileEntry<'_>,
+    sep: u8,
+    res: &mut Resolver<'_>,
+    scratch: &mut Scratch,
+) -> Result<()> {
+    let Scratch {
+        raw,
+        frames,
+        first_seen,
+        histogram,
+    } = scratch;
+    let rpath = || format!("{key}[{i}].records");
+    if section == Section::Monitor {
+        // A global histogram; the context is a placeholder that must be "0:0".
+        if e.ctx != "0:0" {
+            l.problem(
+                format!("{key}[{i}].ctx"),
+                format!(
+                    "monitor profiles must have the placeholder context \"0:0\", found {:?}",
+                    e.ctx
+                ),
+            )?;
+            return Ok(());
+        }
+        if pairs(l, &rpath(), &e.records, res, histogram)? {
+            merge_histogram(&mut l.monitors, histogram.iter().copied());
+        }
+        return Ok(());
+    }
+    if let Err(err) = parse_ctx(&e.ctx, sep, raw) {
+        return l.problem(format!("{key}[{i}].ctx"), err.0);
+    }
+    frames.clear();
+    for (k, f) in raw.iter().enumerate() {
+        let m = i64::try_from(f.method_id)
+            .ok()
+            .and_then(|id| res.method_id(&mut l.out.profile.symbols, id));
+        match m {
+            Some(method) => frames.push(Frame { method, bci: f.bci }),
+            None => {
+                return l.problem(
+                    format!("{key}[{i}].ctx"),
+                    format!(
+                        "frame {k} of {:?}: method id {} is not in `methods`",
+                        e.ctx, f.method_id
+                    ),
+                );
+            }
+        }
+    }
+    if section == Section::CallCount
+        && let Some(f) = frames.first()
+        && f.bci != 0
+    {
+        return l.problem(
+            format!("{key}[{i}].ctx"),
+            format!(
+                "the innermost BCI of a call-count context must be 0, found {} in {:?}",
+                f.bci, e.ctx
+            ),
+        );
+    }
+    // Check the records before interning the context, so a dropped entry leaves no node.
+    let records = &e.records;
+    enum Payload {
+        Count(u64),
+        Branches(Vec<Branch>),
+        Types,
+    }
+    let payload = match section {
+        Section::CallCount | Section::Sampling => {
+            let [c] = records.as_slice() else {
+                return l.problem(
+                    rpath(),
+                    format!(
+                        "expected exactly 1 value (a count), found {}",
+                        records.len()
+                    ),
+                );
+            };
+            let Some(c) = count(*c) else {
+                return l.problem(format!("{}[0]", rpath()), format!("count {c} is negative"));
+            };
+            Payload::Count(c)
+        }
+        Section::Conditional => {
+            if !records.len().is_multiple_of(3) {
+                return l.problem(
+                    rpath(),
+                    format!(
+                        "{} values is not a multiple of 3 ((target BCI, branch index, count) triples)",
+                        records.len()
+                    ),
+                );
+            }
+            let mut v = Vec::with_capacity(records.len() / 3);
+            for (k, t) in records.chunks_exact(3).enumerate() {
+                let &[target, index, c] = t else { continue };
+                let (Ok(target_bci), Ok(index)) = (i32::try_from(target), i32::try_from(index))
+                else {
+                    return l.problem(
+                        format!("{}[{}]", rpath(), 3 * k),
+                        format!(
+                            "target BCI {target} or branch index {index} is outside the range of a Java int"
+                        ),
+                    );
+                };
+                let Some(count) = count(c) else {
+                    return l.problem(
+                        format!("{}[{}]", rpath(), 3 * k + 2),
+                        format!("count {c} is negative"),
+                    );
+                };
+                v.push(Branch {
+                    target_bci,
+                    index,
+                    count,
+                });
+            }
+            Payload::Branches(v)
+        }
+        Section::VirtualInvoke | Section::Instanceof => {
+            if !pairs(l, &rpath(), records, res, histogram)? {
+                return Ok(());
+            }
+            Payload::Types
+        }
+        Section::Monitor => return Ok(()),
+    };
+    let Some(site) = l.out.profile.contexts.intern_innermost_first(frames) else {
+        return l.problem(format!("{key}[{i}].ctx"), "empty context".into());
+    };
+    if let Some(first) = first_seen.get(&site) {
+        return l.problem(
+            format!("{key}[{i}].ctx"),
+            format!(
+                "duplicate context {:?}: the same methods and BCIs as {key}[{first}]",
+                e.ctx
+            ),
+        );
+    }
+    first_seen.insert(site, u32::try_from(i).unwrap_or(u32::MAX));
+    l.out.entries += 1;
+    // Scaled, then added to whatever the target holds at the site (nothing when reading a
+    // single profile: duplicates within one input were refused above).
+    let sc = |l: &Sink, c: u64| l.scaled(section, c);
+    match payload {
+        Payload::Count(c) => {
+            let c = sc(l, c);
+            let p = &mut l.out.profile;
+            let map = if section == Section::CallCount {
+                &mut p.call_counts
+            } else {
+                &mut p.samples
+            };
+            map.entry(site)
+                .and_modify(|a| *a = add_counts(*a, c))
+                .or_insert(c);
+        }
+        Payload::Branches(mut v) => {
+            for b in &mut v {
+                b.count = sc(l, b.count);
+            }
+            match l.out.profile.conditionals.get_mut(&site) {
+                Some(acc) => merge_branches(acc, &v),
+                None => {
+                    l.out.profile.conditionals.insert(site, v);
+                }
+            }
+        }
+        Payload::Types => {
+            for tc in histogram.iter_mut() {
+                tc.count = sc(l, tc.count);
+            }
+            let p = &mut l.out.profile;
+            let map = if section == Section::VirtualInvoke {
+                &mut p.virtual_invokes
+            } else {
+                &mut p.instanceofs
+            };
+            match map.get_mut(&site) {
+                Some(acc) => merge_histogram(acc, histogram.iter().copied()),
+                None => {
+                    map.insert(site, histogram.clone());
+                }
+            }
+        }
+    }
+    Ok(())
+}
