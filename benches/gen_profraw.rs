@@ -29,8 +29,8 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use pgo_merge::ir::name_hash::md5_hash;
 use pgo_merge::codec::names_blob;
+use pgo_merge::ir::name_hash::md5_hash;
 
 /// splitmix64: small, fast, good enough for synthetic data.
 struct Rng(u64);

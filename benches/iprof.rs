@@ -19,9 +19,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use iprof_copies::{real_file, shuffled_copies};
 use pgo_merge::backends::iprof as writer;
 use pgo_merge::frontends::iprof::{self as reader, Document};
+use pgo_merge::passes::Weight;
+use pgo_merge::pipeline::InputSpec;
 use pgo_merge::pipeline::iprof::{IprofMergeOptions, merge_iprof_files};
-use pgo_merge::passes::{Weight};
-use pgo_merge::pipeline::{InputSpec};
 
 fn parse(c: &mut Criterion) {
     let data = real_file();

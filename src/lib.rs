@@ -55,7 +55,7 @@ pub mod codec;
 pub mod error;
 pub mod frontends;
 pub mod ir;
-pub mod pipeline;
 pub mod passes;
+pub mod pipeline;
 
 pub use error::{Error, ErrorKind, Result, Warning};

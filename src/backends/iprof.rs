@@ -202,7 +202,7 @@ pub fn to_vec(p: &IprofProfile) -> Vec<u8> {
     v
 }
 
-/// The size in bytes `p` would have as written by [`write`].
+/// The size in bytes `p` would have as written by [`write()`].
 pub fn written_size(p: &IprofProfile) -> u64 {
     let mut sink = CountingSink::default();
     let _ = write(p, &mut sink);

@@ -29,11 +29,7 @@ pub fn dump(s: &OverlapStats, out: &mut String, base_name: &str, test_name: &str
     }
     let _ = writeln!(out, "  # of {entry} overlap: {}", s.overlap.num_entries);
     if s.mismatch.num_entries > 0 {
-        let _ = writeln!(
-            out,
-            "  # of {entry} mismatch: {}",
-            s.mismatch.num_entries
-        );
+        let _ = writeln!(out, "  # of {entry} mismatch: {}", s.mismatch.num_entries);
     }
     if s.unique.num_entries > 0 {
         let _ = writeln!(
@@ -43,11 +39,7 @@ pub fn dump(s: &OverlapStats, out: &mut String, base_name: &str, test_name: &str
         );
     }
     let pct = |x: f64| format!("{}%", cfmt::fixed(x * 100.0, 3));
-    let _ = writeln!(
-        out,
-        "  Edge profile overlap: {}",
-        pct(s.overlap.count_sum)
-    );
+    let _ = writeln!(out, "  Edge profile overlap: {}", pct(s.overlap.count_sum));
     if s.mismatch.num_entries > 0 {
         let _ = writeln!(
             out,

@@ -1,9 +1,7 @@
 //! `pgo-merge [merge]`: merge arguments → [`MergeRequest`]; the outcome → messages.
 
-use pgo_merge::passes::FailureMode;
-use pgo_merge::passes::normalise::NormalizeMode;
 use pgo_merge::pipeline::inputs::parse_weighted;
-use pgo_merge::pipeline::{self, MergeRequest, OutputFormat, Written};
+use pgo_merge::pipeline::{self, FailureMode, MergeRequest, NormalizeMode, OutputFormat, Written};
 
 use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
 use super::{EXIT_OK, Mode, messages, progress};
@@ -21,7 +19,11 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         .as_deref()
         .map(str::parse)
         .transpose()
-        .map_err(|e: String| pgo_merge::Error::new(pgo_merge::ErrorKind::Request(format!("--cold-threshold: {e}"))))?;
+        .map_err(|e: String| {
+            pgo_merge::Error::new(pgo_merge::ErrorKind::Request(format!(
+                "--cold-threshold: {e}"
+            )))
+        })?;
     let output_format = if a.text {
         Some(OutputFormat::Proftext)
     } else {

@@ -31,8 +31,7 @@ impl Bar {
 
 impl pgo_merge::pipeline::Progress for Bar {
     fn start(&self, total: usize) {
-        let show =
-            !self.disabled && total >= MIN_INPUTS_FOR_BAR && std::io::stderr().is_terminal();
+        let show = !self.disabled && total >= MIN_INPUTS_FOR_BAR && std::io::stderr().is_terminal();
         let _ = self.bar.set(show.then(|| {
             let b = ProgressBar::new(total as u64);
             if let Ok(style) = ProgressStyle::with_template(

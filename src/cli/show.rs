@@ -1,7 +1,6 @@
 //! `pgo-merge show`: show arguments → [`ShowRequest`].
 
-use pgo_merge::backends::show::{FunctionFilter, ShowOptions};
-use pgo_merge::pipeline::{self, ShowRequest};
+use pgo_merge::pipeline::{self, FunctionFilter, ShowOptions, ShowRequest};
 
 use super::args::ShowArgs;
 use super::{EXIT_FAILURE, EXIT_OK, Mode, messages};

@@ -49,8 +49,7 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
     let out = match pipeline::symbolize(&req) {
         Ok(o) => o,
         // `symbolize … -o - | head`: the reader went away; not an error.
-        Err(e)
-            if matches!(e.kind(), pgo_merge::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) =>
+        Err(e) if matches!(e.kind(), pgo_merge::ErrorKind::Io(io) if io.kind() == std::io::ErrorKind::BrokenPipe) =>
         {
             return EXIT_OK;
         }
@@ -89,10 +88,16 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
         for m in &out.top_methods {
             messages::note(
                 quiet,
-                format_args!("  {:>8} {:>8}  {}", m.self_samples, m.total_samples, m.method),
+                format_args!(
+                    "  {:>8} {:>8}  {}",
+                    m.self_samples, m.total_samples, m.method
+                ),
             );
         }
     }
-    messages::note(quiet, format_args!("{PREFIX}: wrote {}", req.output.display()));
+    messages::note(
+        quiet,
+        format_args!("{PREFIX}: wrote {}", req.output.display()),
+    );
     EXIT_OK
 }

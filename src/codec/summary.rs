@@ -40,6 +40,6 @@ mod tests {
         b.add_record([50, 100, 66, 1, 17, 0, 13]);
         let mut w = ByteWriter::new();
         write(&b.finish(), &mut w);
-        assert_eq!(w.len() as u64, SERIALIZED_SIZE);
+        assert_eq!(w.len(), SERIALIZED_SIZE);
     }
 }

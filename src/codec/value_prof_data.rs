@@ -233,7 +233,7 @@ fn walk(c: &mut Cursor<'_>, mut f: impl FnMut(ValueKind, &[u8], &[u8])) -> Resul
     Ok(())
 }
 
-/// Size in bytes of the block [`write`] produces for `v` (8 for an empty profile).
+/// Size in bytes of the block [`write()`] produces for `v` (8 for an empty profile).
 pub fn size(v: Option<&ValueProfile>) -> u64 {
     let mut total = 8u64;
     if let Some(v) = v {

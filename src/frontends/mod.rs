@@ -15,9 +15,9 @@ pub mod proftext;
 
 use std::path::{Path, PathBuf};
 
-pub use detect::FormatKind;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::Profile;
+pub use detect::FormatKind;
 
 /// What a front-end produced from one input.
 #[derive(Debug)]

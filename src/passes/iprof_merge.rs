@@ -20,7 +20,6 @@
 //! ([`super::normalise::canonicalize`]) is then byte-identical for any order.
 //!
 
-
 use super::normalise::{self, Ratio, SectionScales};
 use super::weight::Weight;
 use crate::ir::context::{NodeId, Site};
@@ -256,4 +255,3 @@ pub fn merge_profiles(inputs: &[(&IprofProfile, InputScale)]) -> IprofProfile {
     }
     acc
 }
-

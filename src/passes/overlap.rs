@@ -47,7 +47,6 @@ impl OverlapStats {
             }
         }
     }
-
 }
 
 /// Options of [`overlap`].

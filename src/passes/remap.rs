@@ -8,8 +8,8 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::name_hash::md5_hash;
 use crate::ir::Name;
+use crate::ir::name_hash::md5_hash;
 
 /// Old name hash → new name.
 #[derive(Debug, Clone, Default)]

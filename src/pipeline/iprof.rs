@@ -3,7 +3,7 @@
 //!
 //! `threads` workers take the inputs in order, each lowering every input it takes straight
 //! into a partial profile as the input is parsed ([`Lowerer::into_shared`]). Up to
-//! [`WORKERS_PER_TARGET`] workers share one partial profile: a worker locks it only to add
+//! `WORKERS_PER_TARGET` workers share one partial profile: a worker locks it only to add
 //! a batch of parsed entries, and while it is busy parses on. The partial profiles are
 //! merged at the end. An input in flight therefore costs its method table (about 40 bytes
 //! per declared method), a batch of entries and the pages of the file being parsed (the

@@ -140,8 +140,13 @@ pub fn merge_files(
                         let warnings: Vec<Warning> =
                             r.warnings.iter().map(|m| Warning::new(m.clone())).collect();
                         let info = input_info(r, &warnings);
-                        let ok =
-                            acc.begin_input(*idx as u32, &spec.path, spec.weight, &r.profile, info)?;
+                        let ok = acc.begin_input(
+                            *idx as u32,
+                            &spec.path,
+                            spec.weight,
+                            &r.profile,
+                            info,
+                        )?;
                         ok.then_some(Src::Profile(&r.profile))
                     }
                     Read::General(Err(_), _) => None,
@@ -210,7 +215,10 @@ fn learn(
     if layout.records().len() != records {
         return;
     }
-    if acc.add_layout(Arc::clone(layout.counter_layout())).is_some() {
+    if acc
+        .add_layout(Arc::clone(layout.counter_layout()))
+        .is_some()
+    {
         layouts.push(layout);
     }
 }
@@ -237,7 +245,6 @@ fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec
     &rest[..n.max(1).min(rest.len())]
 }
 
-
 /// One input after reading: through a known layout, or by the full reader. (Short-lived, a
 /// window's worth at a time: the size difference of the variants does not matter.)
 #[allow(clippy::large_enum_variant)]
@@ -249,4 +256,3 @@ enum Read<'a> {
     },
     General(Result<ReadOutput<'a>>, &'a [u8]),
 }
-

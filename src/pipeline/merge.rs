@@ -18,7 +18,7 @@ use super::{InputSpec, Message, Progress, merge_files, request_error};
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::{FormatKind, iprof::ReadOptions};
 use crate::ir::Profile;
 use crate::ir::iprof::IprofProfile;
@@ -337,7 +337,7 @@ fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
     }
 }
 
-fn merge_messages(out: &mut Vec<Message>, warnings: Vec<crate::Warning>, skipped: Vec<(PathBuf, Error)>) {
+fn merge_messages(out: &mut Vec<Message>, warnings: Vec<Warning>, skipped: Vec<(PathBuf, Error)>) {
     out.extend(warnings.into_iter().map(Message::Warning));
     out.extend(skipped.into_iter().map(|(p, e)| Message::Skipped(p, e)));
 }
@@ -501,8 +501,13 @@ fn merge_llvm(
     };
     // A directory holding only GraalVM profiles is fine when they were taken already.
     let require_found = !r.llvm_profdata && converted.is_none();
-    let mut inputs =
-        collector.collect(&sources(r), select, Some(&output_for_walk), require_found, false)?;
+    let mut inputs = collector.collect(
+        &sources(r),
+        select,
+        Some(&output_for_walk),
+        require_found,
+        false,
+    )?;
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
@@ -516,8 +521,7 @@ fn merge_llvm(
     }
     let normalised;
     let inputs = if r.normalize != NormalizeMode::None && !inputs.is_empty() {
-        let (weighted, warnings) =
-            llvm_normalise_inputs(&inputs, r.normalize, &plan.merge)?;
+        let (weighted, warnings) = llvm_normalise_inputs(&inputs, r.normalize, &plan.merge)?;
         messages.extend(warnings);
         normalised = weighted;
         &normalised
@@ -534,7 +538,8 @@ fn merge_llvm(
         _ => merge_files(inputs, &plan.merge, Some(&tick)),
     };
     progress.finish();
-    let mut merged = merged.and_then(|m| with_converted(m, converted.as_ref(), !inputs.is_empty(), &plan.merge))?;
+    let mut merged = merged
+        .and_then(|m| with_converted(m, converted.as_ref(), !inputs.is_empty(), &plan.merge))?;
     if converted.is_some() {
         // The receiver-type names of converted iprof profiles are part of the mapping.
         plan.profdata.keep_vtable_symbols = true;
@@ -592,7 +597,7 @@ fn merge_llvm(
     messages.extend(
         writer_warnings
             .into_iter()
-            .map(|m| Message::Warning(crate::Warning::new(m))),
+            .map(|m| Message::Warning(Warning::new(m))),
     );
     Ok(MergeOutcome {
         output: plan.output.clone(),
@@ -638,7 +643,7 @@ fn llvm_normalise_inputs(
             let (weight, exact) = i.weight.times(f.0, f.1);
             if !exact {
                 messages.push(Message::Warning(
-                    crate::Warning::new(format!(
+                    Warning::new(format!(
                         "normalisation factor {}/{} does not fit 64-bit weights with weight {}; \
                          rounded",
                         f.0, f.1, i.weight

@@ -5,10 +5,10 @@
 //!
 //! | job | request | outcome |
 //! |---|---|---|
-//! | merge / convert ([`merge`]) | [`MergeRequest`] | [`MergeOutcome`] |
-//! | describe ([`show`]) | [`ShowRequest`] | the report text |
-//! | compare ([`overlap`]) | [`OverlapRequest`] | the report text |
-//! | symbolise JIT samples ([`symbolize`]) | [`SymbolizeRequest`] | [`SymbolizeOutcome`] |
+//! | merge / convert ([`merge()`]) | [`MergeRequest`] | [`MergeOutcome`] |
+//! | describe ([`show()`]) | [`ShowRequest`] | the report, written; reader warnings |
+//! | compare ([`overlap()`]) | [`OverlapRequest`] | the report, written |
+//! | symbolise JIT samples ([`symbolize()`]) | [`SymbolizeRequest`] | [`SymbolizeOutcome`] |
 //!
 //! Outcomes carry what happened as [`Message`]s, in the order it happened: warnings,
 //! skipped inputs, what a conversion could not carry. The binary prints them; a library
@@ -49,6 +49,10 @@ use std::path::PathBuf;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::passes::Weight;
 
+pub use crate::backends::show::{FunctionFilter, ShowOptions};
+pub use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput};
+pub use crate::passes::normalise::NormalizeMode;
+pub use crate::passes::trim::ColdThreshold;
 pub use llvm::merge_files;
 pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory, plan_inputs,

@@ -88,9 +88,9 @@ pub fn write_stream(
     fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> Result<()> {
     match dest {
-        Destination::File(p) => write_atomic_with(p, |f| {
-            fill(f).map_err(|e| Error::new(ErrorKind::Io(e)))
-        }),
+        Destination::File(p) => {
+            write_atomic_with(p, |f| fill(f).map_err(|e| Error::new(ErrorKind::Io(e))))
+        }
         Destination::Stdout => {
             let mut out = std::io::stdout().lock();
             fill(&mut out).map_err(|e| Error::new(ErrorKind::Io(e)))?;

@@ -7,9 +7,9 @@ use super::output::{self, Destination};
 use crate::backends::{cfmt, overlap as overlap_report};
 use crate::error::Result;
 use crate::frontends::{self, InputFile, profraw::NameCache};
+use crate::passes::Weight;
 use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
 use crate::passes::overlap::{OverlapOptions, overlap as compare};
-use crate::passes::Weight;
 
 /// What to compare.
 #[derive(Debug, Clone, Default)]

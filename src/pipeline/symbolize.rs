@@ -166,7 +166,7 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
         }
     }
     Ok(SymbolizeOutcome {
-        stats: stacks.stats.clone(),
+        stats: stacks.stats,
         stacks: stacks.stacks.len(),
         top_methods: match (&profile, r.top_methods) {
             (Some(p), true) => method_samples(p).into_iter().take(10).collect(),

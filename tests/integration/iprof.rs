@@ -11,12 +11,12 @@ use pgo_merge::frontends::iprof::{self as reader, ReadOptions};
 use pgo_merge::ir::context::Site;
 use pgo_merge::ir::iprof::{Branch, IprofProfile, NamedPayload, Section, TypeCount};
 use pgo_merge::ir::java_symbols::{MethodId, TypeId};
+use pgo_merge::passes::Weight;
 use pgo_merge::passes::iprof_merge::{InputScale, merge_profiles};
-use pgo_merge::pipeline::iprof::{IprofMergeOptions, merge_iprof_files, show_report};
 use pgo_merge::passes::normalise::{canonicalize, renumbered};
 use pgo_merge::passes::trim::TrimOptions;
-use pgo_merge::passes::{Weight};
-use pgo_merge::pipeline::{InputSpec};
+use pgo_merge::pipeline::InputSpec;
+use pgo_merge::pipeline::iprof::{IprofMergeOptions, merge_iprof_files, show_report};
 
 use crate::common::{assert_ok, root, run_ours, tempdir};
 

@@ -7,10 +7,10 @@
 use pgo_merge::frontends::iprof::{self as reader, Lowerer, ReadOptions, lower, stream};
 use pgo_merge::ir::iprof::{IprofProfile, Section};
 use pgo_merge::passes::iprof_merge::{InputScale, merge_profiles};
-use pgo_merge::pipeline::iprof::{IprofMergeOptions, merge_iprof_files};
 use pgo_merge::passes::normalise::Ratio;
 use pgo_merge::passes::{FailureMode, Weight};
-use pgo_merge::pipeline::{InputSpec};
+use pgo_merge::pipeline::InputSpec;
+use pgo_merge::pipeline::iprof::{IprofMergeOptions, merge_iprof_files};
 
 use crate::common::tempdir;
 use crate::iprof::{REAL_020, REAL_040, gunzip, iprof_data};

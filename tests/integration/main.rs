@@ -4,6 +4,7 @@
 
 mod common;
 
+mod architecture;
 mod bad_indexed;
 mod bad_input;
 mod big_endian;

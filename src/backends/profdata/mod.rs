@@ -10,7 +10,7 @@
 //! of LLVM 19 (v12) and 22 (v13): names are inserted in byte order into a table that grows
 //! like LLVM's ([`crate::codec::chained_hash`]), a name's records are ordered like LLVM's
 //! `SmallDenseMap` ([`record_order`]), and the summary is recomputed from what is written
-//! ([`summary`]). The one exception is a non-empty vtable-names section, whose zlib bytes and
+//! (`ir::summary`). The one exception is a non-empty vtable-names section, whose zlib bytes and
 //! name order depend on LLVM's zlib build and `StringSet` order.
 
 pub mod record_order;
@@ -19,11 +19,11 @@ use std::collections::HashMap;
 
 use crate::bytes::{ByteWriter, Slot, pad8};
 use crate::codec::chained_hash;
-use crate::error::{Error, ErrorKind, Result};
 use crate::codec::summary as codec_summary;
+use crate::codec::value_prof_data;
+use crate::error::{Error, ErrorKind, Result};
 use crate::ir::summary::SummaryBuilder;
 use crate::ir::{FunctionRecord, Profile, ProfileKind};
-use crate::codec::value_prof_data;
 use record_order::DenseMapHash;
 
 /// Oldest index version written.

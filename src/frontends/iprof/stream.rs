@@ -1,10 +1,10 @@
 //! One-pass reading: serde_json drives a [`Lowerer`] directly, so that each section entry
 //! is validated and mapped into the IR as soon as it is parsed and then dropped. Nothing
 //! the size of the document is built besides the IR itself (the `types` and `methods`
-//! tables are kept until the end, flat; see [`MethodTable`]).
+//! tables are kept until the end, flat; see `MethodTable`).
 //!
 //! Problems found by the lowerer abort the parse; the lowerer's error (with its JSON path)
-//! is what the caller sees. Syntax and type errors are located by [`super::locate_error`].
+//! is what the caller sees. Syntax and type errors are located by `locate_error`.
 
 use std::fmt;
 

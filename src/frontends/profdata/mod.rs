@@ -16,13 +16,13 @@ use std::sync::Arc;
 
 use crate::bytes::{Cursor, Endian, pad8};
 use crate::codec::chained_hash::reader::{self, Table};
+use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::name_hash::md5_hash;
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, Summary, SummaryEntry,
     SymbolTable, TableLayout, TemporalProfile, TemporalTrace,
 };
-use crate::codec::value_prof_data;
 
 /// Newest index version read (LLVM 23).
 pub const NEWEST_VERSION: u32 = 14;

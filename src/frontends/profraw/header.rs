@@ -214,7 +214,7 @@ const V11: &[Field] = &[
     ValueKindLast,
 ];
 
-/// Which header layout a version 5 file uses (see [`V5`] and [`V5_OLD`]).
+/// Which header layout a version 5 file uses (see `V5` and `V5_OLD`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeaderVariant {
     /// The layout of the version number.

@@ -24,10 +24,10 @@ use super::header::{Field, HeaderVariant};
 use super::records::PointerMode;
 use super::{Located, MAX_PLAUSIBLE_COUNTER, RecordSink, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
-use crate::ir::symbols::HashKeyed;
-pub use crate::ir::LayoutRecord;
-use crate::ir::{CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
 use crate::codec::value_prof_data::{self, FlatValues};
+pub use crate::ir::LayoutRecord;
+use crate::ir::symbols::HashKeyed;
+use crate::ir::{CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
 
 /// The invariant part of the raw profiles of one binary (see the module docs).
 #[derive(Debug)]

@@ -29,12 +29,12 @@ pub use name_cache::NameCache;
 use records::{DataRecord, PointerMode, Span, SpanKind, check_span, section_offset};
 
 use crate::bytes::{Cursor, PointerWidth, pad8};
+use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
     TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
 };
-use crate::codec::value_prof_data;
 
 /// Counters above this value make `llvm-profdata merge` reject a raw input as corrupt
 /// ("excessively large counter value suggests corrupted profile data"); we do the same.

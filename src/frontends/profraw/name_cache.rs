@@ -8,9 +8,9 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
+use crate::codec::names_blob;
 use crate::error::Result;
 use crate::ir::SymbolTable;
-use crate::codec::names_blob;
 
 /// Decoded blobs that share a key: the blob bytes and their table.
 type Bucket = Vec<(Arc<[u8]>, Arc<SymbolTable>)>;

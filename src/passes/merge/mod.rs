@@ -28,8 +28,8 @@
 //! [`Merger`] is the accumulator: the driver (`pipeline`) hands it inputs in order, each as
 //! an IR [`Profile`] or, for a further raw file of a binary already seen, as the file's bytes
 //! plus the binary's [`CounterLayout`]; it folds them in batches, in parallel over the
-//! shards ([`shard`]), and [`Merger::finish`] builds the merged profile. The record semantics
-//! themselves are in [`record`]. This module opens no file and calls no reader.
+//! shards (module `shard`), and [`Merger::finish`] builds the merged profile. The record semantics
+//! themselves are in module `record`. This module opens no file and calls no reader.
 
 mod record;
 mod shard;
@@ -49,8 +49,8 @@ use crate::ir::{
     CounterLayout, Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance,
     SymbolTable, SymbolTableUnion,
 };
-pub use record::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 use record::{AccRecord, EventKind, finish_value_order};
+pub use record::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 use shard::{Event, Shard, shard_of};
 
 /// Most layouts (distinct binaries) a merge registers for the fast path.
@@ -203,7 +203,6 @@ pub fn merge_profiles(
     acc.fold(&accepted);
     acc.finish(inputs.len())
 }
-
 
 /// The accumulator of a merge: inputs go in one by one, in order, and are folded in
 /// batches; [`Merger::finish`] gives the merged profile.
@@ -609,7 +608,6 @@ impl<'o> Merger<'o> {
         })
     }
 }
-
 
 /// Why two profile kinds cannot be merged, if they cannot.
 pub fn kind_conflict(acc: ProfileKind, input: ProfileKind) -> Option<String> {
