@@ -93,8 +93,8 @@ pub struct MergeArgs {
     )]
     pub temporal_max_trace_length: u64,
 
-    /// GraalVM .iprof inputs only: scale each input before merging so that each contributes
-    /// equally, per section: `total` makes the inputs' total counts equal, `max` their
+    /// Scale each input before merging so that each contributes
+    /// equally (GraalVM profiles per section): `total` makes the inputs' total counts equal, `max` their
     /// largest counts (inputs are scaled up to the largest input, never down).
     #[arg(long = "normalize", alias = "normalise", value_enum, default_value_t = NormalizeArg::None)]
     pub normalize: NormalizeArg,
