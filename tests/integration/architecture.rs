@@ -4,6 +4,29 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+/// Every layer below the driver.
+const BELOW_DRIVER: [&str; 7] = [
+    "bytes",
+    "error",
+    "ir",
+    "codec",
+    "frontends",
+    "passes",
+    "backends",
+];
+
+/// Every layer of the library (what `lib.rs` declares).
+const LIBRARY: [&str; 8] = [
+    "bytes",
+    "error",
+    "ir",
+    "codec",
+    "frontends",
+    "passes",
+    "backends",
+    "pipeline",
+];
+
 /// What each layer of the library may name (`crate::X`), besides itself.
 fn allowed(layer: &str) -> &'static [&'static str] {
     match layer {
@@ -12,25 +35,8 @@ fn allowed(layer: &str) -> &'static [&'static str] {
         "ir" => &["bytes", "error"],
         "codec" => &["bytes", "error", "ir"],
         "frontends" | "passes" | "backends" => &["bytes", "error", "ir", "codec"],
-        "pipeline" => &[
-            "bytes",
-            "error",
-            "ir",
-            "codec",
-            "frontends",
-            "passes",
-            "backends",
-        ],
-        "lib" => &[
-            "bytes",
-            "error",
-            "ir",
-            "codec",
-            "frontends",
-            "passes",
-            "backends",
-            "pipeline",
-        ],
+        "pipeline" => &BELOW_DRIVER,
+        "lib" => &LIBRARY,
         _ => &[],
     }
 }
