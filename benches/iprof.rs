@@ -1,8 +1,10 @@
 //! iprof benchmarks:
 //!
-//! * `iprof_parse/*`: parsing the real 4 MB 0.4.0 profile (testdata/iprof) into the typed
-//!   model with serde_json and with simd-json (which needs a mutable copy of the input, so
-//!   its time includes that copy). The faster one is the reader's parser.
+//! * `iprof_parse/*`: parsing the real 4 MB 0.4.0 profile (third-party data read from
+//!   `../shared/testdata-external/iprof/`; without it the benchmarks stop with a message, see
+//!   `support/iprof_copies.rs`) into the typed model with serde_json and with simd-json (which
+//!   needs a mutable copy of the input, so its time includes that copy). The faster one is the
+//!   reader's parser.
 //! * `iprof_merge20/*`: the speed acceptance test of issue 4, side by side: serde_json
 //!   parsing 20 copies of that file with shuffled ids into the typed model on one thread,
 //!   against `merge_iprof_files` merging the same 20 files (parallel parsing, validation,

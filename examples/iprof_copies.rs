@@ -1,6 +1,7 @@
-//! Writes N copies of the real 4 MB iprof file of `testdata/iprof` with shuffled ids into a
-//! directory, for measuring a merge from the command line (peak memory with
-//! `/usr/bin/time -v`, which a criterion benchmark cannot report):
+//! Writes N copies of the real 4 MB iprof file (third-party data read from
+//! `../shared/testdata-external/iprof/`) with shuffled ids into a directory, for measuring a
+//! merge from the command line (peak memory with `/usr/bin/time -v`, which a criterion
+//! benchmark cannot report):
 //!
 //! ```text
 //! cargo run --release --example iprof_copies -- DIR [N=20]

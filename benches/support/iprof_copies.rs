@@ -1,8 +1,12 @@
-//! Shared by `benches/iprof.rs` and `examples/iprof_copies.rs`: the real 4 MB iprof file of
-//! `testdata/iprof`, and copies of it with shuffled ids (the workload of issue 4's speed and
-//! memory acceptance).
+//! Shared by `benches/iprof.rs` and `examples/iprof_copies.rs`: the real 4 MB iprof file by
+//! another author (tommyettinger/assorted-benchmarks), which the repository does not hold, and
+//! copies of it with shuffled ids (the workload of issue 4's speed and memory acceptance).
+//!
+//! The file is read from `../shared/testdata-external/iprof/` beside the repository (or from
+//! the folder named by `PGO_MERGE_TESTDATA_EXTERNAL`, as in the tests). When it is absent the
+//! benchmarks stop with a message saying so: they do not fall back to a smaller file, whose
+//! timings would not be comparable with the recorded ones.
 
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use pgo_merge::backends::iprof as writer;
@@ -10,16 +14,20 @@ use pgo_merge::frontends::iprof as reader;
 use pgo_merge::ir::java_symbols::{MethodId, TypeId};
 use pgo_merge::passes::normalise::renumbered;
 
-/// The decompressed real 0.4.0 file (3,988,557 bytes).
+/// The real 0.4.0 file (3,988,557 bytes).
 pub fn real_file() -> Vec<u8> {
-    let p = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("testdata/iprof/tommyettinger-assorted-benchmarks.default.iprof.gz");
-    let gz = std::fs::read(&p).expect("testdata file");
-    let mut out = Vec::new();
-    flate2::read::GzDecoder::new(gz.as_slice())
-        .read_to_end(&mut out)
-        .expect("gunzip");
-    out
+    let dir = match std::env::var_os("PGO_MERGE_TESTDATA_EXTERNAL") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/testdata-external"),
+    };
+    let p = dir.join("iprof/tommyettinger-assorted-benchmarks.default.iprof");
+    std::fs::read(&p).unwrap_or_else(|e| {
+        panic!(
+            "the iprof benchmarks need the real profile {} ({e}); it is third-party data kept \
+             in shared/testdata-external/ beside the repository, not in the repository",
+            p.display()
+        )
+    })
 }
 
 /// A deterministic permutation of 0..n (xorshift-driven Fisher–Yates).

@@ -86,6 +86,31 @@ pub fn tool(name: &str, test: &str) -> Option<PathBuf> {
     None
 }
 
+/// The folder of third-party test files that the repository does not hold:
+/// `../shared/testdata-external` beside the repository (CI has the same layout), or the folder
+/// named by `PGO_MERGE_TESTDATA_EXTERNAL`.
+pub fn external_dir() -> PathBuf {
+    match std::env::var_os("PGO_MERGE_TESTDATA_EXTERNAL") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => root().join("../shared/testdata-external"),
+    }
+}
+
+/// `rel` (e.g. `jitdump/x.dump`) in the third-party folder of [`external_dir`]. If it is
+/// missing, prints a loud SKIPPED line and returns None (whether tools are required or not:
+/// these are data files, not tools).
+pub fn external(rel: &str, test: &str) -> Option<PathBuf> {
+    let p = external_dir().join(rel);
+    if p.is_file() {
+        return Some(p);
+    }
+    eprintln!(
+        "SKIPPED {test}: third-party test file {} is absent (it lives in shared/testdata-external/ beside the repository)",
+        p.display()
+    );
+    None
+}
+
 /// Runs a tool and returns its output.
 pub fn run(tool: &Path, args: &[&std::ffi::OsStr]) -> Output {
     Command::new(tool)

@@ -1,25 +1,33 @@
 //! The inputs of JIT symbolisation on their own: every real jitdump, perf map and r2rmap we
-//! have (third-party files in testdata/jit/external/, node's in testdata/jit/node-*/),
-//! compared with an independent reader (the linux-perf-data crate) where one exists, and
-//! cut at every offset to check that malformed input is an error with an offset, never a
+//! have (node's in testdata/jit/node-*/; third-party files, which the repository does not
+//! hold, in `../shared/testdata-external/{jitdump,perfmap}/`, skipped with a SKIPPED line when
+//! absent), compared with an independent reader (the linux-perf-data crate) where one exists,
+//! and cut at every offset to check that malformed input is an error with an offset, never a
 //! panic.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pgo_merge::frontends::jitdump::{self, JitDumpReader, Record};
 use pgo_merge::frontends::perfmap::{self, PerfMapReader};
 use pgo_merge::passes::symbolize::SymbolizerBuilder;
 
-use crate::common::{assert_ok, root, run_ours, tempdir};
+use crate::common::{assert_ok, run_ours, tempdir};
 use crate::jitdump::jit_gz;
 
-fn external(name: &str) -> Vec<u8> {
-    let p = root().join("testdata/jit/external").join(name);
-    if name.ends_with(".gz") {
-        crate::iprof::gunzip(&p)
+/// Path of a third-party file: jitdumps (`*.dump`) are in the shared `jitdump/` folder, perf
+/// maps and r2rmaps in `perfmap/`. None (after a SKIPPED line naming `test`) when absent.
+fn external_path(test: &str, name: &str) -> Option<PathBuf> {
+    let folder = if name.ends_with(".dump") {
+        "jitdump"
     } else {
-        std::fs::read(&p).expect("read external file")
-    }
+        "perfmap"
+    };
+    crate::common::external(&format!("{folder}/{name}"), test)
+}
+
+/// The bytes of a third-party file (see [`external_path`]).
+fn external(test: &str, name: &str) -> Option<Vec<u8>> {
+    external_path(test, name).map(|p| std::fs::read(&p).expect("read third-party file"))
 }
 
 /// One CODE_LOAD as both readers see it.
@@ -81,26 +89,24 @@ fn their_loads(data: &[u8]) -> Vec<Load> {
 
 /// Our reader and linux-perf-data agree on every CODE_LOAD (time, pid, tid, vma, address,
 /// index, name bytes, code bytes) of every valid real file. (The .NET file's last record is
-/// truncated; linux-perf-data stops before it, we report it.)
+/// truncated; linux-perf-data stops before it, we report it.) The third-party files are
+/// skipped when absent; node's are always checked.
 #[test]
 fn code_loads_agree_with_linux_perf_data() {
-    let files: Vec<(&str, Vec<u8>, usize, usize)> = vec![
+    let test = "code_loads_agree_with_linux_perf_data";
+    let mut files: Vec<(&str, Vec<u8>, usize, usize)> = vec![
         ("node-work", jit_gz("node-work/jit.dump"), 2472, 0),
         ("node-reuse", jit_gz("node-reuse/jit.dump"), 0, 0),
-        (
-            "dotnet-partial",
-            external("ddprof-jit-dotnet-partial.dump.gz"),
-            8424,
-            1,
-        ),
-        (
-            "simple-julia",
-            external("ddprof-jit-simple-julia.dump"),
-            13,
-            0,
-        ),
-        ("llvm-jit", external("ddprof-llvm-jit-1560413.dump"), 20, 0),
     ];
+    for (name, file, loads, errors) in [
+        ("dotnet-partial", "ddprof-jit-dotnet-partial.dump", 8424, 1),
+        ("simple-julia", "ddprof-jit-simple-julia.dump", 13, 0),
+        ("llvm-jit", "ddprof-llvm-jit-1560413.dump", 20, 0),
+    ] {
+        if let Some(data) = external(test, file) {
+            files.push((name, data, loads, errors));
+        }
+    }
     for (name, data, want_loads, want_errors) in files {
         let (ours, errors) = our_loads(&data);
         let theirs = their_loads(&data);
@@ -115,21 +121,15 @@ fn code_loads_agree_with_linux_perf_data() {
     }
 }
 
+/// The third-party jitdumps (each skipped when absent) and node's.
 #[test]
 fn external_jitdumps_read_with_warnings_and_offsets() {
+    let test = "external_jitdumps_read_with_warnings_and_offsets";
     // .NET: truncated tail record reported at its offset, the 8,424 loads before it kept,
     // and the two timestamps that go backwards tolerated.
-    let (h, s) = jitdump::scan(&external("ddprof-jit-dotnet-partial.dump.gz")).unwrap();
-    assert_eq!((h.pid, h.elf_mach, h.version), (7, 62, 1));
-    assert_eq!(s.by_type, [8424, 0, 0, 0, 0]);
-    assert_eq!(s.backwards.0, 2);
-    assert!(s.backwards.1 < 20_000, "{:?}", s.backwards);
-    assert!(
-        s.warnings[0].contains("at offset 0x328ca0")
-            && s.warnings[0].contains("712 bytes needed, 352 left"),
-        "{:?}",
-        s.warnings
-    );
+    if let Some(data) = external(test, "ddprof-jit-dotnet-partial.dump") {
+        dotnet_dump_reads_with_a_warning(&data);
+    }
     // node: an UNWINDING_INFO before every load, no moves, no close.
     let (h, s) = jitdump::scan(&jit_gz("node-work/jit.dump")).unwrap();
     assert_eq!(h.pad1, 0xDEAD_BEEF);
@@ -144,7 +144,9 @@ fn external_jitdumps_read_with_warnings_and_offsets() {
         ("ddprof-jit-simple-julia.dump", 13, 8, 38),
         ("ddprof-llvm-jit-1560413.dump", 20, 13, 91),
     ] {
-        let data = external(file);
+        let Some(data) = external(test, file) else {
+            continue;
+        };
         let (_, s) = jitdump::scan(&data).unwrap();
         assert_eq!((s.by_type[0], s.by_type[2]), (loads, debug), "{file}");
         assert_eq!(s.debug_entries, (entries, 0), "{file}");
@@ -157,7 +159,10 @@ fn external_jitdumps_read_with_warnings_and_offsets() {
     }
     // The UTF-8-mangled Julia dump: garbage flags and an unreadable first record, both
     // reported with offsets; nothing invented.
-    let (_, s) = jitdump::scan(&external("ddprof-jit-julia-partial.dump")).unwrap();
+    let Some(data) = external(test, "ddprof-jit-julia-partial.dump") else {
+        return;
+    };
+    let (_, s) = jitdump::scan(&data).unwrap();
     assert_eq!(s.by_type, [0; 5]);
     assert!(
         s.warnings[0].starts_with("at offset 0x20: header flags"),
@@ -166,6 +171,20 @@ fn external_jitdumps_read_with_warnings_and_offsets() {
     );
     assert!(
         s.warnings[1].starts_with("at offset 0x2c:"),
+        "{:?}",
+        s.warnings
+    );
+}
+
+fn dotnet_dump_reads_with_a_warning(data: &[u8]) {
+    let (h, s) = jitdump::scan(data).unwrap();
+    assert_eq!((h.pid, h.elf_mach, h.version), (7, 62, 1));
+    assert_eq!(s.by_type, [8424, 0, 0, 0, 0]);
+    assert_eq!(s.backwards.0, 2);
+    assert!(s.backwards.1 < 20_000, "{:?}", s.backwards);
+    assert!(
+        s.warnings[0].contains("at offset 0x328ca0")
+            && s.warnings[0].contains("712 bytes needed, 352 left"),
         "{:?}",
         s.warnings
     );
@@ -219,15 +238,21 @@ fn node_debug_info_with_corrupted_names_is_walked() {
 }
 
 /// Every prefix of real files: the reader never panics, every error has an offset, and the
-/// loads it returns are a prefix of the full file's.
+/// loads it returns are a prefix of the full file's. (The third-party files are skipped when
+/// absent.)
 #[test]
 fn truncation_at_every_offset() {
-    for data in [
-        external("ddprof-llvm-jit-1560413.dump"),
-        external("ddprof-jit-simple-julia.dump"),
-        external("ddprof-jit-julia-partial.dump"),
-        jit_gz("node-work/jit.dump")[..24_000].to_vec(),
-    ] {
+    let test = "truncation_at_every_offset";
+    let mut files: Vec<Vec<u8>> = [
+        "ddprof-llvm-jit-1560413.dump",
+        "ddprof-jit-simple-julia.dump",
+        "ddprof-jit-julia-partial.dump",
+    ]
+    .into_iter()
+    .filter_map(|f| external(test, f))
+    .collect();
+    files.push(jit_gz("node-work/jit.dump")[..24_000].to_vec());
+    for data in files {
         let (full, _) = our_loads_lenient(&data);
         for n in 0..data.len() {
             let cut = &data[..n];
@@ -267,7 +292,12 @@ fn our_loads_lenient(data: &[u8]) -> (Vec<(u64, Vec<u8>)>, Vec<pgo_merge::Error>
 /// a real file: errors with the offset of the bad field or record, the good records kept.
 #[test]
 fn malformed_record_sizes_in_a_real_file() {
-    let data = external("ddprof-llvm-jit-1560413.dump");
+    let Some(data) = external(
+        "malformed_record_sizes_in_a_real_file",
+        "ddprof-llvm-jit-1560413.dump",
+    ) else {
+        return;
+    };
     let (full, _) = our_loads_lenient(&data);
     // Offsets of every record.
     let mut r = JitDumpReader::new(&data).unwrap();
@@ -303,9 +333,16 @@ fn malformed_record_sizes_in_a_real_file() {
 
 #[test]
 fn external_maps_read() {
+    let test = "external_maps_read";
+    let (Some(map), Some(bad), Some(r2r)) = (
+        external(test, "ddprof-dotnet.perf-42.map"),
+        external(test, "ddprof-synthetic-invalid.perf-1.map"),
+        external(test, "System.ComponentModel.EventBasedAsync.ni.r2rmap"),
+    ) else {
+        return;
+    };
     // Real CoreCLR map: every line read, names with spaces kept, upper-case 16-digit
     // starts; three starts repeat (later line = later code).
-    let map = external("ddprof-dotnet.perf-42.map");
     let v: Vec<_> = PerfMapReader::new(&map)
         .entries()
         .map(Result::unwrap)
@@ -314,7 +351,6 @@ fn external_maps_read() {
     assert!(v.iter().any(|e| e.name.contains("[OptimizedTier1]")));
     // ddprof's synthetic negative test: the two good lines kept, the three bad ones errors
     // naming lines 3, 4 and 5.
-    let bad = external("ddprof-synthetic-invalid.perf-1.map");
     let v: Vec<_> = PerfMapReader::new(&bad).entries().collect();
     assert_eq!(v.iter().filter(|r| r.is_ok()).count(), 2);
     let lines: Vec<_> = v
@@ -332,7 +368,6 @@ fn external_maps_read() {
         b.warnings
     );
     // The r2rmap header decoded; 71 methods.
-    let r2r = external("System.ComponentModel.EventBasedAsync.ni.r2rmap");
     let r = perfmap::read_r2rmap(&r2r).unwrap();
     assert_eq!(r.header.signature_hex(), "734D59D6DE0E96AA3C77B3E2ED498097");
     assert_eq!(
@@ -354,12 +389,16 @@ fn external_maps_read() {
 /// `show` on each kind, and `symbolize` with an r2rmap at a load base and a perf map.
 #[test]
 fn show_and_symbolize_with_maps() {
-    let dir = root().join("testdata/jit/external");
-    let out = run_ours([
-        "show".as_ref(),
-        dir.join("System.ComponentModel.EventBasedAsync.ni.r2rmap")
-            .as_os_str(),
-    ]);
+    let test = "show_and_symbolize_with_maps";
+    let (Some(r2rmap), Some(invalid_map), Some(llvm_dump), Some(dotnet_map)) = (
+        external_path(test, "System.ComponentModel.EventBasedAsync.ni.r2rmap"),
+        external_path(test, "ddprof-synthetic-invalid.perf-1.map"),
+        external_path(test, "ddprof-llvm-jit-1560413.dump"),
+        external_path(test, "ddprof-dotnet.perf-42.map"),
+    ) else {
+        return;
+    };
+    let out = run_ours(["show".as_ref(), r2rmap.as_os_str()]);
     assert_ok(&out, "show r2rmap");
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(
@@ -370,17 +409,11 @@ fn show_and_symbolize_with_maps() {
         s.contains("target OS: 2 (Linux)") && s.contains("target architecture: 3 (X64)"),
         "{s}"
     );
-    let out = run_ours([
-        "show".as_ref(),
-        dir.join("ddprof-synthetic-invalid.perf-1.map").as_os_str(),
-    ]);
+    let out = run_ours(["show".as_ref(), invalid_map.as_os_str()]);
     assert_ok(&out, "show perf map");
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.contains("warnings: 3") && s.contains("line 5:"), "{s}");
-    let out = run_ours([
-        "show".as_ref(),
-        dir.join("ddprof-llvm-jit-1560413.dump").as_os_str(),
-    ]);
+    let out = run_ours(["show".as_ref(), llvm_dump.as_os_str()]);
     assert_ok(&out, "show jitdump");
     let s = String::from_utf8_lossy(&out.stdout);
     assert!(s.contains("CODE_LOAD                      20"), "{s}");
@@ -401,18 +434,14 @@ fn show_and_symbolize_with_maps() {
          \t1234 main (/usr/bin/dotnet)\n\n",
     )
     .unwrap();
-    let r2r = format!(
-        "{}@0x7f0000000000",
-        dir.join("System.ComponentModel.EventBasedAsync.ni.r2rmap")
-            .display()
-    );
+    let r2r = format!("{}@0x7f0000000000", r2rmap.display());
     let folded = t.path().join("o.folded");
     let out = run_ours([
         "symbolize".as_ref(),
         "--r2rmap".as_ref(),
         r2r.as_ref(),
         "--perf-map".as_ref(),
-        dir.join("ddprof-dotnet.perf-42.map").as_os_str(),
+        dotnet_map.as_os_str(),
         "--perf-script".as_ref(),
         script.as_os_str(),
         "-o".as_ref(),
@@ -483,7 +512,9 @@ fn big_endian_copy_of_a_real_file_reads_the_same() {
         "ddprof-llvm-jit-1560413.dump",
         "ddprof-jit-simple-julia.dump",
     ] {
-        let le = external(file);
+        let Some(le) = external("big_endian_copy_of_a_real_file_reads_the_same", file) else {
+            continue;
+        };
         let be = to_big_endian(&le);
         assert!(be.starts_with(b"JiTD"));
         let (a, ea) = our_loads(&le);
