@@ -59,3 +59,12 @@ pub mod passes;
 pub mod pipeline;
 
 pub use error::{Error, ErrorKind, Result, Warning};
+
+// The facade: what most users need, without knowing the layers.
+pub use error::Location;
+pub use ir::{FunctionKey, FunctionRecord, Profile, ProfileKind};
+pub use passes::Weight;
+pub use pipeline::{
+    InputSpec, MergeOutcome, MergeRequest, Message, NoProgress, OutputFormat, OverlapRequest,
+    Progress, ShowRequest, SymbolizeRequest,
+};
