@@ -15,7 +15,7 @@ pub mod proftext;
 
 use std::path::{Path, PathBuf};
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;
 pub use detect::FormatKind;
 
@@ -25,7 +25,7 @@ pub struct ReadOutput<'a> {
     /// The profile.
     pub profile: Profile<'a>,
     /// Non-fatal problems found while reading.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// A counter so large that the input is probably corrupt (raw inputs only).
     pub suspicious_counter: Option<profraw::SuspiciousCounter>,
     /// True for raw profiles (their temporal traces take the input's weight).

@@ -241,14 +241,9 @@ impl FoldState {
             };
             match o {
                 Ok(done) => {
-                    for w in done.warnings {
-                        self.out.warnings.push(Warning {
-                            path: Some(spec.path.clone()),
-                            function: None,
-                            location: None,
-                            message: w,
-                        });
-                    }
+                    self.out
+                        .warnings
+                        .extend(done.warnings.into_iter().map(|w| w.with_path(&spec.path)));
                     self.out.inputs_merged += 1;
                     self.out.input_bytes += done.bytes;
                     self.out.input_entries += done.entries;
@@ -269,7 +264,7 @@ struct InputDone {
     bytes: u64,
     entries: u64,
     declared_methods: u64,
-    warnings: Vec<String>,
+    warnings: Vec<Warning>,
 }
 
 /// The workers' result: the profiles they added their inputs to, one outcome per input
@@ -401,7 +396,7 @@ pub struct IprofShowReport {
     /// Before/after sizes.
     pub reduction: SizeReduction,
     /// Reader warnings.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// Self and total sample counts per method from `samplingProfiles` (all methods, most
     /// self samples first); the display shows the first [`SHOWN_SAMPLED_METHODS`].
     pub sampled_methods: Vec<crate::passes::symbolize::MethodSamples>,

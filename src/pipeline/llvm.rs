@@ -137,9 +137,7 @@ pub fn merge_files(
                         })
                     }
                     Read::General(Ok(r), _) => {
-                        let warnings: Vec<Warning> =
-                            r.warnings.iter().map(|m| Warning::new(m.clone())).collect();
-                        let info = input_info(r, &warnings);
+                        let info = input_info(r, &r.warnings);
                         let ok = acc.begin_input(
                             *idx as u32,
                             &spec.path,

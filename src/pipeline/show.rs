@@ -8,7 +8,7 @@ use super::Message;
 use super::output::{self, Destination};
 use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::{Error, ErrorKind, Result};
 use crate::frontends::{self, FormatKind, InputFile, profraw::NameCache};
 
 /// What to show.
@@ -119,7 +119,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             messages.extend(
                 read.warnings
                     .iter()
-                    .map(|w| Message::Warning(Warning::new(w.clone()).with_path(path))),
+                    .map(|w| Message::Warning(w.clone().with_path(path))),
             );
         }
         let name = path.display().to_string();

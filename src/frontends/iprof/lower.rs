@@ -18,7 +18,7 @@
 //! array, stored flat), `resolver` (file ids to IR ids, interning on first use) and
 //! `entry` (the checks and lowering of one section entry).
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::iprof::{
     IprofProfile, IprofVersion, MAX_COUNT, Section, SectionSet, TypeCount, merge_histogram,
 };
@@ -55,7 +55,7 @@ pub struct Lowered {
     /// The profile.
     pub profile: IprofProfile,
     /// Non-fatal problems (at most [`MAX_WARNINGS`], then a summary line).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// Entries, types and methods dropped in lenient mode.
     pub dropped: u64,
     /// Types the file declares (its `types` array), whether or not they were interned.
@@ -130,7 +130,9 @@ impl Sink {
         self.out.dropped += 1;
         self.warned += 1;
         if self.warned <= MAX_WARNINGS {
-            self.out.warnings.push(format!("{path}: {detail}; dropped"));
+            self.out
+                .warnings
+                .push(Warning::at_json(path, format!("{detail}; dropped")));
         }
         Ok(())
     }
@@ -415,8 +417,9 @@ impl<'a> Lowerer<'a> {
 
     fn warn_unknown(&mut self, key: &str) {
         let version = self.file_version;
-        self.sink.out.warnings.push(format!(
-            "{key}: unknown key (not in iprof {version}); ignored"
+        self.sink.out.warnings.push(Warning::at_json(
+            key,
+            format!("unknown key (not in iprof {version}); ignored"),
         ));
     }
 
@@ -591,10 +594,10 @@ impl<'a> Lowerer<'a> {
         if self.legacy_keys && !legacy {
             self.sink.out.warnings.insert(
                 0,
-                format!(
+                Warning::new(format!(
                     "version {version} file uses keys of the 0.2.0 layout (hotnessPoints, \
                      conditionalPoints, invokePoints, monitorsProfile); read as that layout"
-                ),
+                )),
             );
         }
         let mut pending = std::mem::take(&mut self.pending);
@@ -628,10 +631,10 @@ impl<'a> Lowerer<'a> {
         })?;
         let l = &mut self.sink;
         if l.warned > MAX_WARNINGS {
-            l.out.warnings.push(format!(
+            l.out.warnings.push(Warning::new(format!(
                 "{} more problems not shown",
                 l.warned - MAX_WARNINGS
-            ));
+            )));
         }
         let table = match self.res {
             Some(r) => Some(r.methods),

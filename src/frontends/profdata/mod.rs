@@ -17,7 +17,7 @@ use std::sync::Arc;
 use crate::bytes::{Cursor, Endian, pad8};
 use crate::codec::chained_hash::reader::{self, Table};
 use crate::codec::value_prof_data;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::name_hash::md5_hash;
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, Summary, SummaryEntry,
@@ -35,7 +35,7 @@ pub struct IndexedRead<'a> {
     /// The index version.
     pub version: u32,
     /// Non-fatal problems.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Header fields (absent ones are 0).
@@ -173,16 +173,16 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let (mut kind, unknown) = ProfileKind::from_version_word(h.version_word);
     let mut warnings = Vec::new();
     if unknown != 0 {
-        warnings.push(format!(
-            "unknown flag bits {unknown:#018x} in the version word are ignored"
+        warnings.push(Warning::at(
+            8,
+            format!("unknown flag bits {unknown:#018x} in the version word are ignored"),
         ));
     }
     if kind.contains(ProfileKind::MEMPROF) {
-        warnings.push(
+        warnings.push(Warning::new(
             "the file holds MemProf (heap profile) data, which pgo-merge does not carry; it is \
-             dropped"
-                .into(),
-        );
+             dropped",
+        ));
         kind.remove(ProfileKind::MEMPROF);
     }
 
@@ -204,10 +204,10 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let table = Table::parse(data, h.hash_offset)?;
     let (items, bucket_starts) = reader::walk(data, payload, table.num_entries)?;
     if let Some(problem) = reader::check_buckets(data, &table, &bucket_starts) {
-        warnings.push(format!(
+        warnings.push(Warning::new(format!(
             "the hash table's buckets do not match its items ({problem}); compilers look \
              functions up through the buckets and may not find some"
-        ));
+        )));
     }
 
     let mut names = SymbolTable::new();
@@ -217,11 +217,14 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         let key = &data[it.key.0 as usize..(it.key.0 + it.key.1) as usize];
         let h_name = md5_hash(key);
         if h_name != it.hash {
-            warnings.push(format!(
-                "item at {:#x}: stored hash {:#018x} is not the MD5 hash of its name {:?} ({h_name:#018x})",
+            warnings.push(Warning::at(
                 it.offset,
-                it.hash,
-                String::from_utf8_lossy(key)
+                format!(
+                    "hash table item: stored hash {:#018x} is not the MD5 hash of its name {:?} \
+                     ({h_name:#018x})",
+                    it.hash,
+                    String::from_utf8_lossy(key)
+                ),
             ));
         }
         names.insert(key);

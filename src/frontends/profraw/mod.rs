@@ -30,7 +30,7 @@ use records::{DataRecord, PointerMode, Span, SpanKind, check_span, section_offse
 
 use crate::bytes::{Cursor, PointerWidth, pad8};
 use crate::codec::value_prof_data;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
     TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
@@ -57,7 +57,7 @@ pub struct RawRead<'a> {
     /// The header of each profile in the file.
     pub headers: Vec<RawHeader>,
     /// Non-fatal problems.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
     /// The first implausibly large counter, if any.
     pub suspicious_counter: Option<SuspiciousCounter>,
 }
@@ -183,7 +183,7 @@ fn parse_with_fallbacks<'a>(
     data: &'a [u8],
     pos: usize,
     enc: Encoding,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Result<Parsed<'a>> {
     let version = enc
         .endian
@@ -207,8 +207,9 @@ fn parse_with_fallbacks<'a>(
                     PointerMode::Absolute,
                 ) {
                     Ok(p) => {
-                        warnings.push(format!(
-                            "profile at offset {pos:#x}: version 5 with the 8-word header of LLVM 9/10"
+                        warnings.push(Warning::at(
+                            pos as u64,
+                            "a version 5 profile with the 8-word header of LLVM 9/10",
                         ));
                         Ok(p)
                     }
@@ -233,9 +234,10 @@ fn parse_with_fallbacks<'a>(
                     PointerMode::Relative,
                 ) {
                     Ok(p) => {
-                        warnings.push(format!(
-                            "profile at offset {pos:#x}: version 7 with relative counter pointers \
-                             (written by LLVM trunk in autumn 2021, not by a release)"
+                        warnings.push(Warning::at(
+                            pos as u64,
+                            "a version 7 profile with relative counter pointers (written by LLVM \
+                             trunk in autumn 2021, not by a release)",
                         ));
                         Ok(p)
                     }
@@ -635,7 +637,7 @@ fn build<'a>(
     data: &'a [u8],
     parsed: Vec<Parsed<'a>>,
     cache: &NameCache,
-    mut warnings: Vec<String>,
+    mut warnings: Vec<Warning>,
 ) -> Result<RawRead<'a>> {
     let _ = data;
     let mut kind = ProfileKind::empty();
@@ -652,43 +654,50 @@ fn build<'a>(
         let h = &p.header;
         let (k, unknown) = ProfileKind::from_version_word(h.version_word);
         if unknown != 0 {
-            warnings.push(format!(
-                "profile at offset {:#x}: unknown flag bits {unknown:#018x} in the version word are ignored",
-                h.start
+            warnings.push(Warning::at(
+                h.start,
+                format!("unknown flag bits {unknown:#018x} in the version word are ignored"),
             ));
         }
         if !kind.is_ir() && !kind.contains(ProfileKind::FRONTEND) {
             kind = k;
         } else if kind.is_ir() != k.is_ir() {
-            warnings.push(format!(
-                "profile at offset {:#x} is {} but an earlier profile in the same file is {}",
+            warnings.push(Warning::at(
                 h.start,
-                if k.is_ir() { "IR-level" } else { "front-end" },
-                if kind.is_ir() {
-                    "IR-level"
-                } else {
-                    "front-end"
-                },
+                format!(
+                    "this profile is {} but an earlier profile in the same file is {}",
+                    if k.is_ir() { "IR-level" } else { "front-end" },
+                    if kind.is_ir() {
+                        "IR-level"
+                    } else {
+                        "front-end"
+                    },
+                ),
             ));
             kind.insert(k);
         } else {
             kind.insert(k);
         }
         if h.value_kind_last != h.value_kind_slots() as u64 - 1 {
-            warnings.push(format!(
-                "profile at offset {:#x}: ValueKindLast is {} but raw version {} has {} value kinds; using {}",
+            warnings.push(Warning::at(
                 h.start,
-                h.value_kind_last,
-                h.version,
-                h.value_kind_slots(),
-                h.value_kind_slots()
+                format!(
+                    "ValueKindLast is {} but raw version {} has {} value kinds; using {}",
+                    h.value_kind_last,
+                    h.version,
+                    h.value_kind_slots(),
+                    h.value_kind_slots()
+                ),
             ));
         }
         if h.num_uniform_counters > 0 {
-            warnings.push(format!(
-                "profile at offset {:#x}: {} uniform counters (GPU offload profiling, raw v11) are \
-                 not carried to the output",
-                h.start, h.num_uniform_counters
+            warnings.push(Warning::at(
+                h.start,
+                format!(
+                    "{} uniform counters (GPU offload profiling, raw v11) are not carried to the \
+                     output",
+                    h.num_uniform_counters
+                ),
             ));
         }
         if h.num_data == 0 && h.names_size == 0 && h.num_counters > 0 {
@@ -717,10 +726,13 @@ fn build<'a>(
         for l in p.records {
             let name_ok = names.contains(l.rec.name_ref);
             if !name_ok {
-                warnings.push(format!(
-                    "data record at offset {:#x} has name hash {:#018x}, which is not in the names \
-                     section; the record is dropped",
-                    l.rec.offset, l.rec.name_ref
+                warnings.push(Warning::at(
+                    l.rec.offset,
+                    format!(
+                        "data record with name hash {:#018x}, which is not in the names section; \
+                         the record is dropped",
+                        l.rec.name_ref
+                    ),
                 ));
                 continue;
             }
