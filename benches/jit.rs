@@ -230,7 +230,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let s = symbolize(
                 &sym,
-                black_box(script.as_bytes()),
+                PerfScriptReader::new(black_box(script.as_bytes())),
                 &SymbolizeOptions::default(),
             )
             .expect("symbolize");

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::args::{SymbolizeArgs, SymbolizeFormatArg};
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::frontends::InputFile;
+use crate::frontends::perf_script::PerfScriptReader;
 use crate::passes::symbolize::{SymbolizeOptions, SymbolizerBuilder, method_samples, symbolize};
 
 /// Splits `FILE@BASE`; BASE is hex with `0x` or decimal. A path that itself contains `@`
@@ -130,7 +131,8 @@ fn run(a: &SymbolizeArgs, format: SymbolizeFormatArg, r2r: &[(PathBuf, u64)]) ->
     let opts = SymbolizeOptions {
         load_time_slack_ns: a.load_time_slack,
     };
-    let stacks = symbolize(&sym, script.bytes(), &opts).map_err(|e| e.with_path(&a.perf_script))?;
+    let stacks = symbolize(&sym, PerfScriptReader::new(script.bytes()), &opts)
+        .map_err(|e| e.with_path(&a.perf_script))?;
     let s = stacks.stats;
     let profile = (format == SymbolizeFormatArg::Iprof || !a.quiet).then(|| stacks.to_iprof());
     match format {

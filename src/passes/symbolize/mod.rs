@@ -25,8 +25,8 @@ use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontends::jitdump::{self, JitDumpReader, Record, WarningSink};
-use crate::frontends::perf_script::{PerfScriptReader, ScriptFrame};
 use crate::frontends::perfmap::{self, PerfMapReader};
+use crate::ir::code::{SampleFrame, SampleSource, UNKNOWN};
 use crate::ir::context::Frame;
 use crate::ir::fx::FxHashMap;
 use crate::ir::iprof::{IprofProfile, IprofVersion, Section, add_counts};
@@ -574,13 +574,13 @@ pub struct Stacks {
     jit_frames: Vec<bool>,
 }
 
-/// Resolves one frame: perf's name if it had one, else the resolved JIT name, else
+/// Resolves one frame: the sampler's name if it had one, else the resolved JIT name, else
 /// `[unknown]`. Returns the name and how it was found.
 pub fn frame_name<'a>(
     sym: &'a Symbolizer,
     pid: Option<u32>,
     time: u64,
-    f: &ScriptFrame<'a>,
+    f: &SampleFrame<'a>,
     slack: u64,
 ) -> (&'a str, Option<Resolved<'a>>) {
     if !f.is_unknown() {
@@ -588,25 +588,29 @@ pub fn frame_name<'a>(
     }
     match sym.resolve(pid, f.ip, time, slack) {
         Some(r) => (r.name(), Some(r)),
-        None => (crate::frontends::perf_script::UNKNOWN, None),
+        None => (UNKNOWN, None),
     }
 }
 
-/// Reads a `perf script` text and resolves its `[unknown]` frames through `sym`, collecting
-/// distinct stacks. Errors carry the line of the text.
-pub fn symbolize(sym: &Symbolizer, script: &[u8], opts: &SymbolizeOptions) -> Result<Stacks> {
+/// Reads the samples of `samples` (e.g. a `perf script` text's reader) and resolves their
+/// `[unknown]` frames through `sym`, collecting distinct stacks. Errors are the source's
+/// (naming their position in its input).
+pub fn symbolize<'a, S: SampleSource<'a>>(
+    sym: &Symbolizer,
+    mut samples: S,
+    opts: &SymbolizeOptions,
+) -> Result<Stacks> {
     let mut out = Stacks::default();
-    let mut reader = PerfScriptReader::new(script);
-    let mut frames: Vec<ScriptFrame<'_>> = Vec::with_capacity(128);
+    let mut frames: Vec<SampleFrame<'a>> = Vec::with_capacity(128);
     let mut key: Vec<u32> = Vec::with_capacity(128);
     // symbol id → frame id, so resolved frames are not hashed again.
     let mut sym_frame: Vec<u32> = vec![u32::MAX; sym.symbol_count()];
-    let unknown = out.names.intern(crate::frontends::perf_script::UNKNOWN);
+    let unknown = out.names.intern(UNKNOWN);
     let mut last_perf: Option<(&str, u32)> = None;
     let mut queries: Vec<(u64, u64)> = Vec::with_capacity(128);
     let mut hits = Vec::with_capacity(128);
     let mut resolved = Vec::with_capacity(128);
-    while let Some(h) = reader.next_sample(&mut frames)? {
+    while let Some(h) = samples.next_sample(&mut frames)? {
         out.stats.samples += 1;
         key.clear();
         key.push(out.names.intern(h.comm));
@@ -751,7 +755,7 @@ impl Stacks {
                         let name = self.names.get(f);
                         let default = if self.is_jit_frame(f) {
                             "(jit)"
-                        } else if name == crate::frontends::perf_script::UNKNOWN {
+                        } else if name == UNKNOWN {
                             "(unknown)"
                         } else {
                             "(native)"
@@ -833,6 +837,7 @@ pub fn method_samples(p: &IprofProfile) -> Vec<MethodSamples> {
 mod tests {
     use super::*;
     use crate::frontends::jitdump::tests::Builder;
+    use crate::frontends::perf_script::PerfScriptReader;
 
     fn sym() -> Symbolizer {
         let mut b = Builder::new(false);
@@ -854,7 +859,12 @@ mod tests {
     #[test]
     fn sample_time_is_the_end_of_its_printed_unit() {
         let script = "node 4242/4242 1.000000:\n\t1010 [unknown] ([unknown])\n\n";
-        let st = symbolize(&sym(), script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        let st = symbolize(
+            &sym(),
+            PerfScriptReader::new(script.as_bytes()),
+            &SymbolizeOptions::default(),
+        )
+        .unwrap();
         assert_eq!(st.stats.resolved_jitdump, 1);
         assert_eq!(st.folded_lines(), vec!["node;JS:*hot /app/a.js:3:1 1"]);
     }
@@ -886,7 +896,12 @@ mod tests {
         assert!(s.resolve(Some(1), 0x1010, 3_000_000_000, 0).is_none());
         let script = "java 4242/7 3.000000:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n\
                       java 4242/7 3.000001:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n";
-        let st = symbolize(&s, script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        let st = symbolize(
+            &s,
+            PerfScriptReader::new(script.as_bytes()),
+            &SymbolizeOptions::default(),
+        )
+        .unwrap();
         // `;` inside a name is written as `:` in folded stacks.
         assert_eq!(
             st.folded_lines(),
