@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use super::args::{SymbolizeArgs, SymbolizeFormatArg};
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE};
 use crate::frontends::InputFile;
+use crate::frontends::code_regions::{jitdump_source, perf_map_source, r2rmap_source};
 use crate::frontends::perf_script::PerfScriptReader;
 use crate::passes::symbolize::{SymbolizeOptions, SymbolizerBuilder, method_samples, symbolize};
 
@@ -109,15 +110,15 @@ fn run(a: &SymbolizeArgs, format: SymbolizeFormatArg, r2r: &[(PathBuf, u64)]) ->
     let mut b = SymbolizerBuilder::new();
     for p in &a.jitdump {
         let f = InputFile::open(p)?;
-        b.add_jitdump(p, f.bytes())?;
+        b.add_source(jitdump_source(p, f.bytes())?)?;
     }
     for p in &a.perf_map {
         let f = InputFile::open(p)?;
-        b.add_perf_map(p, f.bytes())?;
+        b.add_source(perf_map_source(p, f.bytes()))?;
     }
     for (p, base) in r2r {
         let f = InputFile::open(p)?;
-        b.add_r2rmap(p, f.bytes(), *base)?;
+        b.add_source(r2rmap_source(p, f.bytes(), *base)?)?;
     }
     let sym = b.build()?;
     let stderr = std::io::stderr();

@@ -3,6 +3,7 @@
 //! [`read`] detects the format from the content and dispatches. Inputs are memory-mapped
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
+pub mod code_regions;
 pub mod iprof;
 pub mod jitdump;
 pub mod perf_script;

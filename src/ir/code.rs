@@ -1,10 +1,75 @@
-//! Sampled stacks: what the symbolisation pass consumes.
+//! Code regions of JIT and AOT code, and sampled stacks: what the symbolisation pass
+//! consumes.
 //!
-//! A [`SampleSource`] (e.g. the `perf script` front-end's reader) hands out sampled stacks
-//! one at a time: a [`SampleHeader`] and its frames ([`SampleFrame`]), innermost first,
-//! borrowing from the input.
+//! ```text
+//!  jitdump / perf map / r2rmap ──front-end──► CodeSource ─┐
+//!  perf script text ────────────front-end──► SampleSource ┴─► symbolisation pass
+//! ```
+//!
+//! * A [`CodeSource`] is the code one input describes: named address ranges
+//!   ([`CodeRegion`]), with load times where the input has them, and the problems met while
+//!   reading it. Names borrow from the input's bytes where they can.
+//! * A [`SampleSource`] hands out sampled stacks one at a time: a [`SampleHeader`] and its
+//!   frames ([`SampleFrame`]), innermost first, borrowing from the input.
+
+use std::borrow::Cow;
+use std::path::PathBuf;
 
 use crate::error::Result;
+
+/// The kind of input a code region came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    /// A jitdump CODE_LOAD (or MOVE).
+    JitDump,
+    /// A `perf-PID.map` line.
+    PerfMap,
+    /// An r2rmap method line (RVA + load base).
+    R2rMap,
+}
+
+/// One piece of generated or precompiled code: `[start, end)`, named.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeRegion<'a> {
+    /// The function name as the runtime wrote it (borrowed from the input when it is valid
+    /// UTF-8).
+    pub name: Cow<'a, str>,
+    /// First byte of the code.
+    pub start: u64,
+    /// One past the last byte. `end <= start`: the code covers no address (a zero-size
+    /// load, or one whose end would wrap); it is still a function of the input.
+    pub end: u64,
+    /// When the code was loaded (ns of the input's clock), for inputs that say so
+    /// (jitdumps); `None` for time-less maps, where a later region supersedes an earlier
+    /// overlapping one.
+    pub load_time: Option<u64>,
+    /// The load's `code_index` (jitdumps only).
+    pub code_index: Option<u64>,
+}
+
+impl CodeRegion<'_> {
+    /// True if the region covers at least one address.
+    pub fn covers_code(&self) -> bool {
+        self.end > self.start
+    }
+}
+
+/// The code regions read from one input, in input order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CodeSource<'a> {
+    /// The input.
+    pub path: PathBuf,
+    /// Its kind.
+    pub kind: SourceKind,
+    /// The process the regions apply to (`None`: every process).
+    pub pid: Option<u32>,
+    /// The regions, in input order (later ones win over earlier ones loaded at the same
+    /// time).
+    pub regions: Vec<CodeRegion<'a>>,
+    /// Problems met while reading, each naming its offset or line (not the path), in the
+    /// order found.
+    pub warnings: Vec<String>,
+}
 
 /// The name perf prints for a frame it could not symbolise.
 pub const UNKNOWN: &str = "[unknown]";
