@@ -86,10 +86,17 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
                 return EXIT_FAILURE;
             }
             use crate::backends::jit_show;
+            use crate::frontends::code_regions as cr;
             let report = match kind {
-                crate::detect::FormatKind::JitDump => jit_show::render_jitdump(file.bytes()),
-                crate::detect::FormatKind::R2rMap => jit_show::render_r2rmap(file.bytes()),
-                _ => Ok(jit_show::render_perf_map(file.bytes())),
+                crate::detect::FormatKind::JitDump => {
+                    cr::describe_jitdump(file.bytes()).map(|d| jit_show::render_jitdump(&d))
+                }
+                crate::detect::FormatKind::R2rMap => {
+                    cr::describe_r2rmap(file.bytes()).map(|d| jit_show::render_r2rmap(&d))
+                }
+                _ => Ok(jit_show::render_perf_map(&cr::describe_perf_map(
+                    file.bytes(),
+                ))),
             };
             match report {
                 Ok(r) => {

@@ -1,5 +1,6 @@
 //! The inputs of JIT symbolisation as IR: the code regions of a jitdump, a `perf-PID.map` or
-//! an r2rmap ([`CodeSource`]).
+//! an r2rmap ([`CodeSource`]), and the counts and header fields `show` reports of each
+//! (`describe_*`).
 //!
 //! * A jitdump's CODE_LOAD records are regions loaded at the record's time; a CODE_MOVE adds
 //!   the moved code (named as the load it moves) at its new address from the move's time
@@ -15,12 +16,16 @@
 //! line; the rest of the input is kept.
 
 use std::borrow::Cow;
+use std::collections::HashMap;
 use std::path::Path;
 
-use super::jitdump::{self, JitDumpReader, Record, WarningSink};
-use super::perfmap::{self, PerfMapReader};
+use super::jitdump::{self, JitDumpReader, Record, WarningSink, record_type_name};
+use super::perfmap::{self, MapEntry, PerfMapReader};
 use crate::error::Result;
-use crate::ir::code::{CodeRegion, CodeSource, SourceKind};
+use crate::ir::code::{
+    CodeRegion, CodeSource, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
+    SourceKind,
+};
 use crate::ir::fx::FxHashMap;
 
 /// The pid in a `perf-PID.map` file name, if it is one.
@@ -196,6 +201,93 @@ pub fn r2rmap_source<'a>(path: &Path, data: &'a [u8], base: u64) -> Result<CodeS
     })
 }
 
+/// The header and record counts of a jitdump. Errors: an unreadable header.
+pub fn describe_jitdump(data: &[u8]) -> Result<JitDumpDescription> {
+    let (h, s) = jitdump::scan(data)?;
+    Ok(JitDumpDescription {
+        version: h.version,
+        endian: h.endian,
+        header_size: h.total_size,
+        elf_mach: h.elf_mach,
+        machine: h.machine_name(),
+        pid: h.pid,
+        flags: h.flags,
+        arch_timestamps: h.flags & jitdump::FLAG_ARCH_TIMESTAMP != 0,
+        file_size: data.len() as u64,
+        records_by_type: s
+            .by_type
+            .iter()
+            .enumerate()
+            .map(|(id, &n)| (record_type_name(id as u32), n))
+            .collect(),
+        unknown_records: s.unknown,
+        loads: s.by_type[0],
+        functions: s.functions,
+        address_range: s.address_range,
+        time_range: s.time_range,
+        debug_entries: s.debug_entries.0,
+        corrupted_debug_names: s.debug_entries.1,
+        warnings: s.warnings,
+    })
+}
+
+/// Counts over the entries of a map.
+fn map_summary(entries: &[MapEntry<'_>]) -> MapSummary {
+    let mut names: HashMap<&str, u32> = HashMap::new();
+    let mut starts: HashMap<u64, u32> = HashMap::new();
+    for e in entries {
+        *names.entry(e.name).or_default() += 1;
+        *starts.entry(e.start).or_default() += 1;
+    }
+    let mut sorted: Vec<(u64, u64)> = entries
+        .iter()
+        .map(|e| (e.start, e.start.saturating_add(e.size)))
+        .collect();
+    sorted.sort_unstable();
+    let lo = sorted.first().map(|r| r.0);
+    let hi = sorted.iter().map(|r| r.1).max();
+    MapSummary {
+        entries: entries.len() as u64,
+        distinct_names: names.len() as u64,
+        address_range: lo.zip(hi),
+        repeated_starts: starts.values().filter(|&&n| n > 1).count() as u64,
+        overlapping: sorted.windows(2).filter(|w| w[1].0 < w[0].1).count() as u64,
+        zero_size: entries.iter().filter(|e| e.size == 0).count() as u64,
+    }
+}
+
+/// The entries of a `perf-PID.map`, counted, and its bad lines.
+pub fn describe_perf_map(data: &[u8]) -> PerfMapDescription {
+    let mut entries = Vec::new();
+    let mut warnings = Vec::new();
+    for e in PerfMapReader::new(data).entries() {
+        match e {
+            Ok(e) => entries.push(e),
+            Err(e) => warnings.push(format!("{e}; line skipped")),
+        }
+    }
+    PerfMapDescription {
+        summary: map_summary(&entries),
+        warnings,
+    }
+}
+
+/// The header of a ReadyToRun map, its method entries counted, and its bad lines. Errors:
+/// a bad or unsupported header.
+pub fn describe_r2rmap(data: &[u8]) -> Result<R2rMapDescription> {
+    let m = perfmap::read_r2rmap(data)?;
+    let h = m.header;
+    Ok(R2rMapDescription {
+        version: h.version,
+        signature_hex: h.signature_hex(),
+        os: (h.os, h.os_name()),
+        arch: (h.arch, h.arch_name()),
+        abi: (h.abi, h.abi_name()),
+        summary: map_summary(&m.entries),
+        warnings: m.warnings,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -321,5 +413,23 @@ mod tests {
                 "line 7: base + RVA overflows; skipped"
             ]
         );
+    }
+
+    #[test]
+    fn map_descriptions_count_entries() {
+        let d = describe_perf_map(b"10 8 a\n14 8 b\n14 0 a\nzz 1 c\n");
+        assert_eq!(
+            d.summary,
+            MapSummary {
+                entries: 3,
+                distinct_names: 2,
+                address_range: Some((0x10, 0x1c)),
+                repeated_starts: 1,
+                overlapping: 1,
+                zero_size: 1,
+            }
+        );
+        assert_eq!(d.warnings.len(), 1);
+        assert!(d.warnings[0].starts_with("line 4:"), "{:?}", d.warnings);
     }
 }

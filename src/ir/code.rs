@@ -1,9 +1,10 @@
 //! Code regions of JIT and AOT code, and sampled stacks: what the symbolisation pass
-//! consumes.
+//! consumes, and what `show` reports of the files the regions come from.
 //!
 //! ```text
 //!  jitdump / perf map / r2rmap ──front-end──► CodeSource ─┐
 //!  perf script text ────────────front-end──► SampleSource ┴─► symbolisation pass
+//!  the same files ──────────────front-end──► *Description ──► `show` back-end
 //! ```
 //!
 //! * A [`CodeSource`] is the code one input describes: named address ranges
@@ -11,10 +12,13 @@
 //!   reading it. Names borrow from the input's bytes where they can.
 //! * A [`SampleSource`] hands out sampled stacks one at a time: a [`SampleHeader`] and its
 //!   frames ([`SampleFrame`]), innermost first, borrowing from the input.
+//! * [`JitDumpDescription`], [`PerfMapDescription`] and [`R2rMapDescription`] are the counts
+//!   and header fields of one such file, for a report.
 
 use std::borrow::Cow;
 use std::path::PathBuf;
 
+use crate::bytes::Endian;
 use crate::error::Result;
 
 /// The kind of input a code region came from.
@@ -143,4 +147,90 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
     ) -> Result<Option<SampleHeader<'a>>> {
         (**self).next_sample(frames)
     }
+}
+
+/// What a jitdump holds: its header and per-record-type counts.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JitDumpDescription {
+    /// Format version.
+    pub version: u32,
+    /// Byte order.
+    pub endian: Endian,
+    /// The header's `total_size` field as written.
+    pub header_size: u32,
+    /// ELF `e_machine` of the code.
+    pub elf_mach: u32,
+    /// Its name.
+    pub machine: &'static str,
+    /// Process id of the runtime.
+    pub pid: u32,
+    /// Header flags.
+    pub flags: u64,
+    /// Flag bit 0: timestamps are architecture counter values.
+    pub arch_timestamps: bool,
+    /// Bytes of the file.
+    pub file_size: u64,
+    /// Records per known type, in type-id order: (type name, count).
+    pub records_by_type: Vec<(&'static str, u64)>,
+    /// Records of unknown types (skipped).
+    pub unknown_records: u64,
+    /// CODE_LOAD records.
+    pub loads: u64,
+    /// Distinct function names of the loads.
+    pub functions: u64,
+    /// Lowest code address and highest code end of the loads, if any.
+    pub address_range: Option<(u64, u64)>,
+    /// First and last record timestamps, if any.
+    pub time_range: Option<(u64, u64)>,
+    /// Debug-info (line-table) entries read.
+    pub debug_entries: u64,
+    /// Of those, entries whose file name had garbage in front of it.
+    pub corrupted_debug_names: u64,
+    /// Problems with their offsets.
+    pub warnings: Vec<String>,
+}
+
+/// Counts over the entries of a perf map or r2rmap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct MapSummary {
+    /// Entries read.
+    pub entries: u64,
+    /// Distinct names among them.
+    pub distinct_names: u64,
+    /// Lowest start and highest end, if any.
+    pub address_range: Option<(u64, u64)>,
+    /// Start addresses that more than one entry has.
+    pub repeated_starts: u64,
+    /// Entries overlapping the one before them in address order.
+    pub overlapping: u64,
+    /// Entries of size 0.
+    pub zero_size: u64,
+}
+
+/// What a `perf-PID.map` holds.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PerfMapDescription {
+    /// Counts over the entries read.
+    pub summary: MapSummary,
+    /// Lines skipped, each with its line number.
+    pub warnings: Vec<String>,
+}
+
+/// What a ReadyToRun map holds: its header and entries.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct R2rMapDescription {
+    /// Format version.
+    pub version: u32,
+    /// The signature as 32 upper-case hex digits.
+    pub signature_hex: String,
+    /// Target OS token and name.
+    pub os: (u32, &'static str),
+    /// Target architecture token and name.
+    pub arch: (u32, &'static str),
+    /// Target ABI token and name.
+    pub abi: (u32, &'static str),
+    /// Counts over the method entries (RVAs relative to the image base).
+    pub summary: MapSummary,
+    /// Lines skipped, each with its line number.
+    pub warnings: Vec<String>,
 }
