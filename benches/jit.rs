@@ -10,7 +10,8 @@
 //!   collected beforehand (the resolver's own cost, without the parse around it);
 //! * `jit_1m_frames/symbolize`: the whole `symbolize` pass: parse, resolve and aggregate the
 //!   distinct stacks (what `pgo-merge symbolize` does before writing);
-//! * `jit_index/build_100k`: reading the synthetic jitdump and building the index.
+//! * `jit_index/build_100k`: reading the synthetic jitdump's code regions and building the
+//!   index.
 //!
 //! The inputs are generated deterministically in memory. Run with `cargo bench --bench jit`.
 
@@ -19,6 +20,7 @@ use std::hint::black_box;
 use std::path::Path;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use pgo_merge::frontends::code_regions::jitdump_source;
 use pgo_merge::frontends::perf_script::{PerfScriptReader, ScriptFrame};
 use pgo_merge::passes::symbolize::{SymbolizeOptions, Symbolizer, SymbolizerBuilder, symbolize};
 
@@ -146,7 +148,8 @@ fn perf_script(regions: &[(u64, u64, u64, String)]) -> String {
 
 fn build(dump: &[u8]) -> Symbolizer {
     let mut b = SymbolizerBuilder::new();
-    b.add_jitdump(Path::new("jit.dump"), dump).expect("jitdump");
+    b.add_source(jitdump_source(Path::new("jit.dump"), dump).expect("jitdump"))
+        .expect("regions");
     b.build().expect("index")
 }
 
@@ -230,7 +233,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let s = symbolize(
                 &sym,
-                black_box(script.as_bytes()),
+                PerfScriptReader::new(black_box(script.as_bytes())),
                 &SymbolizeOptions::default(),
             )
             .expect("symbolize");

@@ -1,14 +1,12 @@
 //! `show` for the inputs of JIT symbolisation: jitdumps, perf maps and r2rmaps. Each report
-//! is plain text: what the file is, records or entries by kind, functions, the address range
-//! they cover, and every warning with its offset or line.
+//! is plain text, rendered from the file's description (the front-ends' `describe_*` in
+//! `code_regions`): what the file is, records or entries by kind, functions, the address
+//! range they cover, and every warning with its offset or line.
 
-use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use crate::bytes::Endian;
-use crate::error::Result;
-use crate::frontends::jitdump::{self, record_type_name};
-use crate::frontends::perfmap::{self, MapEntry, PerfMapReader};
+use crate::ir::code::{JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription};
 
 fn range(r: Option<(u64, u64)>) -> String {
     match r {
@@ -17,45 +15,44 @@ fn range(r: Option<(u64, u64)>) -> String {
     }
 }
 
-/// The report of a jitdump. Errors: an unreadable header.
-pub fn render_jitdump(data: &[u8]) -> Result<String> {
-    let (h, s) = jitdump::scan(data)?;
+/// The report of a jitdump.
+pub fn render_jitdump(d: &JitDumpDescription) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
         "jitdump version {}, {}, header {} bytes, machine {} ({}), pid {}, flags {:#x}{}",
-        h.version,
-        match h.endian {
+        d.version,
+        match d.endian {
             Endian::Little => "little-endian",
             Endian::Big => "big-endian",
         },
-        h.total_size,
-        h.elf_mach,
-        h.machine_name(),
-        h.pid,
-        h.flags,
-        if h.flags & jitdump::FLAG_ARCH_TIMESTAMP != 0 {
+        d.header_size,
+        d.elf_mach,
+        d.machine,
+        d.pid,
+        d.flags,
+        if d.arch_timestamps {
             " (architecture timestamps)"
         } else {
             ""
         }
     );
-    let _ = writeln!(o, "size: {} bytes", data.len());
+    let _ = writeln!(o, "size: {} bytes", d.file_size);
     let _ = writeln!(o, "records by type:");
-    for (id, n) in s.by_type.iter().enumerate() {
-        let _ = writeln!(o, "  {:<22} {n:>10}", record_type_name(id as u32));
+    for (name, n) in &d.records_by_type {
+        let _ = writeln!(o, "  {name:<22} {n:>10}");
     }
-    let _ = writeln!(o, "  {:<22} {:>10}", "unknown (skipped)", s.unknown);
+    let _ = writeln!(o, "  {:<22} {:>10}", "unknown (skipped)", d.unknown_records);
     let _ = writeln!(
         o,
         "functions: {} distinct names in {} loads",
-        s.functions, s.by_type[0]
+        d.functions, d.loads
     );
-    let _ = writeln!(o, "code address range: {}", range(s.address_range));
+    let _ = writeln!(o, "code address range: {}", range(d.address_range));
     let _ = writeln!(
         o,
         "record time range: {} (ns)",
-        match s.time_range {
+        match d.time_range {
             Some((a, b)) => format!("{a}..{b}"),
             None => "none".into(),
         }
@@ -63,10 +60,10 @@ pub fn render_jitdump(data: &[u8]) -> Result<String> {
     let _ = writeln!(
         o,
         "debug-info entries: {} ({} with corrupted file names)",
-        s.debug_entries.0, s.debug_entries.1
+        d.debug_entries, d.corrupted_debug_names
     );
-    warnings(&mut o, &s.warnings);
-    Ok(o)
+    warnings(&mut o, &d.warnings);
+    o
 }
 
 fn warnings(o: &mut String, w: &[String]) {
@@ -76,75 +73,76 @@ fn warnings(o: &mut String, w: &[String]) {
     }
 }
 
-fn entry_stats(o: &mut String, entries: &[MapEntry<'_>]) {
-    let mut names: HashMap<&str, u32> = HashMap::new();
-    let mut starts: HashMap<u64, u32> = HashMap::new();
-    for e in entries {
-        *names.entry(e.name).or_default() += 1;
-        *starts.entry(e.start).or_default() += 1;
-    }
-    let mut sorted: Vec<(u64, u64)> = entries
-        .iter()
-        .map(|e| (e.start, e.start.saturating_add(e.size)))
-        .collect();
-    sorted.sort_unstable();
-    let overlaps = sorted.windows(2).filter(|w| w[1].0 < w[0].1).count();
-    let lo = sorted.first().map(|r| r.0);
-    let hi = sorted.iter().map(|r| r.1).max();
+fn entry_stats(o: &mut String, s: &MapSummary) {
     let _ = writeln!(
         o,
         "functions: {} distinct names in {} entries",
-        names.len(),
-        entries.len()
+        s.distinct_names, s.entries
     );
-    let _ = writeln!(o, "address range: {}", range(lo.zip(hi)));
+    let _ = writeln!(o, "address range: {}", range(s.address_range));
     let _ = writeln!(
         o,
         "repeated start addresses: {}; overlapping entries: {}; zero-size entries: {}",
-        starts.values().filter(|&&n| n > 1).count(),
-        overlaps,
-        entries.iter().filter(|e| e.size == 0).count()
+        s.repeated_starts, s.overlapping, s.zero_size
     );
 }
 
 /// The report of a `perf-PID.map`.
-pub fn render_perf_map(data: &[u8]) -> String {
-    let mut entries = Vec::new();
-    let mut w = Vec::new();
-    for e in PerfMapReader::new(data).entries() {
-        match e {
-            Ok(e) => entries.push(e),
-            Err(e) => w.push(format!("{e}; line skipped")),
-        }
-    }
+pub fn render_perf_map(d: &PerfMapDescription) -> String {
     let mut o = String::new();
     let _ = writeln!(
         o,
         "perf map: {} entries read, {} lines skipped",
-        entries.len(),
-        w.len()
+        d.summary.entries,
+        d.warnings.len()
     );
-    entry_stats(&mut o, &entries);
-    warnings(&mut o, &w);
+    entry_stats(&mut o, &d.summary);
+    warnings(&mut o, &d.warnings);
     o
 }
 
-/// The report of a ReadyToRun map. Errors: a bad or unsupported header.
-pub fn render_r2rmap(data: &[u8]) -> Result<String> {
-    let m = perfmap::read_r2rmap(data)?;
-    let h = m.header;
+/// The report of a ReadyToRun map.
+pub fn render_r2rmap(d: &R2rMapDescription) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "ReadyToRun map (r2rmap) format version {}", h.version);
-    let _ = writeln!(o, "signature: {}", h.signature_hex());
-    let _ = writeln!(o, "target OS: {} ({})", h.os, h.os_name());
-    let _ = writeln!(o, "target architecture: {} ({})", h.arch, h.arch_name());
-    let _ = writeln!(o, "target ABI: {} ({})", h.abi, h.abi_name());
+    let _ = writeln!(o, "ReadyToRun map (r2rmap) format version {}", d.version);
+    let _ = writeln!(o, "signature: {}", d.signature_hex);
+    let _ = writeln!(o, "target OS: {} ({})", d.os.0, d.os.1);
+    let _ = writeln!(o, "target architecture: {} ({})", d.arch.0, d.arch.1);
+    let _ = writeln!(o, "target ABI: {} ({})", d.abi.0, d.abi.1);
     let _ = writeln!(
         o,
         "method entries: {} (RVAs relative to the image base)",
-        m.entries.len()
+        d.summary.entries
     );
-    entry_stats(&mut o, &m.entries);
-    warnings(&mut o, &m.warnings);
-    Ok(o)
+    entry_stats(&mut o, &d.summary);
+    warnings(&mut o, &d.warnings);
+    o
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn perf_map_report() {
+        let d = PerfMapDescription {
+            summary: MapSummary {
+                entries: 3,
+                distinct_names: 2,
+                address_range: Some((0x10, 0x1c)),
+                repeated_starts: 1,
+                overlapping: 1,
+                zero_size: 1,
+            },
+            warnings: vec!["line 4: bad; line skipped".into()],
+        };
+        assert_eq!(
+            render_perf_map(&d),
+            "perf map: 3 entries read, 1 lines skipped\n\
+             functions: 2 distinct names in 3 entries\n\
+             address range: 0x10..0x1c\n\
+             repeated start addresses: 1; overlapping entries: 1; zero-size entries: 1\n\
+             warnings: 1\n  line 4: bad; line skipped\n"
+        );
+    }
 }

@@ -4,6 +4,7 @@
 //! format of an LLVM profile from its content and dispatches to its reader. Inputs are memory-mapped
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
 
+pub mod code_regions;
 pub mod detect;
 pub mod iprof;
 pub mod jitdump;

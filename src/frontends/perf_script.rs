@@ -17,58 +17,11 @@
 //! printed unit. The reader walks the bytes without copying: names borrow from the input.
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::code::SampleSource;
 
-/// The name perf prints for a frame it could not symbolise.
-pub const UNKNOWN: &str = "[unknown]";
-
-/// One frame of a call chain.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct ScriptFrame<'a> {
-    /// The printed address: absolute for anonymous/unknown mappings (JIT code), relative to
-    /// the mapping for file-backed DSOs.
-    pub ip: u64,
-    /// The symbol without `+0xOFF`; [`UNKNOWN`] when perf could not name it.
-    pub sym: &'a str,
-    /// The `+0xOFF` offset, when printed.
-    pub sym_off: Option<u64>,
-    /// The DSO inside the final parentheses, when printed.
-    pub dso: Option<&'a str>,
-}
-
-impl ScriptFrame<'_> {
-    /// True if perf could not name the frame.
-    pub fn is_unknown(&self) -> bool {
-        self.sym == UNKNOWN || self.sym.is_empty()
-    }
-}
-
-/// The header of one sample.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct SampleHeader<'a> {
-    /// Command name (may contain spaces; empty when not printed).
-    pub comm: &'a str,
-    /// Process id, when printed.
-    pub pid: Option<u32>,
-    /// Thread id, when printed.
-    pub tid: Option<u32>,
-    /// Time in nanoseconds (CLOCK_MONOTONIC with `perf record -k mono`), when printed.
-    pub time_ns: Option<u64>,
-    /// The printed precision of the time in nanoseconds (1000 for the default µs).
-    pub time_unit_ns: u64,
-    /// 1-based line of the header.
-    pub line: u64,
-}
-
-impl SampleHeader<'_> {
-    /// The latest instant the printed time can stand for: the end of its printed unit
-    /// (perf truncates, so a sample printed as `…123456` happened in `[…123456000,
-    /// …123456999]` ns). `u64::MAX` when there is no time.
-    pub fn time_upper(&self) -> u64 {
-        self.time_ns.map_or(u64::MAX, |t| {
-            t.saturating_add(self.time_unit_ns.saturating_sub(1))
-        })
-    }
-}
+// The frame and header types are the IR's (the symbolisation pass reads them); these names
+// keep the paths of this module working.
+pub use crate::ir::code::{SampleFrame as ScriptFrame, SampleHeader, UNKNOWN};
 
 /// Walks the samples of a `perf script` text.
 #[derive(Debug, Clone)]
@@ -387,6 +340,16 @@ impl<'a> PerfScriptReader<'a> {
             frames.push(parse_frame(text, line)?);
         }
         Ok(Some(h))
+    }
+}
+
+impl<'a> SampleSource<'a> for PerfScriptReader<'a> {
+    #[inline]
+    fn next_sample(
+        &mut self,
+        frames: &mut Vec<ScriptFrame<'a>>,
+    ) -> Result<Option<SampleHeader<'a>>> {
+        PerfScriptReader::next_sample(self, frames)
     }
 }
 

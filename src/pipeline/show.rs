@@ -9,6 +9,7 @@ use super::output::{self, Destination};
 use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
 use crate::error::{Error, ErrorKind, Result};
+use crate::frontends::code_regions as cr;
 use crate::frontends::{self, FormatKind, InputFile, profraw::NameCache};
 
 /// What to show.
@@ -80,9 +81,15 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 .with_path(path));
             }
             let report = match kind {
-                FormatKind::JitDump => jit_show::render_jitdump(file.bytes()),
-                FormatKind::R2rMap => jit_show::render_r2rmap(file.bytes()),
-                _ => Ok(jit_show::render_perf_map(file.bytes())),
+                FormatKind::JitDump => {
+                    cr::describe_jitdump(file.bytes()).map(|d| jit_show::render_jitdump(&d))
+                }
+                FormatKind::R2rMap => {
+                    cr::describe_r2rmap(file.bytes()).map(|d| jit_show::render_r2rmap(&d))
+                }
+                _ => Ok(jit_show::render_perf_map(&cr::describe_perf_map(
+                    file.bytes(),
+                ))),
             }
             .map_err(|e| e.with_path(path))?;
             if several {

@@ -7,6 +7,8 @@ use super::output::{self, Destination};
 use super::{Message, request_error};
 use crate::error::{Result, Warning};
 use crate::frontends::InputFile;
+use crate::frontends::code_regions::{jitdump_source, perf_map_source, r2rmap_source};
+use crate::frontends::perf_script::PerfScriptReader;
 use crate::passes::symbolize::{
     MethodSamples, SymbolizeOptions, SymbolizeStats, SymbolizerBuilder, method_samples,
     symbolize as resolve,
@@ -130,15 +132,15 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let mut b = SymbolizerBuilder::new();
     for p in &r.jitdumps {
         let f = InputFile::open(p)?;
-        b.add_jitdump(p, f.bytes())?;
+        b.add_source(jitdump_source(p, f.bytes())?)?;
     }
     for p in &r.perf_maps {
         let f = InputFile::open(p)?;
-        b.add_perf_map(p, f.bytes())?;
+        b.add_source(perf_map_source(p, f.bytes()))?;
     }
     for (p, base) in &r.r2rmaps {
         let f = InputFile::open(p)?;
-        b.add_r2rmap(p, f.bytes(), *base)?;
+        b.add_source(r2rmap_source(p, f.bytes(), *base)?)?;
     }
     let sym = b.build()?;
     let messages = sym
@@ -150,7 +152,8 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let opts = SymbolizeOptions {
         load_time_slack_ns: r.load_time_slack_ns,
     };
-    let stacks = resolve(&sym, script.bytes(), &opts).map_err(|e| e.with_path(&r.perf_script))?;
+    let stacks = resolve(&sym, PerfScriptReader::new(script.bytes()), &opts)
+        .map_err(|e| e.with_path(&r.perf_script))?;
     let profile = (format == SymbolizeFormat::Iprof || r.top_methods).then(|| stacks.to_iprof());
     let dest = Destination::of(&r.output);
     match format {

@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use pgo_merge::frontends::code_regions;
 use pgo_merge::frontends::jitdump::{self, JitDumpReader, Record};
 use pgo_merge::frontends::perfmap::{self, PerfMapReader};
 use pgo_merge::passes::symbolize::SymbolizerBuilder;
@@ -360,7 +361,8 @@ fn external_maps_read() {
         .collect();
     assert_eq!(lines, vec![Some(3), Some(4), Some(5)]);
     let mut b = SymbolizerBuilder::new();
-    b.add_perf_map(Path::new("perf-1.map"), &bad).unwrap();
+    b.add_source(code_regions::perf_map_source(Path::new("perf-1.map"), &bad))
+        .unwrap();
     assert_eq!(b.warnings.len(), 3);
     assert!(
         b.warnings[0].starts_with("perf-1.map: line 3:"),

@@ -4,6 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
+use pgo_merge::frontends::code_regions::{jitdump_source, perf_map_source};
 use pgo_merge::frontends::jitdump::{JitDumpReader, Record};
 use pgo_merge::frontends::perf_script::{PerfScriptReader, ScriptFrame};
 use pgo_merge::passes::symbolize::{SourceKind, Symbolizer, SymbolizerBuilder};
@@ -27,8 +28,8 @@ const GEN_ELF_TEXT_OFFSET: u64 = 0x80;
 fn symbolizer(scenario: &str) -> (Symbolizer, Vec<u8>) {
     let dump = jit_gz(&format!("{scenario}/jit.dump"));
     let mut b = SymbolizerBuilder::new();
-    b.add_jitdump(Path::new("jit.dump"), &dump)
-        .expect("read jitdump");
+    b.add_source(jitdump_source(Path::new("jit.dump"), &dump).expect("read jitdump"))
+        .expect("add regions");
     (b.build().expect("index"), dump)
 }
 
@@ -230,7 +231,8 @@ fn node_perf_map_agrees_with_perf() {
     let raw = jit_gz("node-perfmap/perf-script.raw.txt");
     let named = jit_gz("node-perfmap/perf-script.mapped.txt");
     let mut b = SymbolizerBuilder::new();
-    b.add_perf_map(Path::new("perf.map"), &map).unwrap();
+    b.add_source(perf_map_source(Path::new("perf.map"), &map))
+        .unwrap();
     assert!(b.warnings.is_empty(), "{:?}", b.warnings);
     let sym = b.build().unwrap();
     let mut r = PerfScriptReader::new(&raw);

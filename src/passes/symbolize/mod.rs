@@ -1,19 +1,21 @@
-//! Symbolising sampled JIT code: jitdumps, perf maps and r2rmaps in, sampled stacks from
-//! `perf script` resolved against them, profiles out.
+//! Symbolising sampled JIT code: code regions (from jitdumps, perf maps and r2rmaps) in,
+//! sampled stacks resolved against them, profiles out. Both inputs are IR
+//! ([`crate::ir::code`]): the front-ends read the files.
 //!
 //! ```text
-//!  jit-PID.dump ─┐                       perf script text
-//!  perf-PID.map ─┼─► SymbolizerBuilder ─► Symbolizer ──► symbolize() ──► Stacks
-//!  X.ni.r2rmap  ─┘     (regions)          (indexes)      (parse+resolve)   ├─► folded stacks
-//!                                                                          └─► iprof samplingProfiles
+//!  CodeSource ─┐                           SampleSource
+//!  CodeSource ─┼─► SymbolizerBuilder ─► Symbolizer ──► symbolize() ──► Stacks
+//!  CodeSource ─┘     (regions)          (indexes)      (resolve)         ├─► folded stacks
+//!                                                                        └─► iprof samplingProfiles
 //! ```
 //!
-//! * Only frames that perf itself could not name (`[unknown]`) are resolved; frames perf
-//!   named keep perf's name. A frame is looked up first in the jitdumps of its process (by
+//! * Only frames that the sampler itself could not name (`[unknown]`) are resolved; frames
+//!   it named keep its name. A frame is looked up first in the jitdumps of its process (by
 //!   load time, see [`index`]), then in the time-less maps (perf maps of that process, maps
 //!   whose pid is unknown, r2rmaps), where a later line wins over an earlier overlapping one.
-//! * A sample's time is taken at the end of its printed unit (µs by default), so a load
-//!   logged within the same microsecond before the sample is seen, as perf sees it.
+//! * A sample's time is taken at the end of its unit ([`crate::ir::code::SampleHeader::time_upper`]; µs in
+//!   perf script's default output), so a load logged within the same microsecond before the
+//!   sample is seen, as perf sees it.
 //! * MOVE records add the moved code at its new address from the move's time on; the old
 //!   range stays mapped until other code is loaded over it, as with `perf inject --jit`.
 
@@ -21,12 +23,10 @@ pub mod index;
 pub mod names;
 
 use std::io::{self, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::jitdump::{self, JitDumpReader, Record, WarningSink};
-use crate::frontends::perf_script::{PerfScriptReader, ScriptFrame};
-use crate::frontends::perfmap::{self, PerfMapReader};
+use crate::ir::code::{CodeSource, SampleFrame, SampleSource, UNKNOWN};
 use crate::ir::context::Frame;
 use crate::ir::fx::FxHashMap;
 use crate::ir::iprof::{IprofProfile, IprofVersion, Section, add_counts};
@@ -34,16 +34,7 @@ use crate::ir::java_symbols::{MethodId, TypeId};
 
 use index::{CodeIndex, CodeIndexBuilder, Region};
 
-/// The kind of input a code region came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SourceKind {
-    /// A jitdump CODE_LOAD (or MOVE).
-    JitDump,
-    /// A `perf-PID.map` line.
-    PerfMap,
-    /// An r2rmap method line (RVA + load base).
-    R2rMap,
-}
+pub use crate::ir::code::SourceKind;
 
 /// What a region stands for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -92,7 +83,7 @@ pub struct SourceStats {
     pub regions: u64,
 }
 
-/// Collects code regions from jitdumps and maps.
+/// Collects code regions (from jitdumps and maps).
 #[derive(Debug, Default)]
 pub struct SymbolizerBuilder {
     names: Vec<Box<str>>,
@@ -107,26 +98,6 @@ pub struct SymbolizerBuilder {
     pub sources: Vec<SourceStats>,
     /// Warnings, each naming its input and offset or line.
     pub warnings: Vec<String>,
-}
-
-fn builder_for(
-    v: &mut Vec<(Option<u32>, CodeIndexBuilder)>,
-    pid: Option<u32>,
-) -> &mut CodeIndexBuilder {
-    let i = match v.iter().position(|(p, _)| *p == pid) {
-        Some(i) => i,
-        None => {
-            v.push((pid, CodeIndexBuilder::new()));
-            v.len() - 1
-        }
-    };
-    &mut v[i].1
-}
-
-/// The pid in a `perf-PID.map` file name, if it is one.
-pub fn perf_map_pid(path: &Path) -> Option<u32> {
-    let n = path.file_name()?.to_str()?;
-    n.strip_prefix("perf-")?.strip_suffix(".map")?.parse().ok()
 }
 
 impl SymbolizerBuilder {
@@ -169,207 +140,55 @@ impl SymbolizerBuilder {
         Ok(self.symbols.len() as u32 - 1)
     }
 
-    /// Adds the CODE_LOAD and CODE_MOVE records of a jitdump (its bytes, normally a memory
-    /// map: the walk never copies them). The regions apply to the header's pid. A truncated
-    /// or malformed record becomes a warning with its offset; the records before it (and,
-    /// where the walk can go on, after it) are kept. Errors: an unreadable header.
-    pub fn add_jitdump(&mut self, path: &Path, data: &[u8]) -> Result<()> {
-        let mut r = JitDumpReader::new(data).map_err(|e| e.with_path(path))?;
-        let pid = r.header().pid;
-        let mut w = WarningSink::default();
-        if r.header().reserved_flags() != 0 {
-            w.push(format!(
-                "at offset 0x20: header flags {:#x} have reserved bits set (perf rejects such \
-                 a file); records read anyway",
-                r.header().flags
-            ));
-        }
-        if r.header().flags & jitdump::FLAG_ARCH_TIMESTAMP != 0 {
-            w.push(
-                "header flag bit 0 is set: timestamps are architecture counter (TSC) values, \
-                 which perf script's times are not; resolution by time will be wrong unless \
-                 the samples use the same counter"
-                    .into(),
-            );
-        }
-        let mut by_index: FxHashMap<u64, u32> = FxHashMap::default();
+    /// Adds the code regions of one input (see [`crate::ir::code::CodeSource`]). Regions
+    /// of a jitdump go to the timed index of its pid, at their load times (one without a
+    /// time counts as loaded from the start); those of maps go to the time-less index of
+    /// their pid, where each region is later than every region added before it. Every
+    /// region is a symbol, even one covering no address. The warnings are kept, each
+    /// prefixed with the input's path. Errors: more than `u32::MAX - 1` regions in all.
+    pub fn add_source(&mut self, src: CodeSource<'_>) -> Result<()> {
+        let timed = src.kind == SourceKind::JitDump;
+        let indexes = if timed { &mut self.jit } else { &mut self.maps };
+        let ix = match indexes.iter().position(|(p, _)| *p == src.pid) {
+            Some(i) => i,
+            None => {
+                indexes.push((src.pid, CodeIndexBuilder::new()));
+                indexes.len() - 1
+            }
+        };
         let mut regions = 0u64;
-        let mut unknown = 0u64;
-        let mut backwards = (0u64, 0u64);
-        let mut last = 0u64;
-        let mut local: Vec<Region> = Vec::new();
-        loop {
-            let (rh, rec) = match r.next_record() {
-                Ok(Some(x)) => x,
-                Ok(None) => break,
-                Err(e) => {
-                    w.push(format!("{e}; the records before it are kept"));
-                    continue;
-                }
+        for r in &src.regions {
+            let sym = self.symbol(&r.name, r.start, r.code_index, src.kind)?;
+            if !r.covers_code() {
+                continue;
+            }
+            let time = if timed {
+                r.load_time.unwrap_or(0)
+            } else {
+                self.seq += 1;
+                self.seq
             };
-            if rh.timestamp < last {
-                backwards.0 += 1;
-                backwards.1 = backwards.1.max(last - rh.timestamp);
+            let indexes = if timed { &mut self.jit } else { &mut self.maps };
+            if let Some((_, b)) = indexes.get_mut(ix) {
+                b.add(Region {
+                    start: r.start,
+                    end: r.end,
+                    time,
+                    payload: sym,
+                });
             }
-            last = last.max(rh.timestamp);
-            match rec {
-                Record::CodeLoad(l) => {
-                    let name = l.name_lossy();
-                    let sym =
-                        self.symbol(&name, l.code_addr, Some(l.code_index), SourceKind::JitDump)?;
-                    by_index.insert(l.code_index, sym);
-                    if l.code_size == 0 || l.code_addr.checked_add(l.code_size).is_none() {
-                        continue;
-                    }
-                    local.push(Region {
-                        start: l.code_addr,
-                        end: l.code_addr + l.code_size,
-                        time: rh.timestamp,
-                        payload: sym,
-                    });
-                    regions += 1;
-                }
-                Record::CodeMove(m) => {
-                    let Some(&orig) = by_index.get(&m.code_index) else {
-                        w.push(format!(
-                            "at offset {:#x}: CODE_MOVE of code_index {} that no earlier \
-                             CODE_LOAD has; skipped",
-                            rh.offset, m.code_index
-                        ));
-                        continue;
-                    };
-                    let name = self.symbols.get(orig as usize).map_or(0, |s| s.name);
-                    let name = self.names.get(name as usize).cloned().unwrap_or_default();
-                    let sym = self.symbol(
-                        &name,
-                        m.new_code_addr,
-                        Some(m.code_index),
-                        SourceKind::JitDump,
-                    )?;
-                    if let Some(end) = m.new_code_addr.checked_add(m.code_size)
-                        && end > m.new_code_addr
-                    {
-                        local.push(Region {
-                            start: m.new_code_addr,
-                            end,
-                            time: rh.timestamp,
-                            payload: sym,
-                        });
-                        regions += 1;
-                    }
-                }
-                Record::Unknown { .. } => unknown += 1,
-                Record::DebugInfo(_) | Record::Close | Record::UnwindingInfo(_) => {}
-            }
+            regions += 1;
         }
-        if unknown > 0 {
-            w.push(format!("{unknown} records of unknown type skipped"));
-        }
-        if backwards.0 > 0 {
-            w.push(format!(
-                "{} records have a timestamp earlier than a previous record's (at most {} ns); \
-                 tolerated",
-                backwards.0, backwards.1
-            ));
-        }
-        let b = builder_for(&mut self.jit, Some(pid));
-        for reg in local {
-            b.add(reg);
-        }
+        let p = src.path.display();
+        self.warnings
+            .extend(src.warnings.iter().map(|m| format!("{p}: {m}")));
         self.sources.push(SourceStats {
-            path: path.to_path_buf(),
-            kind: Some(SourceKind::JitDump),
-            pid: Some(pid),
+            path: src.path,
+            kind: Some(src.kind),
+            pid: src.pid,
             regions,
         });
-        let p = path.display();
-        self.warnings
-            .extend(w.finish().into_iter().map(|m| format!("{p}: {m}")));
         Ok(())
-    }
-
-    /// Adds a `perf-PID.map`. The pid comes from the file name (`perf-1234.map`); a map
-    /// named otherwise applies to every process. Bad lines become warnings with their line
-    /// numbers.
-    pub fn add_perf_map(&mut self, path: &Path, data: &[u8]) -> Result<()> {
-        let pid = perf_map_pid(path);
-        let mut w = WarningSink::default();
-        let mut local = Vec::new();
-        for e in PerfMapReader::new(data).entries() {
-            match e {
-                Ok(e) => {
-                    let sym = self.symbol(e.name, e.start, None, SourceKind::PerfMap)?;
-                    self.seq += 1;
-                    local.push(Region {
-                        start: e.start,
-                        end: e.start + e.size.max(1),
-                        time: self.seq,
-                        payload: sym,
-                    });
-                }
-                Err(e) => w.push(format!("{e}; line skipped")),
-            }
-        }
-        self.add_map_regions(path, pid, local, SourceKind::PerfMap, w);
-        Ok(())
-    }
-
-    /// Adds an r2rmap whose image is loaded at `base` (its RVAs are added to it). Errors: a
-    /// bad or unsupported header.
-    pub fn add_r2rmap(&mut self, path: &Path, data: &[u8], base: u64) -> Result<()> {
-        let m = perfmap::read_r2rmap(data).map_err(|e| e.with_path(path))?;
-        let mut w = WarningSink::default();
-        for x in &m.warnings {
-            w.push(x.clone());
-        }
-        let mut local = Vec::new();
-        for e in &m.entries {
-            let Some(start) = base.checked_add(e.start) else {
-                w.push(format!("line {}: base + RVA overflows; skipped", e.line));
-                continue;
-            };
-            let Some(end) = start.checked_add(e.size.max(1)) else {
-                w.push(format!(
-                    "line {}: base + RVA + length overflows; skipped",
-                    e.line
-                ));
-                continue;
-            };
-            let sym = self.symbol(e.name, start, None, SourceKind::R2rMap)?;
-            self.seq += 1;
-            local.push(Region {
-                start,
-                end,
-                time: self.seq,
-                payload: sym,
-            });
-        }
-        self.add_map_regions(path, None, local, SourceKind::R2rMap, w);
-        Ok(())
-    }
-
-    fn add_map_regions(
-        &mut self,
-        path: &Path,
-        pid: Option<u32>,
-        local: Vec<Region>,
-        kind: SourceKind,
-        w: WarningSink,
-    ) {
-        let n = local.len() as u64;
-        let b = builder_for(&mut self.maps, pid);
-        for r in local {
-            b.add(r);
-        }
-        self.sources.push(SourceStats {
-            path: path.to_path_buf(),
-            kind: Some(kind),
-            pid,
-            regions: n,
-        });
-        let p = path.display();
-        self.warnings
-            .extend(w.finish().into_iter().map(|m| format!("{p}: {m}")));
     }
 
     /// Builds the indexes.
@@ -574,13 +393,13 @@ pub struct Stacks {
     jit_frames: Vec<bool>,
 }
 
-/// Resolves one frame: perf's name if it had one, else the resolved JIT name, else
+/// Resolves one frame: the sampler's name if it had one, else the resolved JIT name, else
 /// `[unknown]`. Returns the name and how it was found.
 pub fn frame_name<'a>(
     sym: &'a Symbolizer,
     pid: Option<u32>,
     time: u64,
-    f: &ScriptFrame<'a>,
+    f: &SampleFrame<'a>,
     slack: u64,
 ) -> (&'a str, Option<Resolved<'a>>) {
     if !f.is_unknown() {
@@ -588,25 +407,29 @@ pub fn frame_name<'a>(
     }
     match sym.resolve(pid, f.ip, time, slack) {
         Some(r) => (r.name(), Some(r)),
-        None => (crate::frontends::perf_script::UNKNOWN, None),
+        None => (UNKNOWN, None),
     }
 }
 
-/// Reads a `perf script` text and resolves its `[unknown]` frames through `sym`, collecting
-/// distinct stacks. Errors carry the line of the text.
-pub fn symbolize(sym: &Symbolizer, script: &[u8], opts: &SymbolizeOptions) -> Result<Stacks> {
+/// Reads the samples of `samples` (e.g. a `perf script` text's reader) and resolves their
+/// `[unknown]` frames through `sym`, collecting distinct stacks. Errors are the source's
+/// (naming their position in its input).
+pub fn symbolize<'a, S: SampleSource<'a>>(
+    sym: &Symbolizer,
+    mut samples: S,
+    opts: &SymbolizeOptions,
+) -> Result<Stacks> {
     let mut out = Stacks::default();
-    let mut reader = PerfScriptReader::new(script);
-    let mut frames: Vec<ScriptFrame<'_>> = Vec::with_capacity(128);
+    let mut frames: Vec<SampleFrame<'a>> = Vec::with_capacity(128);
     let mut key: Vec<u32> = Vec::with_capacity(128);
     // symbol id → frame id, so resolved frames are not hashed again.
     let mut sym_frame: Vec<u32> = vec![u32::MAX; sym.symbol_count()];
-    let unknown = out.names.intern(crate::frontends::perf_script::UNKNOWN);
+    let unknown = out.names.intern(UNKNOWN);
     let mut last_perf: Option<(&str, u32)> = None;
     let mut queries: Vec<(u64, u64)> = Vec::with_capacity(128);
     let mut hits = Vec::with_capacity(128);
     let mut resolved = Vec::with_capacity(128);
-    while let Some(h) = reader.next_sample(&mut frames)? {
+    while let Some(h) = samples.next_sample(&mut frames)? {
         out.stats.samples += 1;
         key.clear();
         key.push(out.names.intern(h.comm));
@@ -751,7 +574,7 @@ impl Stacks {
                         let name = self.names.get(f);
                         let default = if self.is_jit_frame(f) {
                             "(jit)"
-                        } else if name == crate::frontends::perf_script::UNKNOWN {
+                        } else if name == UNKNOWN {
                             "(unknown)"
                         } else {
                             "(native)"
@@ -831,30 +654,115 @@ pub fn method_samples(p: &IprofProfile) -> Vec<MethodSamples> {
 
 #[cfg(test)]
 mod tests {
+    use std::borrow::Cow;
+    use std::path::Path;
+
     use super::*;
-    use crate::frontends::jitdump::tests::Builder;
+    use crate::ir::code::{CodeRegion, SampleHeader};
+
+    fn load(
+        name: &'static str,
+        start: u64,
+        size: u64,
+        time: u64,
+        index: u64,
+    ) -> CodeRegion<'static> {
+        CodeRegion {
+            name: Cow::Borrowed(name),
+            start,
+            end: start + size,
+            load_time: Some(time),
+            code_index: Some(index),
+        }
+    }
 
     fn sym() -> Symbolizer {
-        let mut b = Builder::new(false);
-        b.header(1, 40)
-            // Loaded 500 ns into the microsecond the sample below is printed with.
-            .load(1_000_000_500, 0x1000, 0x100, 1, "JS:*hot /app/a.js:3:1")
-            .load(
-                2_000_000_000,
-                0x1000,
-                0x80,
-                2,
-                "Ljava/lang/String;::hashCode",
-            );
         let mut s = SymbolizerBuilder::new();
-        s.add_jitdump(Path::new("jit-4242.dump"), &b.bytes).unwrap();
+        s.add_source(CodeSource {
+            path: Path::new("jit-4242.dump").into(),
+            kind: SourceKind::JitDump,
+            pid: Some(4242),
+            regions: vec![
+                // Loaded 500 ns into the microsecond the sample below is taken in.
+                load("JS:*hot /app/a.js:3:1", 0x1000, 0x100, 1_000_000_500, 1),
+                load(
+                    "Ljava/lang/String;::hashCode",
+                    0x1000,
+                    0x80,
+                    2_000_000_000,
+                    2,
+                ),
+                // A zero-size load: a symbol, no region.
+                load("nothing", 0x4000, 0, 2_000_000_000, 3),
+            ],
+            warnings: vec!["at offset 0x28: something".into()],
+        })
+        .unwrap();
         s.build().unwrap()
     }
 
+    /// Samples given in memory: (header, frames) per sample.
+    struct Samples(std::vec::IntoIter<(SampleHeader<'static>, Vec<SampleFrame<'static>>)>);
+
+    impl SampleSource<'static> for Samples {
+        fn next_sample(
+            &mut self,
+            frames: &mut Vec<SampleFrame<'static>>,
+        ) -> Result<Option<SampleHeader<'static>>> {
+            frames.clear();
+            Ok(self.0.next().map(|(h, f)| {
+                frames.extend(f);
+                h
+            }))
+        }
+    }
+
+    /// A sample of process 4242 at `micros` µs, printed with µs precision.
+    fn sample(
+        comm: &'static str,
+        micros: u64,
+        frames: &[(u64, &'static str)],
+    ) -> (SampleHeader<'static>, Vec<SampleFrame<'static>>) {
+        let h = SampleHeader {
+            comm,
+            pid: Some(4242),
+            tid: Some(7),
+            time_ns: Some(micros * 1000),
+            time_unit_ns: 1000,
+            line: 1,
+        };
+        let f = frames
+            .iter()
+            .map(|&(ip, sym)| SampleFrame {
+                ip,
+                sym,
+                sym_off: None,
+                dso: None,
+            })
+            .collect();
+        (h, f)
+    }
+
     #[test]
-    fn sample_time_is_the_end_of_its_printed_unit() {
-        let script = "node 4242/4242 1.000000:\n\t1010 [unknown] ([unknown])\n\n";
-        let st = symbolize(&sym(), script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+    fn sources_warnings_and_symbols() {
+        let s = sym();
+        assert_eq!(s.symbol_count(), 3);
+        assert_eq!(s.warnings, vec!["jit-4242.dump: at offset 0x28: something"]);
+        assert_eq!(
+            s.sources,
+            vec![SourceStats {
+                path: "jit-4242.dump".into(),
+                kind: Some(SourceKind::JitDump),
+                pid: Some(4242),
+                regions: 2,
+            }]
+        );
+    }
+
+    #[test]
+    fn sample_time_is_the_end_of_its_unit() {
+        let samples = Samples(vec![sample("node", 1_000_000, &[(0x1010, UNKNOWN)])].into_iter());
+        let st = symbolize(&sym(), samples, &SymbolizeOptions::default()).unwrap();
         assert_eq!(st.stats.resolved_jitdump, 1);
         assert_eq!(st.folded_lines(), vec!["node;JS:*hot /app/a.js:3:1 1"]);
     }
@@ -884,9 +792,15 @@ mod tests {
         );
         // Another process's samples are not resolved with this dump.
         assert!(s.resolve(Some(1), 0x1010, 3_000_000_000, 0).is_none());
-        let script = "java 4242/7 3.000000:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n\
-                      java 4242/7 3.000001:\n\t1010 [unknown] ([unknown])\n\t99 main (/bin/java)\n\n";
-        let st = symbolize(&s, script.as_bytes(), &SymbolizeOptions::default()).unwrap();
+        let frames = [(0x1010, UNKNOWN), (0x99, "main")];
+        let samples = Samples(
+            vec![
+                sample("java", 3_000_000, &frames),
+                sample("java", 3_000_001, &frames),
+            ]
+            .into_iter(),
+        );
+        let st = symbolize(&s, samples, &SymbolizeOptions::default()).unwrap();
         // `;` inside a name is written as `:` in folded stacks.
         assert_eq!(
             st.folded_lines(),
@@ -897,5 +811,39 @@ mod tests {
         assert_eq!(ms[0].method, "java.lang.String.hashCode");
         assert_eq!((ms[0].self_samples, ms[0].total_samples), (2, 2));
         assert_eq!((ms[1].self_samples, ms[1].total_samples), (0, 2));
+    }
+
+    #[test]
+    fn map_sources_later_regions_win() {
+        let map = |path: &str, pid, regions: &[(&'static str, u64, u64)]| CodeSource {
+            path: Path::new(path).into(),
+            kind: SourceKind::PerfMap,
+            pid,
+            regions: regions
+                .iter()
+                .map(|&(n, start, end)| CodeRegion {
+                    name: Cow::Borrowed(n),
+                    start,
+                    end,
+                    load_time: None,
+                    code_index: None,
+                })
+                .collect(),
+            warnings: Vec::new(),
+        };
+        let mut b = SymbolizerBuilder::new();
+        b.add_source(map("a.map", None, &[("a", 0x10, 0x20), ("b", 0x18, 0x20)]))
+            .unwrap();
+        b.add_source(map("perf-5.map", Some(5), &[("c", 0x30, 0x34)]))
+            .unwrap();
+        let s = b.build().unwrap();
+        let name = |pid, addr| s.resolve(pid, addr, 0, 0).map(|r| r.name());
+        assert_eq!(name(Some(1), 0x11), Some("a"));
+        assert_eq!(name(Some(1), 0x19), Some("b"));
+        assert_eq!(name(Some(5), 0x19), Some("b"));
+        assert_eq!(name(Some(5), 0x31), Some("c"));
+        assert_eq!(name(Some(1), 0x31), None);
+        assert_eq!(name(None, 0x31), Some("c"));
+        assert!(!s.resolve(Some(5), 0x31, 0, 0).unwrap().from_jitdump);
     }
 }
