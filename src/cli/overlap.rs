@@ -3,7 +3,7 @@
 use pgo_merge::pipeline::{self, OverlapRequest};
 
 use super::args::OverlapArgs;
-use super::{EXIT_FAILURE, EXIT_OK, Mode};
+use super::{EXIT_OK, Mode, messages};
 
 /// Runs `overlap`; returns the exit code.
 pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
@@ -19,9 +19,6 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     };
     match pipeline::overlap(&req) {
         Ok(()) => EXIT_OK,
-        Err(e) => {
-            eprintln!("pgo-merge: error: {e}");
-            EXIT_FAILURE
-        }
+        Err(e) => messages::error("pgo-merge", &e, mode),
     }
 }

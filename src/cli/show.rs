@@ -3,7 +3,7 @@
 use pgo_merge::pipeline::{self, FunctionFilter, ShowOptions, ShowRequest};
 
 use super::args::ShowArgs;
-use super::{EXIT_FAILURE, EXIT_OK, Mode, messages};
+use super::{EXIT_OK, Mode, messages};
 
 /// Runs `show`; returns the exit code.
 pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
@@ -60,9 +60,6 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
             messages::print("pgo-merge", &warnings, false);
             EXIT_OK
         }
-        Err(e) => {
-            eprintln!("pgo-merge: error: {e}");
-            EXIT_FAILURE
-        }
+        Err(e) => messages::error("pgo-merge", &e, mode),
     }
 }

@@ -5,7 +5,7 @@ use pgo_merge::pipeline::symbolize::{check, parse_r2r_arg};
 use pgo_merge::pipeline::{self, SymbolizeFormat, SymbolizeRequest};
 
 use super::args::{SymbolizeArgs, SymbolizeFormatArg};
-use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, messages};
+use super::{EXIT_OK, EXIT_USAGE, Mode, messages};
 
 const PREFIX: &str = "pgo-merge symbolize";
 
@@ -37,12 +37,13 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
     };
     match check(&req) {
         Ok(None) => {}
+        // An output that names an input is a bad combination of arguments.
         Ok(Some(same)) => {
             eprintln!(
                 "{PREFIX}: error: {}: the output would overwrite an input",
                 same.display()
             );
-            return EXIT_FAILURE;
+            return EXIT_USAGE;
         }
         Err(e) => return usage(e),
     }
@@ -53,10 +54,7 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
         {
             return EXIT_OK;
         }
-        Err(e) => {
-            eprintln!("{PREFIX}: error: {e}");
-            return EXIT_FAILURE;
-        }
+        Err(e) => return messages::error(PREFIX, &e, Mode::Native),
     };
     let quiet = a.quiet;
     messages::print(PREFIX, &out.messages, quiet);

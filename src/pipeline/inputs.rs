@@ -73,7 +73,7 @@ pub struct Collector {
     /// whether each is a regular file (following links).
     walked: HashMap<PathBuf, Vec<(PathBuf, bool)>>,
     /// Per input list: its text, or why it could not be read.
-    lists: HashMap<PathBuf, std::result::Result<String, String>>,
+    lists: HashMap<PathBuf, std::result::Result<String, (std::io::ErrorKind, String)>>,
 }
 
 fn walk(dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
@@ -118,11 +118,17 @@ impl Collector {
             return Ok(None);
         }
         let text = self.lists.entry(list.to_path_buf()).or_insert_with(|| {
-            std::fs::read_to_string(list).map_err(|e| format!("{}: {e}", list.display()))
+            std::fs::read_to_string(list).map_err(|e| (e.kind(), e.to_string()))
         });
+        // An input list that cannot be read is a bad input (exit code 1), like an input
+        // file that cannot be read.
         match text {
             Ok(t) => Ok(Some(t.as_str())),
-            Err(m) => Err(request_error(m.clone())),
+            Err((kind, m)) => Err(Error::new(ErrorKind::Io(std::io::Error::new(
+                *kind,
+                format!("cannot read the input list: {m}"),
+            )))
+            .with_path(list)),
         }
     }
 

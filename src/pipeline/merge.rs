@@ -292,9 +292,7 @@ pub fn merge(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> 
              output's name); choose one",
         ));
     }
-    let inputs = collector
-        .collect(&src, Select::IprofAndLlvm, r.output.as_deref(), false, true)
-        .map_err(|e| request_error(e.to_string()))?;
+    let inputs = collector.collect(&src, Select::IprofAndLlvm, r.output.as_deref(), false, true)?;
     let kinds = kinds_of(&inputs, false);
     let any_llvm = kinds.iter().any(|k| *k != Some(FormatKind::Iprof));
     if out_iprof || (!out_llvm && !any_llvm) {
