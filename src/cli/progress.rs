@@ -3,10 +3,33 @@
 use std::io::IsTerminal;
 use std::sync::OnceLock;
 
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::{ProgressBar, ProgressState, ProgressStyle};
 
 /// Inputs below this count finish too fast for a bar to help.
 const MIN_INPUTS_FOR_BAR: usize = 16;
+
+/// A rate of inputs per second as a person reads it: three significant digits at most below
+/// 100 (`2.35/s`, `47.1/s`), whole numbers with thousands separators above (`1,766/s`).
+pub fn rate(per_sec: f64) -> String {
+    if !per_sec.is_finite() || per_sec <= 0.0 {
+        return "0/s".into();
+    }
+    if per_sec < 10.0 {
+        return format!("{per_sec:.2}/s");
+    }
+    if per_sec < 99.95 {
+        return format!("{per_sec:.1}/s");
+    }
+    let digits = format!("{:.0}", per_sec.round());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out + "/s"
+}
 
 /// Progress of a merge, in inputs: a bar once the driver says how many inputs there are.
 #[derive(Debug)]
@@ -35,9 +58,14 @@ impl pgo_merge::pipeline::Progress for Bar {
         let _ = self.bar.set(show.then(|| {
             let b = ProgressBar::new(total as u64);
             if let Ok(style) = ProgressStyle::with_template(
-                "{elapsed_precise} [{bar:40}] {pos}/{len} inputs ({per_sec}, eta {eta})",
+                "{elapsed_precise} [{bar:40}] {pos}/{len} inputs ({rate}, eta {eta})",
             ) {
-                b.set_style(style.progress_chars("=> "));
+                b.set_style(style.progress_chars("=> ").with_key(
+                    "rate",
+                    |s: &ProgressState, w: &mut dyn std::fmt::Write| {
+                        let _ = w.write_str(&rate(s.per_sec()));
+                    },
+                ));
             }
             b
         }));
@@ -53,5 +81,23 @@ impl pgo_merge::pipeline::Progress for Bar {
         if let Some(b) = self.get() {
             b.finish_and_clear();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rate;
+
+    #[test]
+    fn rates_read_well() {
+        assert_eq!(rate(1765.6877), "1,766/s");
+        assert_eq!(rate(1_234_567.4), "1,234,567/s");
+        assert_eq!(rate(999.6), "1,000/s");
+        assert_eq!(rate(100.0), "100/s");
+        assert_eq!(rate(99.96), "100/s");
+        assert_eq!(rate(47.123), "47.1/s");
+        assert_eq!(rate(2.3456), "2.35/s");
+        assert_eq!(rate(0.0), "0/s");
+        assert_eq!(rate(f64::NAN), "0/s");
     }
 }
