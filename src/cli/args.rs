@@ -1,17 +1,129 @@
-//! Command-line arguments.
+//! Command-line arguments: the clap definitions that parse the arguments are also the source
+//! of `--help`, the shell completions and the man page ([`cli`]).
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
-/// Merge LLVM raw profiles into one indexed (or text) profile.
-///
-/// Exit codes: 0 success; 1 a failure (bad or conflicting input, I/O error); 2 bad usage.
+/// What the tool is, in one line: the same for `-h`, `--help`, the man page and the
+/// completions.
+pub const ABOUT: &str = "Merge, convert and inspect profile-guided-optimisation profiles: LLVM \
+                         (.profraw, .profdata, .proftext), GraalVM Native Image (.iprof) and \
+                         sampled JIT code";
+
+/// The exit-code rule, printed at the end of every `--help`.
+pub const EXIT_CODES: &str = "Exit codes: 0 success; 1 the work failed (an input or input list \
+    is missing, unreadable or corrupt, inputs conflict, an I/O error); 2 usage error (a bad \
+    option or combination of options, no inputs). Run as llvm-profdata (the drop-in), every \
+    failure exits with 1.";
+
+/// What `pgo-merge --help` ends with: the drop-in setup and the exit codes.
+pub const AFTER_HELP: &str = "Drop-in for llvm-profdata: run through a link named \
+    llvm-profdata (e.g. `ln -s $(which pgo-merge) ~/bin/llvm-profdata`, first on PATH), it \
+    takes llvm-profdata's merge, show and overlap options; a link named llvm-profdata-N writes \
+    profiles for LLVM N, as does PGO_MERGE_TARGET_LLVM=N for a link without a version.\n\n\
+    Exit codes: 0 success; 1 the work failed (an input or input list is missing, unreadable or \
+    corrupt, inputs conflict, an I/O error); 2 usage error (a bad option or combination of \
+    options, no inputs). Run as llvm-profdata (the drop-in), every failure exits with 1.";
+
+/// The names of the subcommands, as `pgo-merge --help` lists them (`help` is clap's).
+pub const SUBCOMMANDS: &[&str] = &[
+    "merge",
+    "show",
+    "overlap",
+    "symbolize",
+    "completions",
+    "man",
+    "help",
+];
+
+/// `pgo-merge [COMMAND] ...`: the whole command line. Without a command, the arguments are
+/// those of `merge`.
 #[derive(Debug, Parser)]
-#[command(name = "pgo-merge", version, about)]
+#[command(
+    name = "pgo-merge",
+    version,
+    about = ABOUT,
+    long_about = None,
+    after_help = AFTER_HELP,
+    propagate_version = true,
+    args_conflicts_with_subcommands = true,
+    subcommand_value_name = "COMMAND",
+    subcommand_help_heading = "Commands"
+)]
+pub struct Cli {
+    /// The command (default: merge).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// The arguments of the default command, merge.
+    #[command(flatten)]
+    pub merge: MergeArgs,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Merge or convert profiles into one (the default command: `pgo-merge IN... -o OUT`
+    /// is `pgo-merge merge IN... -o OUT`)
+    #[command(after_help = EXIT_CODES)]
+    Merge(MergeArgs),
+    /// Describe profiles: LLVM raw (.profraw), indexed (.profdata) and text (.proftext)
+    /// profiles, GraalVM .iprof (.iprof.gz), jitdumps, perf maps and .NET r2rmaps
+    #[command(after_help = EXIT_CODES)]
+    Show(ShowArgs),
+    /// Compare two profiles (as llvm-profdata overlap)
+    #[command(after_help = EXIT_CODES)]
+    Overlap(OverlapArgs),
+    /// Turn sampled JIT code (perf script + jitdump / perf map / r2rmap) into a profile
+    #[command(after_help = EXIT_CODES)]
+    Symbolize(SymbolizeArgs),
+    /// Print a completion script for SHELL (e.g. `pgo-merge completions bash >
+    /// /etc/bash_completion.d/pgo-merge`)
+    #[command(after_help = EXIT_CODES)]
+    Completions(CompletionsArgs),
+    /// Print the man page (roff; e.g. `pgo-merge man > pgo-merge.1`, or `pgo-merge man |
+    /// man -l -`)
+    #[command(after_help = EXIT_CODES)]
+    Man(ManArgs),
+}
+
+/// `pgo-merge completions SHELL`.
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell.
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+/// `pgo-merge man` (no arguments).
+#[derive(Debug, Args)]
+pub struct ManArgs {}
+
+/// The whole command tree: `pgo-merge` with its commands.
+pub fn cli() -> clap::Command {
+    Cli::command()
+}
+
+/// The command `name` (`merge`, `show`, ...) as it parses on its own, shown as `pgo-merge
+/// NAME` in its help and errors.
+pub fn subcommand(name: &str) -> clap::Command {
+    // Built, so that it has what the tree gives its commands (`--version`).
+    let mut tree = cli();
+    tree.build();
+    let sub = tree
+        .find_subcommand(name)
+        .cloned()
+        .unwrap_or_else(|| panic!("no subcommand {name}"));
+    sub.bin_name(format!("pgo-merge {name}"))
+        .display_name("pgo-merge")
+}
+
+/// Merge profiles into one indexed (or text, or iprof) profile.
+#[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Input profiles, or directories searched recursively for .profraw and .profdata files.
-    /// The format of each input is detected from its content.
+    /// Input profiles, or directories searched recursively for .profraw, .profdata, .iprof
+    /// and .iprof.gz files (and .proftext when GraalVM profiles are among them). The format
+    /// of each input is detected from its content.
     pub inputs: Vec<PathBuf>,
 
     /// Output file (`-` for standard output). Written to a temporary file first and
@@ -176,14 +288,11 @@ pub struct MergeArgs {
 
 /// `pgo-merge show`: describe profiles. Options are llvm-profdata's; the text output is what
 /// llvm-profdata show prints for them.
-#[derive(Debug, Parser)]
-#[command(
-    name = "pgo-merge show",
-    version,
-    about = "Describe profiles (any input format)"
-)]
+#[derive(Debug, Args)]
 pub struct ShowArgs {
-    /// Profiles to show (.profraw, .profdata, .proftext).
+    /// Files to show: LLVM .profraw, .profdata and .proftext profiles, GraalVM .iprof and
+    /// .iprof.gz profiles, jitdumps (jit-PID.dump), perf maps (perf-PID.map) and .NET r2rmaps.
+    /// The format is detected from the content.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
     /// Details for every function.
@@ -260,8 +369,7 @@ pub struct ShowArgs {
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
-#[derive(Debug, Parser)]
-#[command(name = "pgo-merge overlap", version, about = "Compare two profiles")]
+#[derive(Debug, Args)]
 pub struct OverlapArgs {
     /// The base profile.
     pub base: PathBuf,
@@ -323,12 +431,7 @@ pub enum FailureModeArg {
 
 /// `pgo-merge symbolize`: resolve the JIT frames of sampled stacks (`perf script` text)
 /// through jitdumps, perf maps and r2rmaps, and write a profile.
-#[derive(Debug, Parser)]
-#[command(
-    name = "pgo-merge symbolize",
-    version,
-    about = "Turn sampled JIT code (perf script + jitdump / perf map / r2rmap) into a profile"
-)]
+#[derive(Debug, Args)]
 pub struct SymbolizeArgs {
     /// jitdump files (`jit-PID.dump`) written by the JIT runtime; each applies to the
     /// process named in its header.

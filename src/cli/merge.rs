@@ -4,6 +4,7 @@ use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{self, FailureMode, MergeRequest, NormalizeMode, OutputFormat, Written};
 
 use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
+use super::dropin::Target;
 use super::{EXIT_OK, Mode, messages, progress};
 
 const PREFIX: &str = "pgo-merge";
@@ -71,11 +72,29 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
     })
 }
 
-/// Runs a merge; returns the process exit code. Messages go to stderr.
-pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
+/// Runs a merge; returns the process exit code. Messages go to stderr. `target` is the LLVM
+/// version the drop-in writes for when its name or environment chose it (already in
+/// `args.target_llvm`), named in the message if that version cannot be written.
+pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
     let req = match request(&args, mode) {
         Ok(r) => r,
         Err(e) => return messages::error(PREFIX, &e, mode),
+    };
+    let error = |e: &pgo_merge::Error| {
+        let code = messages::error(PREFIX, e, mode);
+        if let Some(t) = target
+            && e.is_request_error()
+            && e.to_string().contains("--target-llvm")
+        {
+            eprintln!(
+                "{PREFIX}: note: LLVM {} is the target {}; name the drop-in after a \
+                 supported LLVM version or unset {}",
+                t.llvm,
+                t.source(),
+                super::dropin::TARGET_ENV
+            );
+        }
+        code
     };
     if args.dump_input_file_list {
         return match pipeline::plan_inputs(&req) {
@@ -85,14 +104,14 @@ pub fn run_merge(args: MergeArgs, mode: Mode) -> i32 {
                 }
                 EXIT_OK
             }
-            Err(e) => messages::error(PREFIX, &e, mode),
+            Err(e) => error(&e),
         };
     }
     let quiet = args.quiet;
     let bar = progress::Bar::new(args.no_progress || quiet);
     let outcome = match pipeline::merge(&req, &bar) {
         Ok(o) => o,
-        Err(e) => return messages::error(PREFIX, &e, mode),
+        Err(e) => return error(&e),
     };
     messages::print(PREFIX, &outcome.messages, quiet);
     let to_file = outcome.output.as_os_str() != "-";

@@ -306,3 +306,397 @@ fn outputs_get_the_permissions_of_a_new_file() {
         );
     }
 }
+
+/// The commands `pgo-merge --help` must list (clap's `help` included).
+const COMMANDS: [&str; 7] = [
+    "merge",
+    "show",
+    "overlap",
+    "symbolize",
+    "completions",
+    "man",
+    "help",
+];
+
+fn stdout(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// `--help` and `-h` list every command, describe the tool in the same words, and document
+/// the exit codes; `help` is `--help`, and `help COMMAND` is `COMMAND --help`.
+#[test]
+fn help_lists_every_command_and_describes_the_tool_once() {
+    let long = run_ours(["--help"]);
+    let short = run_ours(["-h"]);
+    assert_eq!((code(&long), code(&short)), (0, 0));
+    let (long, short) = (stdout(&long), stdout(&short));
+    for text in [&long, &short] {
+        let commands = text
+            .split("Commands:")
+            .nth(1)
+            .and_then(|t| t.split("\n\n").next())
+            .unwrap_or_else(|| panic!("no Commands section:\n{text}"));
+        for c in COMMANDS {
+            assert!(
+                commands.lines().any(|l| l.trim_start().starts_with(c)),
+                "{c} is not listed:\n{commands}"
+            );
+        }
+        assert!(text.contains("Exit codes: 0 success; 1 "), "{text}");
+        assert!(
+            text.contains("llvm-profdata-N"),
+            "the drop-in setup: {text}"
+        );
+    }
+    let about = |t: &str| t.split("\n\n").next().unwrap_or_default().to_string();
+    assert_eq!(about(&long), about(&short));
+    assert!(about(&long).contains(".iprof"), "{long}");
+    // `--help` after other arguments describes the whole tool too (merge is the default).
+    assert_eq!(stdout(&run_ours(["x.profraw", "--help"])), long);
+    assert_eq!(stdout(&run_ours(["help"])), long);
+    for c in COMMANDS.iter().filter(|c| **c != "help") {
+        let a = run_ours(["help", c]);
+        let b = run_ours([c, "--help"]);
+        assert_eq!((code(&a), code(&b)), (0, 0), "{c}");
+        assert_eq!(stdout(&a), stdout(&b), "help {c}");
+        assert!(
+            stdout(&a).contains(&format!("Usage: pgo-merge {c}")),
+            "{}",
+            stdout(&a)
+        );
+    }
+    // No arguments: what the tool is and its commands, on stderr, as a usage error.
+    let none = pgo_merge().output().unwrap();
+    assert_eq!(code(&none), 2);
+    assert!(stderr(&none).contains("Commands:") && stderr(&none).contains("symbolize"));
+}
+
+/// `show --help` names every format show reads; the inputs' help names `.iprof` in
+/// directories, and a directory of `.iprof` files is indeed merged.
+#[test]
+fn help_names_every_format() {
+    let show = stdout(&run_ours(["show", "--help"]));
+    for f in [
+        ".profraw",
+        ".profdata",
+        ".proftext",
+        ".iprof",
+        ".iprof.gz",
+        "jitdump",
+        "perf map",
+        "r2rmap",
+    ] {
+        assert!(show.contains(f), "show --help omits {f}:\n{show}");
+    }
+    let merge = stdout(&run_ours(["merge", "--help"]));
+    let inputs = merge
+        .split("Arguments:")
+        .nth(1)
+        .and_then(|t| t.split("Options:").next())
+        .unwrap_or_default();
+    assert!(
+        inputs.contains(".iprof") && inputs.contains(".iprof.gz"),
+        "{inputs}"
+    );
+    // What the help says: a directory's .iprof files are found.
+    let dir = tempdir();
+    let d = dir.path();
+    std::fs::create_dir(d.join("profiles")).unwrap();
+    let src = crate::iprof::iprof_data("small-v1.1.0.iprof");
+    std::fs::copy(&src, d.join("profiles/a.iprof")).unwrap();
+    let (x, y) = (d.join("dir.iprof"), d.join("file.iprof"));
+    assert_ok(
+        &run_ours([d.join("profiles").as_os_str(), "-o".as_ref(), x.as_os_str()]),
+        "directory of .iprof",
+    );
+    assert_ok(
+        &run_ours([src.as_os_str(), "-o".as_ref(), y.as_os_str()]),
+        "the .iprof file",
+    );
+    assert_eq!(std::fs::read(&x).unwrap(), std::fs::read(&y).unwrap());
+}
+
+/// A misspelt command is recognised as one, unless a file of that name exists.
+#[test]
+fn misspelt_commands_are_recognised() {
+    for (typo, meant) in [
+        ("shwo", "show"),
+        ("mrege", "merge"),
+        ("ovelrap", "overlap"),
+        ("symbolise", "symbolize"),
+        ("completion", "completions"),
+        ("Show", "show"),
+    ] {
+        let out = run_ours([typo, "x.profraw", "-o", "x.profdata"]);
+        assert_eq!(code(&out), 2, "{typo}: {}", stderr(&out));
+        let err = stderr(&out);
+        assert!(
+            err.contains(&format!("did you mean '{meant}'")) && err.contains(typo),
+            "{typo}: {err}"
+        );
+        let out = run_ours(["help", typo]);
+        assert_eq!(code(&out), 2);
+        assert!(stderr(&out).contains(&format!("did you mean '{meant}'")));
+    }
+    // Not close to any command: an input file that does not exist (exit 1).
+    let out = run_ours(["frobnicate", "-o", "x.profdata"]);
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("frobnicate: No such file"),
+        "{}",
+        stderr(&out)
+    );
+    // A file named like a typo is an input.
+    let dir = tempdir();
+    std::fs::copy(
+        raw("clang22/ir-basic-run1.profraw"),
+        dir.path().join("shwo"),
+    )
+    .unwrap();
+    let out = pgo_merge()
+        .current_dir(dir.path())
+        .args(["shwo", "-o", "out.profdata"])
+        .output()
+        .unwrap();
+    assert_ok(&out, "an input named shwo");
+    assert!(dir.path().join("out.profdata").is_file());
+}
+
+/// `completions SHELL` and `man` print what clap_complete and clap_mangen generate from the
+/// argument definitions: non-empty, naming every command.
+#[test]
+fn completions_and_man_page_name_every_command() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let out = run_ours(["completions", shell]);
+        assert_ok(&out, shell);
+        let script = stdout(&out);
+        assert!(script.len() > 1000, "{shell}: {script}");
+        for c in COMMANDS {
+            assert!(script.contains(c), "{shell} completions omit {c}");
+        }
+        // Options of the commands are completed too.
+        assert!(script.contains("target-llvm") && script.contains("perf-script"));
+    }
+    let out = run_ours(["completions", "tcsh"]);
+    assert_eq!(code(&out), 2);
+    let out = run_ours(["man"]);
+    assert_ok(&out, "man");
+    let page = stdout(&out);
+    assert!(
+        page.starts_with(".ie") && page.contains(".TH PGO-MERGE 1"),
+        "{page}"
+    );
+    for c in COMMANDS {
+        assert!(
+            page.contains(&format!("pgo\\-merge {c}")),
+            "man page omits {c}"
+        );
+    }
+    // Rendered by man itself: the sections a reader expects.
+    let Some(man) = tool("man", "man page rendering") else {
+        return;
+    };
+    let dir = tempdir();
+    let file = dir.path().join("pgo-merge.1");
+    std::fs::write(&file, &page).unwrap();
+    let out = std::process::Command::new(man)
+        .env("MANWIDTH", "100")
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .arg("-l")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_ok(&out, "man -l");
+    let text = stdout(&out);
+    for s in [
+        "NAME",
+        "SYNOPSIS",
+        "OPTIONS",
+        "COMMANDS",
+        "PGO-MERGE SHOW",
+        "EXIT STATUS",
+        "PGO_MERGE_TARGET_LLVM",
+        "--value-cutoff",
+        "--perf-script",
+    ] {
+        assert!(text.contains(s), "rendered man page lacks {s}:\n{text}");
+    }
+    for c in COMMANDS {
+        assert!(text.contains(&format!("pgo-merge {c}")), "{c}");
+    }
+}
+
+/// The exit-code rule: 0 success; 1 the work failed (a missing or unreadable input or input
+/// list, a corrupt input, an I/O error); 2 a usage error (a bad option or combination, no
+/// inputs). Run as llvm-profdata, every failure exits with 1.
+#[test]
+fn exit_codes_follow_one_rule() {
+    let dir = tempdir();
+    let d = dir.path();
+    let a = raw("clang22/ir-basic-run1.profraw");
+    let o = d.join("o.profdata");
+    let corrupt = d.join("corrupt.profraw");
+    let bytes = std::fs::read(&a).unwrap();
+    std::fs::write(&corrupt, &bytes[..bytes.len() / 2]).unwrap();
+    std::fs::create_dir(d.join("empty-dir")).unwrap();
+    let iprof = crate::iprof::iprof_data("small-v1.1.0.iprof");
+    let s = |p: &std::path::Path| p.display().to_string();
+    let list = d.join("no-such-list.txt");
+    let cases: Vec<(Vec<String>, i32, String)> = vec![
+        // Success.
+        (vec![s(&a), "-o".into(), s(&o)], 0, String::new()),
+        // The work failed.
+        (
+            vec!["/no/such/input.profraw".into(), "-o".into(), s(&o)],
+            1,
+            "/no/such/input.profraw: No such file".into(),
+        ),
+        (
+            vec!["-f".into(), s(&list), "-o".into(), s(&o)],
+            1,
+            format!("{}: cannot read the input list", s(&list)),
+        ),
+        (
+            vec!["-f".into(), s(d), "-o".into(), s(&o)],
+            1,
+            format!("{}: cannot read the input list", s(d)),
+        ),
+        (vec![s(&corrupt), "-o".into(), s(&o)], 1, s(&corrupt)),
+        (
+            vec![s(&d.join("empty-dir")), "-o".into(), s(&o)],
+            1,
+            s(&d.join("empty-dir")),
+        ),
+        (
+            vec![s(&a), "-o".into(), s(&d.join("no/such/dir/o.profdata"))],
+            1,
+            "error".into(),
+        ),
+        (
+            vec![
+                s(&iprof),
+                "/no/such/b.iprof".into(),
+                "-o".into(),
+                s(&d.join("o.iprof")),
+            ],
+            1,
+            "/no/such/b.iprof".into(),
+        ),
+        (
+            vec!["show".into(), "/no/such/input.profraw".into()],
+            1,
+            "/no/such/input.profraw".into(),
+        ),
+        (
+            vec!["overlap".into(), s(&a), "/no/such/input.profraw".into()],
+            1,
+            "/no/such/input.profraw".into(),
+        ),
+        (
+            vec![
+                "symbolize".into(),
+                "--perf-map".into(),
+                "/no/such/perf-1.map".into(),
+                "--perf-script".into(),
+                "/no/such/script.txt".into(),
+                "-o".into(),
+                s(&d.join("o.folded")),
+            ],
+            1,
+            "/no/such/".into(),
+        ),
+        // Usage errors.
+        (vec!["--sparse=maybe".into(), s(&a)], 2, "maybe".into()),
+        (
+            vec!["--bogus".into(), s(&a), "-o".into(), s(&o)],
+            2,
+            "--bogus".into(),
+        ),
+        (
+            vec![
+                "--text".into(),
+                "--output-format=profdata".into(),
+                s(&a),
+                "-o".into(),
+                s(&o),
+            ],
+            2,
+            "cannot be used with".into(),
+        ),
+        (vec!["-o".into(), s(&o)], 2, "no input files".into()),
+        (vec!["show".into()], 2, "FILES".into()),
+        (
+            vec!["show".into(), "--bogus".into(), s(&a)],
+            2,
+            "--bogus".into(),
+        ),
+        (
+            vec![
+                "symbolize".into(),
+                "--perf-script".into(),
+                s(&a),
+                "-o".into(),
+                s(&d.join("o.folded")),
+            ],
+            2,
+            "--jitdump".into(),
+        ),
+        (vec!["completions".into()], 2, "SHELL".into()),
+    ];
+    for (args, expected, needle) in &cases {
+        let _ = std::fs::remove_file(&o);
+        let out = run_ours(args);
+        assert_eq!(code(&out), *expected, "{args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle.as_str()),
+            "{args:?}: {needle:?} not in {}",
+            stderr(&out)
+        );
+    }
+    // The drop-in: every failure exits with 1.
+    let (_g, link) = dropin();
+    let dropin_cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec!["merge".into(), "-f".into(), s(&list), "-o".into(), s(&o)],
+            "input list",
+        ),
+        (
+            vec![
+                "merge".into(),
+                "/no/such/input.profraw".into(),
+                "-o".into(),
+                s(&o),
+            ],
+            "/no/such",
+        ),
+        (
+            vec!["merge".into(), s(&corrupt), "-o".into(), s(&o)],
+            "corrupt",
+        ),
+        (vec!["merge".into(), "--bogus".into(), s(&a)], "--bogus"),
+        (vec!["merge".into(), "-o".into(), s(&o)], "no input files"),
+        (
+            vec!["merge".into(), "--sparse=maybe".into(), s(&a)],
+            "maybe",
+        ),
+        (vec!["show".into()], "FILES"),
+        (vec![], "No subcommand"),
+    ];
+    for (args, needle) in dropin_cases {
+        let out = std::process::Command::new(&link)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 1, "drop-in {args:?}: {}", stderr(&out));
+        assert!(
+            stderr(&out).contains(needle),
+            "drop-in {args:?}: {}",
+            stderr(&out)
+        );
+    }
+}

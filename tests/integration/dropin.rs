@@ -106,7 +106,10 @@ fn unsupported_options_and_subcommands_fail_clearly() {
         (vec!["merge", "-debug-info=a.out"], "debug-info"),
         (vec!["merge", "--sample"], "sample"),
         (vec!["merge", "-gen-partial-profile"], "gen-partial-profile"),
-        (vec!["merge", "-no-such-thing"], "unknown option"),
+        (
+            vec!["merge", "-no-such-thing"],
+            "Unknown command line argument",
+        ),
         (vec!["show", "--show-prof-sym-list"], "show-prof-sym-list"),
         (vec!["order"], "order"),
     ] {
@@ -249,4 +252,386 @@ fn cargo_pgo_style_build_through_the_drop_in() {
     assert_ok(&out, "optimised build");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.trim().is_empty(), "rustc warned:\n{err}");
+}
+
+/// A directory holding a link `name` (e.g. `llvm-profdata-19`) to our binary, kept alive with
+/// the returned guard.
+fn dropin_named(name: &str) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempdir();
+    let link = dir.path().join(name);
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).expect("symlink");
+    (dir, link)
+}
+
+/// stderr with the `Try: '<argv0> --help'` hint's program path left out (the real tool runs
+/// from its own directory).
+fn without_argv0(stderr: &str) -> String {
+    let re = regex::Regex::new(r"Try: '[^']*'").unwrap();
+    re.replace_all(stderr, "Try: 'PROGRAM --help'").into_owned()
+}
+
+/// The option names (`--sparse`, `-o`) of an llvm-profdata-style help text.
+fn option_names(help: &str) -> std::collections::BTreeSet<String> {
+    let re = regex::Regex::new(r"^\s+(--?[A-Za-z0-9][A-Za-z0-9-]*)").unwrap();
+    help.lines()
+        .filter_map(|l| re.captures(l).map(|c| c[1].to_string()))
+        .collect()
+}
+
+/// `merge -help` (one dash), `--help`, `-h` and `--help-hidden` print llvm-profdata-style help
+/// (as llvm-profdata does), naming exactly llvm-profdata 22's options: each either
+/// implemented or listed as not implemented.
+#[test]
+fn help_is_llvm_profdata_style_and_names_exactly_its_options() {
+    let Some(p22) = tool("llvm-profdata-22", "drop-in help") else {
+        return;
+    };
+    let (_g, ours) = dropin();
+    // LLVM's global options that the subcommands accept and our help names: accepted by the
+    // real tool, absent from its subcommand help.
+    let globals = [
+        "--write-prev-version",
+        "--correlate",
+        "--debug-file-directory",
+        "--fs-discriminator-pass",
+        "--version",
+    ];
+    for sub in ["merge", "show", "overlap"] {
+        let (rc, real, _) = run_full(Command::new(&p22).args([sub, "--help-hidden"]));
+        assert_eq!(rc, 0);
+        let real_names = option_names(&real);
+        assert!(real_names.contains("--help"), "{sub}: {real}");
+        for spelling in ["-help", "--help", "-h", "--help-hidden", "-help-list"] {
+            let (a_rc, a_out, _) = run_full(Command::new(&p22).args([sub, spelling]));
+            let (b_rc, b_out, b_err) = run_full(Command::new(&ours).args([sub, spelling]));
+            assert_eq!((a_rc, b_rc), (0, 0), "{sub} {spelling}: {b_err}");
+            let head = |s: &str| s.lines().take(5).collect::<Vec<_>>().join("\n");
+            assert_eq!(head(&a_out), head(&b_out), "{sub} {spelling}");
+            assert!(
+                b_out.contains("Not implemented by pgo-merge"),
+                "{sub} {spelling}: the help must say what is not implemented:\n{b_out}"
+            );
+            let ours_names: std::collections::BTreeSet<String> = option_names(&b_out)
+                .into_iter()
+                .filter(|n| !globals.contains(&n.as_str()))
+                .collect();
+            assert_eq!(
+                ours_names, real_names,
+                "{sub} {spelling}: our help must name exactly llvm-profdata's options"
+            );
+        }
+        for g in globals {
+            let arg = match g {
+                "--correlate" => "--correlate=binary".to_string(),
+                "--debug-file-directory" => "--debug-file-directory=/nonexistent".into(),
+                "--fs-discriminator-pass" => "--fs-discriminator-pass=Base".into(),
+                _ => g.to_string(),
+            };
+            let (_, _, err) = run_full(Command::new(&p22).args([sub, &arg]));
+            assert!(
+                !err.contains("Unknown command line argument"),
+                "{sub} {arg}: llvm-profdata-22 no longer takes it: {err}"
+            );
+        }
+    }
+    // The native help is not what the drop-in prints.
+    let (_, out, _) = run_full(Command::new(&ours).args(["merge", "--help"]));
+    assert!(!out.contains("--target-llvm") && !out.contains("Usage: pgo-merge"));
+}
+
+/// Unknown options are reported as llvm-profdata reports them: same lines, same "Did you mean"
+/// (for misspellings whose nearest option is unique), same exit code.
+#[test]
+fn unknown_options_get_llvm_profdatas_did_you_mean() {
+    let Some(p22) = tool("llvm-profdata-22", "drop-in unknown options") else {
+        return;
+    };
+    let (_g, ours) = dropin();
+    let f = raw("clang22/ir-basic-run1.profraw");
+    let dir = tempdir();
+    let o = dir.path().join("o.profdata");
+    let cases: &[&[&str]] = &[
+        &["merge", "-sprase"],
+        &["merge", "--sprase"],
+        &["merge", "--spars"],
+        &["merge", "-instrr"],
+        &["merge", "--tex"],
+        &["merge", "-bnary"],
+        &["merge", "-num-thread=2"],
+        &["merge", "--input-file=x"],
+        &["merge", "-j1"],
+        &["merge", "--failure-mod=all"],
+        &["merge", "--functon=main"],
+        &["merge", "-q"],
+        &["merge", "-x"],
+        &["merge", "--sparse=yes"],
+        // llvm-profdata has no -w: `-w W,FILE` is refused as it refuses it.
+        &["merge", "-w", "2,x"],
+        &["show", "--sparse"],
+        &["show", "--show-composite-info-only"],
+        &["show", "--onlylistbelow"],
+    ];
+    for args in cases {
+        let run = |bin: &std::path::Path| {
+            let (rc, _, err) = run_full(Command::new(bin).args(*args).arg(&f).arg("-o").arg(&o));
+            (rc, without_argv0(&err))
+        };
+        let real = run(&p22);
+        let mine = run(&ours);
+        assert_eq!(real.0, 1, "{args:?}: {}", real.1);
+        assert_eq!(real, mine, "{args:?}");
+    }
+}
+
+/// Options of pgo-merge that llvm-profdata does not have are refused in drop-in mode, as
+/// llvm-profdata refuses them.
+#[test]
+fn native_only_options_are_refused_as_llvm_profdata_refuses_them() {
+    let Some(p22) = tool("llvm-profdata-22", "drop-in native options") else {
+        return;
+    };
+    let (_g, ours) = dropin();
+    let f = raw("clang22/ir-basic-run1.profraw");
+    let dir = tempdir();
+    let o = dir.path().join("o.profdata");
+    for args in [
+        &["merge", "-w", "2,FILE"][..],
+        &["merge", "--target-llvm=19"],
+        &["merge", "--format-version=12"],
+        &["merge", "--output-format=proftext"],
+        &["merge", "--no-progress"],
+        &["merge", "--quiet"],
+        &["merge", "--lenient"],
+        &["merge", "--threads=2"],
+        &["overlap", "--top-differences=3"],
+    ] {
+        let args: Vec<String> = args
+            .iter()
+            .map(|a| a.replace("FILE", &f.display().to_string()))
+            .collect();
+        let (a_rc, _, a_err) = run_full(Command::new(&p22).args(&args).arg(&f).arg("-o").arg(&o));
+        let (b_rc, _, b_err) = run_full(Command::new(&ours).args(&args).arg(&f).arg("-o").arg(&o));
+        let refused = |e: &str| e.contains(&format!("Unknown command line argument '{}'", args[1]));
+        if refused(&a_err) {
+            assert_eq!((a_rc, b_rc), (1, 1), "{args:?}: {b_err}");
+            assert!(refused(&b_err), "{args:?}: {b_err}");
+        } else {
+            // LLVM's global `--threads` is accepted (and ignored) by llvm-profdata; we refuse
+            // it plainly instead of ignoring it.
+            assert_eq!(args[1], "--threads=2", "{args:?}: {a_err}");
+            assert_eq!(b_rc, 1, "{args:?}: {b_err}");
+        }
+    }
+}
+
+/// Index version of an indexed profile written by `cmd`.
+fn written_version(cmd: &mut Command, out: &std::path::Path) -> u32 {
+    let _ = std::fs::remove_file(out);
+    assert_ok(&cmd.output().unwrap(), &format!("{cmd:?}"));
+    index_version(out)
+}
+
+/// The version in the drop-in's name picks the LLVM version merge writes for; for a name
+/// without one, PGO_MERGE_TARGET_LLVM does; llvm-profdata's `--write-prev-version` wins; and
+/// `--version` says which LLVM version it writes for.
+#[test]
+fn the_name_or_environment_picks_the_llvm_version() {
+    let dir = tempdir();
+    let out = dir.path().join("o.profdata");
+    let f = raw("clang19/ir-basic-run1.profraw");
+    let native = |m: &str| {
+        written_version(
+            pgo_merge()
+                .args(["--target-llvm", m])
+                .arg(&f)
+                .arg("-o")
+                .arg(&out),
+            &out,
+        )
+    };
+    for m in ["14", "18", "19", "21", "22", "23"] {
+        let (_g, link) = dropin_named(&format!("llvm-profdata-{m}"));
+        let mut merge = Command::new(&link);
+        merge
+            .env("PGO_MERGE_TARGET_LLVM", "12")
+            .args(["merge", "-o"])
+            .arg(&out)
+            .arg(&f);
+        assert_eq!(written_version(&mut merge, &out), native(m), "{m}");
+        let (rc, v, _) = run_full(Command::new(&link).arg("--version"));
+        assert_eq!(rc, 0);
+        assert!(
+            v.contains(&format!("LLVM version {m}")) && v.contains(&format!("llvm-profdata-{m}")),
+            "{v}"
+        );
+        // llvm-profdata's own option wins over the name.
+        let mut prev = Command::new(&link);
+        prev.args(["merge", "--write-prev-version", "-o"])
+            .arg(&out)
+            .arg(&f);
+        assert_eq!(written_version(&mut prev, &out), 11);
+    }
+    let (_g, link) = dropin();
+    for m in ["14", "19"] {
+        let mut merge = Command::new(&link);
+        merge
+            .env("PGO_MERGE_TARGET_LLVM", m)
+            .args(["merge", "-o"])
+            .arg(&out)
+            .arg(&f);
+        assert_eq!(written_version(&mut merge, &out), native(m), "env {m}");
+        let (_, v, _) = run_full(
+            Command::new(&link)
+                .env("PGO_MERGE_TARGET_LLVM", m)
+                .arg("--version"),
+        );
+        assert!(
+            v.contains(&format!("LLVM version {m}")) && v.contains("PGO_MERGE_TARGET_LLVM"),
+            "{v}"
+        );
+    }
+    // Neither: the default, which `--version` names as LLVM 22's.
+    let mut merge = Command::new(&link);
+    merge
+        .env_remove("PGO_MERGE_TARGET_LLVM")
+        .args(["merge", "-o"])
+        .arg(&out)
+        .arg(&f);
+    assert_eq!(written_version(&mut merge, &out), native("22"));
+    let (_, v, _) = run_full(
+        Command::new(&link)
+            .env_remove("PGO_MERGE_TARGET_LLVM")
+            .arg("--version"),
+    );
+    assert!(
+        v.contains("LLVM version 22") && v.contains("default"),
+        "{v}"
+    );
+    // A bad value is an error that names the variable; a version this build cannot write
+    // says where it came from.
+    let (rc, _, err) = run_full(
+        Command::new(&link)
+            .env("PGO_MERGE_TARGET_LLVM", "nineteen")
+            .args(["merge", "-o"])
+            .arg(&out)
+            .arg(&f),
+    );
+    assert_eq!(rc, 1);
+    assert!(err.contains("PGO_MERGE_TARGET_LLVM=\"nineteen\""), "{err}");
+    let (_g11, link11) = dropin_named("llvm-profdata-11");
+    let (rc, _, err) = run_full(
+        Command::new(&link11)
+            .args(["merge", "-o"])
+            .arg(&out)
+            .arg(&f),
+    );
+    assert_eq!(rc, 1);
+    assert!(
+        err.contains("LLVM 12 or later") && err.contains("program name llvm-profdata-11"),
+        "{err}"
+    );
+    // show does not care about the target.
+    let (rc, _, err) = run_full(Command::new(&link11).arg("show").arg(&f));
+    assert_eq!(rc, 0, "{err}");
+}
+
+/// Acceptance: with the drop-in named `llvm-profdata-19`, `llvm-profdata-19 merge -o
+/// x.profdata DIR` (real clang-19 raw profiles) writes a profile that the real
+/// llvm-profdata-19 shows and clang-19 uses without a warning; the unversioned drop-in's
+/// profile (LLVM 22's index version) is refused by both, so the name is what makes it work.
+#[test]
+fn dropin_named_llvm_profdata_19_feeds_clang19() {
+    let test = "llvm-profdata-19 drop-in with clang-19";
+    let (Some(real19), Some(clang19)) = (tool("llvm-profdata-19", test), tool("clang-19", test))
+    else {
+        return;
+    };
+    let (g, _link) = dropin_named("llvm-profdata-19");
+    let dir = tempdir();
+    let d = dir.path();
+    let profiles = d.join("profiles");
+    std::fs::create_dir(&profiles).unwrap();
+    // The two runs of testdata/src/basic.c built by clang-19 (testdata/regenerate.sh).
+    for run in ["ir-basic-run1", "ir-basic-run2"] {
+        std::fs::copy(
+            raw(&format!("clang19/{run}.profraw")),
+            profiles.join(format!("{run}.profraw")),
+        )
+        .unwrap();
+    }
+    std::fs::copy(root().join("testdata/src/basic.c"), d.join("basic.c")).unwrap();
+    // As a build script runs it: by name, through PATH, our link first.
+    let path = format!(
+        "{}:{}",
+        g.path().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = Command::new("llvm-profdata-19")
+        .current_dir(d)
+        .env("PATH", &path)
+        .env_remove("PGO_MERGE_TARGET_LLVM")
+        .args(["merge", "-o", "x.profdata", "profiles"])
+        .output()
+        .unwrap();
+    assert_ok(&out, "llvm-profdata-19 (the drop-in) merge");
+    let x = d.join("x.profdata");
+    assert_eq!(
+        index_version(&x),
+        12,
+        "LLVM 19 reads index versions up to 12"
+    );
+    let shown = Command::new(&real19).arg("show").arg(&x).output().unwrap();
+    assert_ok(&shown, "the real llvm-profdata-19 show");
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("Total functions: 9"));
+    let build = |profile: &str, exe: &str| {
+        Command::new(&clang19)
+            .current_dir(d)
+            .args(["-O2", &format!("-fprofile-use={profile}")])
+            .args([
+                "-Werror=profile-instr-out-of-date",
+                "-Werror=profile-instr-unprofiled",
+                "-Werror=profile-instr-missing",
+                "basic.c",
+                "-o",
+                exe,
+            ])
+            .output()
+            .unwrap()
+    };
+    let out = build("x.profdata", "basic-opt");
+    assert_ok(&out, "clang-19 -fprofile-use with the drop-in's profile");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.trim().is_empty(), "clang-19 warned:\n{err}");
+    // The profile is applied: branch weights in the IR.
+    let ir = Command::new(&clang19)
+        .current_dir(d)
+        .args([
+            "-O2",
+            "-fprofile-use=x.profdata",
+            "-S",
+            "-emit-llvm",
+            "basic.c",
+            "-o",
+            "-",
+        ])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&ir.stdout).contains("branch_weights"));
+    // Control: the unversioned drop-in writes LLVM 22's index version, which clang-19 cannot
+    // read.
+    let (g2, _) = dropin();
+    let out = Command::new(g2.path().join("llvm-profdata"))
+        .current_dir(d)
+        .env_remove("PGO_MERGE_TARGET_LLVM")
+        .args(["merge", "-o", "x22.profdata", "profiles"])
+        .output()
+        .unwrap();
+    assert_ok(&out, "unversioned drop-in");
+    let out = build("x22.profdata", "basic-22");
+    assert!(
+        !out.status.success(),
+        "clang-19 read index version {}: the control no longer shows anything",
+        index_version(&d.join("x22.profdata"))
+    );
 }

@@ -1,0 +1,244 @@
+//! The llvm-profdata drop-in: the binary run under a name starting with `llvm-profdata`
+//! (`llvm-profdata`, `llvm-profdata-19`, ...) takes llvm-profdata's subcommands and options
+//! ([`super::compat`]), prints its help and messages in its style, and exits with 1 on every
+//! failure.
+//!
+//! Which LLVM release `merge` writes for: the version in the program name
+//! (`llvm-profdata-19` writes what LLVM 19 reads), else the environment variable
+//! [`TARGET_ENV`], else the default (what llvm-profdata 22 writes). llvm-profdata's own
+//! `--write-prev-version` wins over both.
+
+use std::ffi::OsString;
+
+use super::{EXIT_FAILURE, EXIT_OK, Mode, args, compat, merge, overlap, parse_clap, show};
+
+/// The environment variable naming the LLVM major version an unversioned drop-in writes for.
+pub const TARGET_ENV: &str = "PGO_MERGE_TARGET_LLVM";
+
+/// The LLVM release whose index version the drop-in writes when nothing names one.
+pub const DEFAULT_LLVM: u32 = 22;
+
+/// Where the target LLVM version came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TargetFrom {
+    /// The program name (`llvm-profdata-19`).
+    Name(String),
+    /// [`TARGET_ENV`].
+    Env,
+}
+
+/// The LLVM major version the drop-in writes for, and where it came from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Target {
+    /// LLVM major version.
+    pub llvm: u32,
+    /// Its source.
+    pub from: TargetFrom,
+}
+
+impl Target {
+    /// Says where the target came from, for messages.
+    pub fn source(&self) -> String {
+        match &self.from {
+            TargetFrom::Name(n) => format!("from the program name {n}"),
+            TargetFrom::Env => format!("from {TARGET_ENV}={}", self.llvm),
+        }
+    }
+}
+
+/// The LLVM major version in a drop-in's program name: `llvm-profdata-19` → 19 (also
+/// `llvm-profdata19`, `llvm-profdata-19.1`, `llvm-profdata-19.exe`); None for a name without
+/// one.
+pub fn version_in_name(prog: &str) -> Option<u32> {
+    let rest = prog.strip_prefix("llvm-profdata")?;
+    let rest = rest.strip_suffix(".exe").unwrap_or(rest);
+    let rest = rest.strip_prefix('-').unwrap_or(rest);
+    let major: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    let after = &rest[major.len()..];
+    if major.is_empty() || !(after.is_empty() || after.starts_with('.')) {
+        return None;
+    }
+    major.parse().ok()
+}
+
+/// The target of the drop-in named `prog`, given the value of [`TARGET_ENV`]; an error
+/// message for a value that is not a version.
+pub fn target(prog: &str, env: Option<&str>) -> Result<Option<Target>, String> {
+    if let Some(llvm) = version_in_name(prog) {
+        return Ok(Some(Target {
+            llvm,
+            from: TargetFrom::Name(prog.to_string()),
+        }));
+    }
+    match env.map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(v) => match v.parse::<u32>() {
+            Ok(llvm) => Ok(Some(Target {
+                llvm,
+                from: TargetFrom::Env,
+            })),
+            Err(_) => Err(format!(
+                "{TARGET_ENV}={v:?} is not an LLVM major version (e.g. {TARGET_ENV}=19)"
+            )),
+        },
+    }
+}
+
+fn env_target(prog: &str) -> Result<Option<Target>, String> {
+    let env = std::env::var(TARGET_ENV).ok();
+    target(prog, env.as_deref())
+}
+
+/// What `--version` prints in drop-in mode.
+pub fn version_text(prog: &str) -> String {
+    let head = format!(
+        "pgo-merge {} (llvm-profdata drop-in, run as {prog})",
+        env!("CARGO_PKG_VERSION")
+    );
+    match env_target(prog) {
+        Ok(Some(t)) => format!(
+            "{head}\n  LLVM version {}: merge writes indexed profiles that LLVM {} reads ({})\n",
+            t.llvm,
+            t.llvm,
+            t.source()
+        ),
+        Ok(None) => format!(
+            "{head}\n  LLVM version {DEFAULT_LLVM}: merge writes indexed profiles that LLVM \
+             {DEFAULT_LLVM} and later read (the default; for LLVM N, name the drop-in \
+             llvm-profdata-N or set {TARGET_ENV}=N)\n"
+        ),
+        Err(e) => format!("{head}\n  error: {e}\n"),
+    }
+}
+
+/// llvm-profdata-style help of the drop-in itself.
+fn tool_help(prog: &str) -> String {
+    let mut s = String::from("OVERVIEW: LLVM profile data\n\n");
+    s += &format!("USAGE: {prog} [subcommand] [options]\n\nSUBCOMMANDS:\n\n");
+    for sub in ["merge", "order", "overlap", "show"] {
+        let desc = match compat::subcommand_text(sub) {
+            Some((d, _)) => d,
+            None => "Not implemented by pgo-merge's drop-in",
+        };
+        s += &format!("  {sub:<7} - {desc}\n");
+    }
+    s += &format!(
+        "\n  Type \"{prog} <subcommand> --help\" to get more help on a specific subcommand\n\n"
+    );
+    s += &version_text(prog);
+    s
+}
+
+/// Runs the drop-in: `prog` is the program's file name, `argv0` as invoked.
+pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
+    let args = super::strings(rest);
+    let Some(sub) = args.first().cloned() else {
+        eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage.");
+        return EXIT_FAILURE;
+    };
+    let rest = &args[1..];
+    match sub.as_str() {
+        "merge" | "show" | "overlap" => {}
+        "-h" | "-help" | "--help" | "-help-hidden" | "--help-hidden" | "-help-list"
+        | "--help-list" | "-help-list-hidden" | "--help-list-hidden" => {
+            print!("{}", tool_help(prog));
+            return EXIT_OK;
+        }
+        "-version" | "--version" => {
+            print!("{}", version_text(prog));
+            return EXIT_OK;
+        }
+        "order" => {
+            eprintln!(
+                "{prog}: error: subcommand \"order\" is not implemented by pgo-merge's \
+                 llvm-profdata drop-in (merge, show and overlap are)"
+            );
+            return EXIT_FAILURE;
+        }
+        other => {
+            eprintln!("{prog}: Unknown subcommand '{other}'.  Try: '{argv0} --help'");
+            if let Some(s) = ["merge", "show", "overlap"]
+                .into_iter()
+                .find(|s| compat::typo_distance(&other.to_lowercase(), s) <= 2)
+            {
+                eprintln!("{prog}: Did you mean '{s}'?");
+            }
+            return EXIT_FAILURE;
+        }
+    }
+    let normalized = match compat::dropin_normalize(&sub, rest, prog, argv0) {
+        Ok(n) => n,
+        Err(compat::Stop::Help) => {
+            print!("{}", compat::dropin_help(&sub, prog));
+            return EXIT_OK;
+        }
+        Err(compat::Stop::Version) => {
+            print!("{}", version_text(prog));
+            return EXIT_OK;
+        }
+        Err(compat::Stop::Failed) => return EXIT_FAILURE,
+    };
+    let cmd = args::subcommand(&sub).bin_name(format!("{prog} {sub}"));
+    let mode = Mode::LlvmProfdata;
+    match sub.as_str() {
+        "merge" => {
+            let mut a: args::MergeArgs = match parse_clap(cmd, normalized, mode) {
+                Ok(a) => a,
+                Err(code) => return code,
+            };
+            let target = if a.write_prev_version {
+                None
+            } else {
+                match env_target(prog) {
+                    Ok(t) => t,
+                    Err(e) => {
+                        eprintln!("{prog}: error: {e}");
+                        return EXIT_FAILURE;
+                    }
+                }
+            };
+            a.target_llvm = target.as_ref().map(|t| t.llvm);
+            merge::run_merge(a, mode, target.as_ref())
+        }
+        "show" => match parse_clap(cmd, normalized, mode) {
+            Ok(a) => show::run_show(a, mode),
+            Err(code) => code,
+        },
+        _ => match parse_clap(cmd, normalized, mode) {
+            Ok(a) => overlap::run_overlap(a, mode),
+            Err(code) => code,
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_in_names() {
+        assert_eq!(version_in_name("llvm-profdata"), None);
+        assert_eq!(version_in_name("llvm-profdata-14"), Some(14));
+        assert_eq!(version_in_name("llvm-profdata-19"), Some(19));
+        assert_eq!(version_in_name("llvm-profdata-22.exe"), Some(22));
+        assert_eq!(version_in_name("llvm-profdata19"), Some(19));
+        assert_eq!(version_in_name("llvm-profdata-19.1"), Some(19));
+        assert_eq!(version_in_name("llvm-profdata-real"), None);
+        assert_eq!(version_in_name("llvm-profdata-19x"), None);
+    }
+
+    #[test]
+    fn name_wins_over_environment() {
+        let t = target("llvm-profdata-19", Some("14")).unwrap().unwrap();
+        assert_eq!(t.llvm, 19);
+        let t = target("llvm-profdata", Some(" 14 ")).unwrap().unwrap();
+        assert_eq!((t.llvm, t.from), (14, TargetFrom::Env));
+        assert_eq!(target("llvm-profdata", Some("")).unwrap(), None);
+        assert_eq!(target("llvm-profdata", None).unwrap(), None);
+        assert!(
+            target("llvm-profdata", Some("nineteen"))
+                .unwrap_err()
+                .contains(TARGET_ENV)
+        );
+    }
+}
