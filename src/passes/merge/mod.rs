@@ -33,6 +33,7 @@
 
 mod record;
 mod shard;
+mod value_site;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -49,9 +50,10 @@ use crate::ir::{
     CounterLayout, Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance,
     SymbolTable, SymbolTableUnion,
 };
-use record::{AccRecord, EventKind, finish_value_order};
+use record::{AccRecord, EventKind};
 pub use record::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 use shard::{Event, Shard, shard_of};
+use value_site::finish_value_order;
 
 /// Most layouts (distinct binaries) a merge registers for the fast path.
 pub(crate) const MAX_LAYOUTS: usize = 16;
