@@ -24,5 +24,6 @@ mod llvm_identity;
 mod llvm_suite;
 mod normalise_llvm;
 mod raw_versions;
+mod readme;
 mod real_use;
 mod show_json;
