@@ -1,0 +1,224 @@
+//! What a user reads when something is not as expected: output paths that cannot be written,
+//! text files that are not profiles, mixed GraalVM and LLVM inputs, binary IDs, function
+//! hashes, empty raw profiles. Each case asserts the message and the exit code (1 for a
+//! problem with an input or output, 2 for a usage error), and, where llvm-profdata has an
+//! answer, that the drop-in gives the same one.
+
+use std::ffi::OsStr;
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::*;
+
+fn code(out: &std::process::Output) -> i32 {
+    out.status.code().unwrap_or(-1)
+}
+
+fn stderr(out: &std::process::Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// Our binary with `args` (as strings or paths).
+fn ours(args: &[&OsStr]) -> std::process::Output {
+    run_ours(args)
+}
+
+// ---- outputs -----------------------------------------------------------------------------
+
+/// An output whose directory is missing, whose "directory" is a file, which is itself a
+/// directory, or whose directory is not writable is reported by the output's name and the
+/// reason, never by the name of the temporary file the output is first written to; the exit
+/// code is 1 (as llvm-profdata's) and nothing is written.
+#[test]
+fn output_paths_that_cannot_be_written() {
+    let dir = tempdir();
+    let d = dir.path();
+    let input = raw("clang22/ir-basic-run1.profraw");
+    let iprof = root().join("testdata/iprof/small-v1.1.0.iprof");
+    std::fs::write(d.join("afile"), "x").unwrap();
+    std::fs::create_dir(d.join("adir")).unwrap();
+    let missing = d.join("missing");
+    let cases: Vec<(Vec<&OsStr>, std::path::PathBuf, String)> = vec![
+        (
+            vec!["merge".as_ref(), input.as_os_str(), "-o".as_ref()],
+            missing.join("out.profdata"),
+            format!(
+                "cannot write the output: the directory {} does not exist",
+                missing.display()
+            ),
+        ),
+        (
+            vec![
+                "merge".as_ref(),
+                "--text".as_ref(),
+                input.as_os_str(),
+                "-o".as_ref(),
+            ],
+            missing.join("out.proftext"),
+            "does not exist".into(),
+        ),
+        (
+            vec!["merge".as_ref(), iprof.as_os_str(), "-o".as_ref()],
+            missing.join("out.iprof"),
+            "does not exist".into(),
+        ),
+        (
+            vec!["show".as_ref(), input.as_os_str(), "-o".as_ref()],
+            missing.join("report.txt"),
+            "does not exist".into(),
+        ),
+        (
+            vec!["merge".as_ref(), input.as_os_str(), "-o".as_ref()],
+            d.join("afile/out.profdata"),
+            format!(
+                "cannot write the output: {} is not a directory",
+                d.join("afile").display()
+            ),
+        ),
+        (
+            vec!["merge".as_ref(), input.as_os_str(), "-o".as_ref()],
+            d.join("adir"),
+            "the output is a directory".into(),
+        ),
+    ];
+    for (args, output, expected) in &cases {
+        let mut a = args.clone();
+        a.push(output.as_os_str());
+        let out = ours(&a);
+        let err = stderr(&out);
+        assert_eq!(code(&out), 1, "{a:?}: {err}");
+        assert!(
+            err.starts_with(&format!("pgo-merge: error: {}: ", output.display()))
+                && err.contains(expected.as_str()),
+            "{a:?}: expected the output's name and {expected:?}:\n{err}"
+        );
+        assert!(!err.contains(".pgo-merge-"), "{a:?}: {err}");
+        assert_eq!(err.lines().count(), 1, "{a:?}: one line expected:\n{err}");
+    }
+    assert!(!missing.exists());
+    assert_eq!(std::fs::read_dir(d.join("adir")).unwrap().count(), 0);
+
+    // The drop-in says the same, with llvm-profdata's exit code.
+    let (_g, dropin) = dropin();
+    let out = Command::new(&dropin)
+        .args(["merge", "-o"])
+        .arg(missing.join("x.profdata"))
+        .arg(&input)
+        .output()
+        .unwrap();
+    assert_eq!(code(&out), 1, "{}", stderr(&out));
+    assert!(stderr(&out).contains("does not exist"), "{}", stderr(&out));
+    if let Some(p22) = tool("llvm-profdata-22", "output_paths_that_cannot_be_written") {
+        let out = Command::new(p22)
+            .args(["merge", "-o"])
+            .arg(missing.join("x.profdata"))
+            .arg(&input)
+            .output()
+            .unwrap();
+        assert_eq!(code(&out), 1, "llvm-profdata-22: {}", stderr(&out));
+    }
+
+    // A directory without write permission. Root may write anyway: then the binary runs as
+    // the unprivileged user 65534 through `setpriv`, if there is one.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        let ro = d.join("read-only");
+        std::fs::create_dir(&ro).unwrap();
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o555)).unwrap();
+        std::fs::set_permissions(d, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let root_user = std::fs::write(ro.join("probe"), "").is_ok();
+        let setpriv = std::env::var_os("PATH").and_then(|p| {
+            std::env::split_paths(&p)
+                .map(|d| d.join("setpriv"))
+                .find(|p| p.is_file())
+        });
+        let bin = env!("CARGO_BIN_EXE_pgo-merge");
+        let cmd = match (root_user, setpriv) {
+            (false, _) => Some(Command::new(bin)),
+            (true, Some(sp)) => {
+                let mut c = Command::new(sp);
+                c.args(["--reuid=65534", "--regid=65534", "--clear-groups", bin]);
+                Some(c)
+            }
+            (true, None) => None,
+        };
+        match cmd {
+            None => eprintln!(
+                "output_paths_that_cannot_be_written: running as root without setpriv; the \
+                 read-only directory case is not tested"
+            ),
+            Some(mut cmd) => {
+                let o = ro.join("out.profdata");
+                let out = cmd
+                    .args([
+                        "merge".as_ref(),
+                        input.as_os_str(),
+                        "-o".as_ref(),
+                        o.as_os_str(),
+                    ])
+                    .output()
+                    .unwrap();
+                let err = stderr(&out);
+                assert_eq!(code(&out), 1, "{err}");
+                assert!(
+                    err.contains(&format!(
+                        "{}: cannot write the output: no permission to create files in the \
+                         directory {}",
+                        o.display(),
+                        ro.display()
+                    )),
+                    "{err}"
+                );
+            }
+        }
+        std::fs::set_permissions(&ro, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+}
+
+/// An existing output that is not a regular file (a FIFO here; `/dev/null` alike) is written
+/// in place, as llvm-profdata writes it, and stays what it was: the atomic write's rename would
+/// replace it (for `/dev/null`, run as root, the device itself).
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_a_pipe_is_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tempdir();
+    let fifo = dir.path().join("out.fifo");
+    let made = Command::new("mkfifo").arg(&fifo).status();
+    if !made.is_ok_and(|s| s.success()) {
+        eprintln!("SKIPPED an_output_that_is_a_pipe_is_written_in_place: mkfifo failed");
+        return;
+    }
+    let reader = {
+        let fifo = fifo.clone();
+        std::thread::spawn(move || std::fs::read(fifo).unwrap())
+    };
+    let input = root().join("testdata/profdata/clang22-ir-llvm22.profdata");
+    let out = ours(&[
+        "merge".as_ref(),
+        input.as_os_str(),
+        "-o".as_ref(),
+        fifo.as_os_str(),
+    ]);
+    assert_ok(&out, "merge into a FIFO");
+    let got = reader.join().unwrap();
+    let file = dir.path().join("out.profdata");
+    assert_ok(
+        &ours(&[
+            "merge".as_ref(),
+            input.as_os_str(),
+            "-o".as_ref(),
+            file.as_os_str(),
+        ]),
+        "merge into a file",
+    );
+    assert_eq!(got, std::fs::read(&file).unwrap());
+    assert!(
+        std::fs::symlink_metadata(&fifo)
+            .unwrap()
+            .file_type()
+            .is_fifo(),
+        "the FIFO was replaced"
+    );
+}
