@@ -222,3 +222,142 @@ fn an_output_that_is_a_pipe_is_written_in_place() {
         "the FIFO was replaced"
     );
 }
+
+// ---- text files that are not profiles ----------------------------------------------------
+
+/// A text file that does not start like a text profile (no `:` header, no name line followed
+/// by a hash line) is an unrecognised format, exactly as a binary non-profile is; only real
+/// text profiles get errors naming a line. llvm-profdata refuses these files too (with
+/// "malformed ... function hash", or "truncated").
+#[test]
+fn text_files_that_are_not_profiles_are_unrecognised() {
+    let dir = tempdir();
+    let d = dir.path();
+    let files = [
+        ("notes.txt", b"hello world\nthis is notes\n".to_vec()),
+        ("seven-bytes", b"line 2\n".to_vec()),
+        (
+            "Cargo.toml",
+            std::fs::read(root().join("Cargo.toml")).unwrap(),
+        ),
+        ("negative.proftext", b"main\n-1\n1\n5\n".to_vec()),
+    ];
+    let p22 = tool(
+        "llvm-profdata-22",
+        "text_files_that_are_not_profiles_are_unrecognised",
+    );
+    for (name, bytes) in &files {
+        let f = d.join(name);
+        std::fs::write(&f, bytes).unwrap();
+        let o = d.join("out.profdata");
+        for args in [
+            vec![
+                "merge".as_ref(),
+                f.as_os_str(),
+                "-o".as_ref(),
+                o.as_os_str(),
+            ],
+            vec!["show".as_ref(), f.as_os_str()],
+        ] {
+            let out = ours(&args);
+            let err = stderr(&out);
+            assert_eq!(code(&out), 1, "{name}: {err}");
+            assert!(
+                err.contains(&format!(
+                    "{}: at offset 0x0: unrecognised file format (first bytes ",
+                    f.display()
+                )),
+                "{name}: {err}"
+            );
+            assert!(!err.contains(": line "), "{name}: {err}");
+        }
+        assert!(!o.exists());
+        if let Some(p22) = &p22 {
+            let out = run(
+                p22,
+                &[
+                    "merge".as_ref(),
+                    f.as_os_str(),
+                    "-o".as_ref(),
+                    o.as_os_str(),
+                ],
+            );
+            assert_eq!(
+                code(&out),
+                1,
+                "llvm-profdata-22 took {name}: {}",
+                stderr(&out)
+            );
+        }
+    }
+    // A text file shows how it starts.
+    let out = ours(&["show".as_ref(), d.join("Cargo.toml").as_os_str()]);
+    assert!(stderr(&out).contains("(\"[package\")"), "{}", stderr(&out));
+
+    // Real text profiles with errors still name the line.
+    for (text, line) in [
+        (&b":ir\nmain\n12\nx\n"[..], "line 4: number of counters"),
+        (b"main\n12\n2\n5\nsix\n", "line 5: counter"),
+        (b":bogus\n", "line 1: header line"),
+    ] {
+        let f = d.join("bad.proftext");
+        std::fs::write(&f, text).unwrap();
+        let out = ours(&["show".as_ref(), f.as_os_str()]);
+        assert_eq!(code(&out), 1);
+        assert!(stderr(&out).contains(line), "{line}: {}", stderr(&out));
+    }
+}
+
+/// Every text profile of the test data, and the smallest ones LLVM accepts (comments only, a
+/// header only), are still read as text profiles; the empty ones give what llvm-profdata-22
+/// gives, byte for byte.
+#[test]
+fn text_profiles_are_still_recognised() {
+    let dir = tempdir();
+    let d = dir.path();
+    let texts = profdata_files("proftext");
+    assert!(texts.len() > 20, "{texts:?}");
+    for f in &texts {
+        let out = ours(&["show".as_ref(), f.as_os_str()]);
+        assert_ok(&out, &f.display().to_string());
+    }
+    let p22 = tool("llvm-profdata-22", "text_profiles_are_still_recognised");
+    for (name, text) in [
+        ("comments.proftext", &b"# nothing measured yet\n\n"[..]),
+        ("header.proftext", b"# IR level Instrumentation Flag\n:ir\n"),
+        ("crlf.proftext", b"main\r\n0x10\r\n1\r\n7\r\n"),
+    ] {
+        let f = d.join(name);
+        std::fs::write(&f, text).unwrap();
+        let o = d.join(format!("{name}.ours"));
+        assert_ok(
+            &ours(&[
+                "merge".as_ref(),
+                f.as_os_str(),
+                "-o".as_ref(),
+                o.as_os_str(),
+            ]),
+            name,
+        );
+        if let Some(p22) = &p22 {
+            let l = d.join(format!("{name}.llvm"));
+            assert_ok(
+                &run(
+                    p22,
+                    &[
+                        "merge".as_ref(),
+                        f.as_os_str(),
+                        "-o".as_ref(),
+                        l.as_os_str(),
+                    ],
+                ),
+                name,
+            );
+            assert_eq!(
+                std::fs::read(&o).unwrap(),
+                std::fs::read(&l).unwrap(),
+                "{name}"
+            );
+        }
+    }
+}
