@@ -514,6 +514,18 @@ fn merge_llvm(
     if inputs.is_empty() && converted.is_none() {
         return Err(request_error("no input files"));
     }
+    if let Some(c) = &converted
+        && !inputs.is_empty()
+    {
+        messages.insert(
+            0,
+            Message::Mixed {
+                iprof: c.paths.len(),
+                llvm: inputs.len(),
+                into_llvm: true,
+            },
+        );
+    }
     let mut plan = llvm_plan(r)?;
     if r.normalize != NormalizeMode::None {
         // Normalising scales every count, new values of a site included.
@@ -719,6 +731,14 @@ fn merge_to_iprof(
         ));
     }
     let opts = iprof_options(r);
+    let mut messages = Vec::new();
+    if !iprof_inputs.is_empty() && !llvm_inputs.is_empty() {
+        messages.push(Message::Mixed {
+            iprof: iprof_inputs.len(),
+            llvm: llvm_inputs.len(),
+            into_llvm: false,
+        });
+    }
     progress.start(iprof_inputs.len());
     let tick = |n: usize| progress.set(n);
     let merged = if iprof_inputs.is_empty() {
@@ -728,7 +748,6 @@ fn merge_to_iprof(
     };
     progress.finish();
     let mut merged = merged?;
-    let mut messages = Vec::new();
     merge_messages(
         &mut messages,
         std::mem::take(&mut merged.warnings),

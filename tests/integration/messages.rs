@@ -361,3 +361,87 @@ fn text_profiles_are_still_recognised() {
         }
     }
 }
+
+// ---- GraalVM and LLVM inputs together ----------------------------------------------------
+
+/// A merge of GraalVM and LLVM profiles says in one line what it mixed, whichever way the
+/// conversion goes; a merge of one kind says nothing of the sort.
+#[test]
+fn mixing_iprof_and_llvm_profiles_says_so() {
+    let dir = tempdir();
+    let d = dir.path();
+    let iprof = root().join("testdata/iprof/small-v1.1.0.iprof");
+    let a = raw("clang22/ir-basic-run1.profraw");
+    let b = raw("clang22/ir-basic-run2.profraw");
+    let o = d.join("out.profdata");
+    let out = ours(&[
+        "merge".as_ref(),
+        iprof.as_os_str(),
+        a.as_os_str(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    let err = stderr(&out);
+    assert_eq!(
+        err.lines().next(),
+        Some(
+            "pgo-merge: note: mixing 1 GraalVM .iprof profile (Java methods, converted) with 1 \
+             LLVM profile into one LLVM profile"
+        ),
+        "{err}"
+    );
+    let o = d.join("out.iprof");
+    let out = ours(&[
+        "merge".as_ref(),
+        iprof.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    assert_eq!(code(&out), 0, "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(
+            "note: mixing 2 LLVM profiles (native functions, converted) with 1 GraalVM .iprof \
+             profile into one GraalVM .iprof profile"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    let (x, y) = (d.join("x.profdata"), d.join("y.profdata"));
+    for args in [
+        vec![a.as_os_str(), b.as_os_str(), "-o".as_ref(), x.as_os_str()],
+        vec![iprof.as_os_str(), "-o".as_ref(), y.as_os_str()],
+    ] {
+        let mut full = vec![OsStr::new("merge")];
+        full.extend(args);
+        let out = ours(&full);
+        assert_ok(&out, "one kind");
+        assert!(!stderr(&out).contains("mixing"), "{}", stderr(&out));
+    }
+
+    // The library reports it as a message of the outcome.
+    use pgo_merge::pipeline::{self, MergeRequest, Message};
+    let outcome = pipeline::merge(
+        &MergeRequest {
+            inputs: vec![iprof.clone(), a.clone()],
+            output: Some(d.join("lib.profdata")),
+            ..MergeRequest::default()
+        },
+        &pipeline::NoProgress,
+    )
+    .unwrap();
+    assert!(
+        matches!(
+            outcome.messages.first(),
+            Some(Message::Mixed {
+                iprof: 1,
+                llvm: 1,
+                into_llvm: true
+            })
+        ),
+        "{:?}",
+        outcome.messages
+    );
+}
