@@ -445,3 +445,96 @@ fn mixing_iprof_and_llvm_profiles_says_so() {
         outcome.messages
     );
 }
+
+// ---- show --binary-ids -------------------------------------------------------------------
+
+/// The `--binary-ids` lines of `show`, from the line `Binary IDs:` on (empty if none).
+fn binary_id_lines(out: &std::process::Output) -> String {
+    let s = String::from_utf8_lossy(&out.stdout);
+    match s.find("Binary IDs:") {
+        Some(i) => s[i..].to_string(),
+        None => String::new(),
+    }
+}
+
+/// `show --binary-ids` prints nothing for a raw profile without binary IDs, as llvm-profdata
+/// does; an indexed profile always gets the `Binary IDs:` header. Compared with the
+/// llvm-profdata that reads each file (13 for the clang 13 files, ten of which have no binary
+/// IDs; 22 for a clang 22 file with its binary IDs removed and for indexed profiles).
+#[test]
+fn show_binary_ids_only_when_there_are_some() {
+    let dir = tempdir();
+    let d = dir.path();
+    // A clang 22 raw file (version 10, header 16 words) without its binary IDs.
+    let mut b = std::fs::read(raw("clang22/ir-basic-run1.profraw")).unwrap();
+    let ids = u64::from_le_bytes(b[16..24].try_into().unwrap()) as usize;
+    assert!(ids > 0);
+    b.drain(128..128 + ids);
+    b[16..24].copy_from_slice(&0u64.to_le_bytes());
+    let no_ids = d.join("no-ids.profraw");
+    std::fs::write(&no_ids, &b).unwrap();
+    let (_g, dropin) = dropin();
+    let show = |bin: &Path, f: &Path| {
+        Command::new(bin)
+            .args(["show", "--binary-ids"])
+            .arg(f)
+            .output()
+            .unwrap()
+    };
+    // Ours, natively and as the drop-in, without the real tools.
+    for bin in [Path::new(env!("CARGO_BIN_EXE_pgo-merge")), &dropin] {
+        let out = show(bin, &no_ids);
+        assert_ok(&out, "show --binary-ids");
+        assert_eq!(
+            binary_id_lines(&out),
+            "",
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+        let out = show(bin, &raw("clang22/ir-basic-run1.profraw"));
+        assert!(binary_id_lines(&out).starts_with("Binary IDs: \n"));
+    }
+    let mut files: Vec<(std::path::PathBuf, &str)> = vec![(no_ids.clone(), "llvm-profdata-22")];
+    for f in raws_of("clang13") {
+        files.push((f, "llvm-profdata-13"));
+    }
+    files.push((
+        root().join("testdata/profdata/clang14-ir-llvm14.profdata"),
+        "llvm-profdata-22",
+    ));
+    files.push((
+        root().join("testdata/profdata/clang22-ir-llvm22.profdata"),
+        "llvm-profdata-22",
+    ));
+    let mut without = 0;
+    for (f, reader) in &files {
+        let Some(real) = tool(reader, "show_binary_ids_only_when_there_are_some") else {
+            continue;
+        };
+        let theirs = show(&real, f);
+        assert_ok(
+            &theirs,
+            &format!("{reader} show --binary-ids {}", f.display()),
+        );
+        let mine = show(&dropin, f);
+        assert_ok(&mine, &format!("show --binary-ids {}", f.display()));
+        assert_eq!(
+            binary_id_lines(&mine),
+            binary_id_lines(&theirs),
+            "{}",
+            f.display()
+        );
+        if binary_id_lines(&theirs).is_empty() {
+            without += 1;
+        }
+    }
+    if tool(
+        "llvm-profdata-13",
+        "show_binary_ids_only_when_there_are_some",
+    )
+    .is_some()
+    {
+        // The eight clang 13 files built without a build ID, and the crafted one.
+        assert!(without >= 9, "{without} files without binary IDs");
+    }
+}
