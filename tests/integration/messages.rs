@@ -538,3 +538,86 @@ fn show_binary_ids_only_when_there_are_some() {
         assert!(without >= 9, "{without} files without binary IDs");
     }
 }
+
+// ---- the top 4 bits of function hashes ---------------------------------------------------
+
+/// rustc's coverage profiles (front-end records with rustc's own 64-bit hashes, read only by
+/// llvm-cov) get no warning about the top 4 bits of their hashes, as llvm-profdata gives none,
+/// and are written as llvm-profdata-22 writes them. A clang 21-or-earlier front-end profile,
+/// whose MD5-based hashes clang 22 will not match in an index version 13 profile, still gets
+/// the warning.
+#[test]
+fn function_hash_warnings_only_where_clang_would_miss_functions() {
+    let dir = tempdir();
+    let d = dir.path();
+    let p22 = tool(
+        "llvm-profdata-22",
+        "function_hash_warnings_only_where_clang_would_miss_functions",
+    );
+    for f in [
+        raw("rustc/coverage.profraw"),
+        raw("rustc-nightly/coverage.profraw"),
+    ] {
+        for target in ["22", "19"] {
+            let o = d.join(format!("rust-{target}.profdata"));
+            let out = ours(&[
+                "merge".as_ref(),
+                "--target-llvm".as_ref(),
+                target.as_ref(),
+                f.as_os_str(),
+                "-o".as_ref(),
+                o.as_os_str(),
+            ]);
+            assert_ok(&out, "rustc coverage");
+            assert!(
+                !stderr(&out).contains("warning"),
+                "{}: {}",
+                f.display(),
+                stderr(&out)
+            );
+        }
+        if let Some(p22) = &p22 {
+            let l = d.join("llvm.profdata");
+            let out = run(
+                p22,
+                &[
+                    "merge".as_ref(),
+                    f.as_os_str(),
+                    "-o".as_ref(),
+                    l.as_os_str(),
+                ],
+            );
+            assert_ok(&out, "llvm-profdata-22");
+            assert_eq!(stderr(&out), "", "llvm-profdata-22 warned");
+            assert_eq!(
+                std::fs::read(&l).unwrap(),
+                std::fs::read(d.join("rust-22.profdata")).unwrap()
+            );
+        }
+    }
+    let o = d.join("clang19-fe.profdata");
+    let out = ours(&[
+        "merge".as_ref(),
+        raw("clang19/fe-basic.profraw").as_os_str(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    assert_ok(&out, "clang 19 front-end profile");
+    assert!(
+        stderr(&out).contains(
+            "warning: front-end profile: 2 of 9 functions (e.g. main) have hashes that use the \
+             top 4 bits"
+        ),
+        "{}",
+        stderr(&out)
+    );
+    // Clang 22's own front-end hashes leave the top bits clear: no warning at version 13.
+    let out = ours(&[
+        "merge".as_ref(),
+        raw("clang22/fe-basic.profraw").as_os_str(),
+        "-o".as_ref(),
+        d.join("clang22-fe.profdata").as_os_str(),
+    ]);
+    assert_ok(&out, "clang 22 front-end profile");
+    assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
+}
