@@ -621,3 +621,138 @@ fn function_hash_warnings_only_where_clang_would_miss_functions() {
     assert_ok(&out, "clang 22 front-end profile");
     assert!(!stderr(&out).contains("warning"), "{}", stderr(&out));
 }
+
+// ---- empty raw profiles ------------------------------------------------------------------
+
+/// An empty `.profraw` (a process killed before it wrote its profile) in a profile directory:
+/// natively the merge refuses it (exit 1) and says how to skip such files, and skips it with
+/// a warning under `--failure-mode=warn`; the drop-in does what llvm-profdata does (skips it,
+/// under every failure mode, even when it is the only input) and says so in one line naming
+/// the file. Outputs are byte-identical to llvm-profdata-22's.
+#[test]
+fn empty_profraw_in_a_profile_directory() {
+    let dir = tempdir();
+    let d = dir.path();
+    let profiles = d.join("profiles");
+    std::fs::create_dir(&profiles).unwrap();
+    for f in ["ir-run1.profraw", "ir-run2.profraw"] {
+        std::fs::copy(raw(&format!("rustc/{f}")), profiles.join(f)).unwrap();
+    }
+    let empty = profiles.join("killed.profraw");
+    std::fs::write(&empty, b"").unwrap();
+
+    // Natively: refused, with the way out.
+    let o = d.join("native.profdata");
+    let out = ours(&[
+        "merge".as_ref(),
+        profiles.as_os_str(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    let err = stderr(&out);
+    assert_eq!(code(&out), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "{}: at offset 0x0: the file is empty; --failure-mode=warn skips empty inputs",
+            empty.display()
+        )),
+        "{err}"
+    );
+    assert!(!o.exists());
+    let out = ours(&[
+        "merge".as_ref(),
+        "--failure-mode=warn".as_ref(),
+        profiles.as_os_str(),
+        "-o".as_ref(),
+        o.as_os_str(),
+    ]);
+    assert_ok(&out, "--failure-mode=warn");
+    assert!(
+        stderr(&out).contains(&format!("warning: skipped: {}", empty.display())),
+        "{}",
+        stderr(&out)
+    );
+
+    // The drop-in.
+    let (_g, dropin) = dropin();
+    let only_empty = d.join("only-empty");
+    std::fs::create_dir(&only_empty).unwrap();
+    std::fs::write(only_empty.join("a.profraw"), b"").unwrap();
+    let p22 = tool("llvm-profdata-22", "empty_profraw_in_a_profile_directory");
+    for failure_mode in [None, Some("any"), Some("warn"), Some("all")] {
+        for input in [&profiles, &only_empty] {
+            let mut args: Vec<String> = vec!["merge".into()];
+            if let Some(m) = failure_mode {
+                args.push(format!("--failure-mode={m}"));
+            }
+            let ours_out = d.join("dropin.profdata");
+            let out = Command::new(&dropin)
+                .args(&args)
+                .arg("-o")
+                .arg(&ours_out)
+                .arg(input)
+                .output()
+                .unwrap();
+            let err = stderr(&out);
+            assert_eq!(code(&out), 0, "{args:?} {}: {err}", input.display());
+            let warnings: Vec<&str> = err.lines().filter(|l| l.contains("empty")).collect();
+            assert_eq!(warnings.len(), 1, "{err}");
+            assert!(
+                warnings[0].contains("warning: skipped: ") && warnings[0].contains(".profraw"),
+                "{err}"
+            );
+            if let Some(p22) = &p22 {
+                let theirs = d.join("llvm.profdata");
+                let out = Command::new(p22)
+                    .args(&args)
+                    .arg("-o")
+                    .arg(&theirs)
+                    .arg(input)
+                    .output()
+                    .unwrap();
+                assert_ok(&out, "llvm-profdata-22 with an empty input");
+                assert_eq!(
+                    std::fs::read(&theirs).unwrap(),
+                    std::fs::read(&ours_out).unwrap(),
+                    "{args:?} {}",
+                    input.display()
+                );
+            }
+        }
+    }
+    // The merged profile is the one llvm-profdata-22 makes without the empty file.
+    if let Some(p22) = &p22 {
+        let without = d.join("without");
+        std::fs::create_dir(&without).unwrap();
+        for f in ["ir-run1.profraw", "ir-run2.profraw"] {
+            std::fs::copy(profiles.join(f), without.join(f)).unwrap();
+        }
+        let theirs = d.join("without.profdata");
+        assert_ok(
+            &run(
+                p22,
+                &[
+                    "merge".as_ref(),
+                    "-o".as_ref(),
+                    theirs.as_os_str(),
+                    without.as_os_str(),
+                ],
+            ),
+            "llvm-profdata-22 without the empty file",
+        );
+        let mine = d.join("with.profdata");
+        assert_ok(
+            &Command::new(&dropin)
+                .args(["merge", "-o"])
+                .arg(&mine)
+                .arg(&profiles)
+                .output()
+                .unwrap(),
+            "drop-in with the empty file",
+        );
+        assert_eq!(
+            std::fs::read(&theirs).unwrap(),
+            std::fs::read(&mine).unwrap()
+        );
+    }
+}
