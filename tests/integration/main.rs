@@ -22,6 +22,7 @@ mod jitdump;
 mod libstdcxx_sort;
 mod llvm_identity;
 mod llvm_suite;
+mod messages;
 mod normalise_llvm;
 mod raw_versions;
 mod readme;
