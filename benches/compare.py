@@ -18,7 +18,12 @@ gen_profraw`), runs `run` on every (functions, files) cell of the grid and print
 table with the time per input byte and the peak memory of both tools.
 
 Timings on a shared machine are noisy: compare ratios and medians of alternating runs, not
-single numbers.
+single numbers. Figures, machine and dates: docs/performance.md.
+
+The pgo-merge measured by default is target/release/pgo-merge (`cargo build --release`,
+stripped). Timing needs no symbols; to profile the same code with perf, build
+`cargo build --profile profiling` (same optimisation settings, with symbols) and pass
+`--pgo-merge target/profiling/pgo-merge`.
 """
 
 import argparse
@@ -211,7 +216,7 @@ def main():
     args = ap.parse_args()
     for tool in (args.pgo_merge, args.llvm):
         if shutil.which(tool) is None and not os.path.exists(tool):
-            sys.exit(f"compare.py: {tool} not found (cargo build --release?)")
+            sys.exit(f"compare.py: {tool} not found (cargo build --release, or --profile profiling?)")
     if args.cmd == "run":
         files = expand(args.inputs)
         if not files:

@@ -1,7 +1,7 @@
 //! Micro-benchmarks of the pipeline stages: raw reading, merging and indexed writing, on the
 //! real profiles in `testdata/` and on synthetic profiles of a 10 000-function binary (the
 //! generator of `benches/gen_profraw.rs`). Numbers for the comparison with llvm-profdata come
-//! from `benches/compare.py` (see README), not from here.
+//! from `benches/compare.py` (see docs/performance.md), not from here.
 
 use std::path::PathBuf;
 

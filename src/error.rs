@@ -134,6 +134,7 @@ pub struct Error {
     offset: Option<u64>,
     line: Option<u64>,
     path: Option<PathBuf>,
+    hint: Option<&'static str>,
 }
 
 impl Error {
@@ -144,6 +145,7 @@ impl Error {
             offset: None,
             line: None,
             path: None,
+            hint: None,
         }
     }
 
@@ -154,6 +156,7 @@ impl Error {
             offset: None,
             line: Some(line),
             path: None,
+            hint: None,
         }
     }
 
@@ -164,6 +167,7 @@ impl Error {
             offset: Some(offset),
             line: None,
             path: None,
+            hint: None,
         }
     }
 
@@ -185,6 +189,18 @@ impl Error {
             self.path = Some(path.to_path_buf());
         }
         self
+    }
+
+    /// Adds what the user can do about it, printed after the message (`…; HINT`).
+    #[must_use]
+    pub fn with_hint(mut self, hint: &'static str) -> Self {
+        self.hint = Some(hint);
+        self
+    }
+
+    /// What the user can do about it, if the error says.
+    pub fn hint(&self) -> Option<&'static str> {
+        self.hint
     }
 
     /// Moves the offset by `base` (used when a sub-slice was parsed on its own).
@@ -233,7 +249,11 @@ impl fmt::Display for Error {
         if let Some(l) = self.line {
             write!(f, "line {l}: ")?;
         }
-        fmt::Display::fmt(&self.kind, f)
+        fmt::Display::fmt(&self.kind, f)?;
+        if let Some(h) = self.hint {
+            write!(f, "; {h}")?;
+        }
+        Ok(())
     }
 }
 

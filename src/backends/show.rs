@@ -54,7 +54,8 @@ pub struct ShowOptions {
     pub showcs: bool,
     /// `--text`: dump the shown records in text-profile form.
     pub text: bool,
-    /// `--binary-ids`.
+    /// `--binary-ids`: the `Binary IDs:` header and one line per ID. (llvm-profdata prints
+    /// nothing for a raw profile without binary IDs; the driver leaves this off for those.)
     pub binary_ids: bool,
     /// `--temporal-profile-traces`.
     pub temporal_traces: bool,

@@ -12,7 +12,8 @@ pub enum FormatKind {
     RawProfile,
     /// LLVM indexed profile (`.profdata`).
     IndexedProfile,
-    /// LLVM text profile (`.proftext`): the first 8 bytes are printable or whitespace.
+    /// LLVM text profile (`.proftext`): text that starts with a `:` header, or whose first
+    /// record has a name line and a hash line (see [`crate::frontends::proftext::sniff`]).
     TextProfile,
     /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
     /// gzip data (which `native-image --pgo` accepts).
@@ -62,12 +63,8 @@ impl FormatKind {
         if crate::frontends::perf_script::sniff(data) {
             return FormatKind::PerfScript;
         }
-        // LLVM's rule: the first min(8, size) bytes are printable or whitespace.
-        let head = &data[..data.len().min(8)];
-        if head
-            .iter()
-            .all(|&b| b.is_ascii_graphic() || b == b' ' || (b'\t'..=b'\r').contains(&b))
-        {
+        // LLVM's rule (the first bytes are text), and a first record that parses as one.
+        if crate::frontends::proftext::sniff(data) {
             return FormatKind::TextProfile;
         }
         FormatKind::Unknown

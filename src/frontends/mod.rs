@@ -108,9 +108,25 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
         FormatKind::Unknown => Err(Error::at(
             0,
             ErrorKind::UnknownFormat {
-                head: crate::bytes::hex_head(data),
+                head: describe_head(data),
             },
         )),
+    }
+}
+
+/// The first bytes of an unrecognised input in hex, followed by the same bytes as text when
+/// they are text (so that a text file shows how it starts: `5b 70 61 … ("[package")`).
+fn describe_head(data: &[u8]) -> String {
+    let hex = crate::bytes::hex_head(data);
+    let head = &data[..data.len().min(8)];
+    if !head.is_empty()
+        && head
+            .iter()
+            .all(|&b| b.is_ascii_graphic() || b == b' ' || (b'\t'..=b'\r').contains(&b))
+    {
+        format!("{hex} ({:?})", String::from_utf8_lossy(head))
+    } else {
+        hex
     }
 }
 

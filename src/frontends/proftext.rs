@@ -49,6 +49,42 @@ pub fn parse_radix(s: &str, radix: u32) -> Option<u64> {
     u64::from_str_radix(s, radix).ok()
 }
 
+/// True if `data` looks like a text profile: LLVM's rule (the first min(8, size) bytes are
+/// printable or whitespace), and then, after blank lines and `#` comments, either a `:`
+/// header line (`:ir`, `:fe`, …: LLVM's header syntax; an unknown word is then a text-profile
+/// error with its line), or the first record's name line followed by a line that parses as
+/// its structural hash (as [`read`] parses it), or nothing at all (an empty profile, as LLVM
+/// reads one). Any other text (`notes.txt`, `Cargo.toml`, a one-line file) is not a text
+/// profile, so that it is reported as an unrecognised format instead of by a line of a
+/// record it never was.
+///
+/// `data` must hold the file up to the first record's hash line: a head cut before it reads
+/// as not a text profile.
+pub fn sniff(data: &[u8]) -> bool {
+    let head = &data[..data.len().min(8)];
+    if !head
+        .iter()
+        .all(|&b| b.is_ascii_graphic() || b == b' ' || (b'\t'..=b'\r').contains(&b))
+    {
+        return false;
+    }
+    let mut lines = data
+        .split(|&b| b == b'\n')
+        .map(|l| l.strip_suffix(b"\r").unwrap_or(l))
+        .filter(|l| !l.is_empty() && !l.starts_with(b"#"));
+    let Some(first) = lines.next() else {
+        return true;
+    };
+    if first.starts_with(b":") {
+        return true;
+    }
+    lines
+        .next()
+        .and_then(|l| std::str::from_utf8(l).ok())
+        .and_then(parse_auto_radix)
+        .is_some()
+}
+
 /// A hash written as `0x` + 16 hex digits (our extension for unnamed targets).
 fn raw_hash(s: &str) -> Option<u64> {
     let h = s.strip_prefix("0x")?;
@@ -383,6 +419,32 @@ mod tests {
         );
         assert_eq!(p.records[1].key.cfg, 3);
         assert!(p.records[1].values.is_none());
+    }
+
+    #[test]
+    fn sniffs_text_profiles_not_other_text() {
+        for yes in [
+            &b"# IR level Instrumentation Flag\n:ir\nmain\n# Func Hash:\n12\n1\n5\n"[..],
+            b":bogus\n",
+            b"main\n12\n1\n5\n",
+            b"main\r\n0x1f\r\n",
+            b"\n\n# only comments\n",
+            b"f\n0\n",
+            b"name with spaces\n\n# Func Hash:\n017\n",
+        ] {
+            assert!(sniff(yes), "{:?}", String::from_utf8_lossy(yes));
+        }
+        for no in [
+            &b"hello world\nthis is notes\n"[..],
+            b"line 2\n",
+            b"[package]\nname = \"pgo-merge\"\n",
+            b"main\n",
+            b"main\n-1\n",
+            b"main\n12 \n",
+            b"\x7fELF\x02\x01\x01\x00",
+        ] {
+            assert!(!sniff(no), "{:?}", String::from_utf8_lossy(no));
+        }
     }
 
     #[test]

@@ -11,7 +11,7 @@ use crate::passes::Weight;
 
 /// Which files of a directory an input selection takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Select {
+pub(crate) enum Select {
     /// `*.profraw` and `*.profdata` (pgo-merge's own rule for LLVM merges).
     Llvm,
     /// Every regular file (llvm-profdata's rule).
@@ -57,7 +57,7 @@ impl Select {
 /// The sources of a request's inputs, in the order they are taken: plain inputs, then
 /// weighted inputs, then the lines of each input list.
 #[derive(Debug, Clone, Default)]
-pub struct Sources {
+pub(crate) struct Sources {
     /// Files or directories, weight 1.
     pub inputs: Vec<PathBuf>,
     /// Weighted files or directories.
@@ -68,7 +68,7 @@ pub struct Sources {
 
 /// Walks directories and reads input lists once, then makes selections from them.
 #[derive(Debug, Default)]
-pub struct Collector {
+pub(crate) struct Collector {
     /// Per directory: its files (not directories) under it, recursively, sorted, with
     /// whether each is a regular file (following links).
     walked: HashMap<PathBuf, Vec<(PathBuf, bool)>>,

@@ -256,7 +256,27 @@ pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
 
 /// Runs a merge: routes it, reads and merges the inputs, converts if needed and writes the
 /// output. Errors about the request itself are [`ErrorKind::Request`].
+///
+/// An empty input fails the merge ([`ErrorKind::Empty`], with a hint saying how to skip such
+/// inputs) unless [`MergeRequest::failure_mode`] skips bad inputs; with
+/// [`MergeRequest::llvm_profdata`], empty files are skipped with a warning each, as
+/// llvm-profdata skips them (silently), and a merge of nothing but empty files writes an
+/// empty profile.
 pub fn merge(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
+    merge_routed(r, progress).map_err(|e| {
+        if matches!(e.kind(), ErrorKind::Empty) && r.failure_mode == FailureMode::Any {
+            e.with_hint(EMPTY_HINT)
+        } else {
+            e
+        }
+    })
+}
+
+/// What to do about an empty input: a process killed before it wrote its profile leaves one.
+const EMPTY_HINT: &str = "--failure-mode=warn skips empty inputs (a process that ends before \
+                          writing its profile leaves one)";
+
+fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
     let out_iprof = r.output_format == Some(OutputFormat::Iprof)
         || r.output.as_deref().is_some_and(has_iprof_extension);
     let out_llvm = explicit_llvm_output(r);
@@ -509,8 +529,36 @@ fn merge_llvm(
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
-    if inputs.is_empty() && converted.is_none() {
+    // llvm-profdata skips empty inputs (a process killed before it wrote its profile leaves
+    // one) without a word; the drop-in does the same, and says so.
+    let mut empty = 0;
+    if r.llvm_profdata {
+        inputs.retain(|i| {
+            let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
+            if is_empty {
+                empty += 1;
+                messages.push(Message::Skipped(
+                    i.path.clone(),
+                    Error::at(0, ErrorKind::Empty).with_path(&i.path),
+                ));
+            }
+            !is_empty
+        });
+    }
+    if inputs.is_empty() && converted.is_none() && empty == 0 {
         return Err(request_error("no input files"));
+    }
+    if let Some(c) = &converted
+        && !inputs.is_empty()
+    {
+        messages.insert(
+            0,
+            Message::Mixed {
+                iprof: c.paths.len(),
+                llvm: inputs.len(),
+                into_llvm: true,
+            },
+        );
     }
     let mut plan = llvm_plan(r)?;
     if r.normalize != NormalizeMode::None {
@@ -607,7 +655,7 @@ fn merge_llvm(
         },
         records: merged.profile.records.len(),
         inputs_merged: merged.inputs_merged,
-        inputs_total: inputs.len() + converted.as_ref().map_or(0, |c| c.paths.len()),
+        inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
         messages,
     })
 }
@@ -717,6 +765,14 @@ fn merge_to_iprof(
         ));
     }
     let opts = iprof_options(r);
+    let mut messages = Vec::new();
+    if !iprof_inputs.is_empty() && !llvm_inputs.is_empty() {
+        messages.push(Message::Mixed {
+            iprof: iprof_inputs.len(),
+            llvm: llvm_inputs.len(),
+            into_llvm: false,
+        });
+    }
     progress.start(iprof_inputs.len());
     let tick = |n: usize| progress.set(n);
     let merged = if iprof_inputs.is_empty() {
@@ -726,7 +782,6 @@ fn merge_to_iprof(
     };
     progress.finish();
     let mut merged = merged?;
-    let mut messages = Vec::new();
     merge_messages(
         &mut messages,
         std::mem::take(&mut merged.warnings),

@@ -85,6 +85,17 @@ pub enum Message {
         /// The line.
         line: String,
     },
+    /// The inputs mix GraalVM and LLVM profiles: one side was converted to the other's
+    /// format and merged with it (`into_llvm`: the GraalVM profiles' Java methods became LLVM
+    /// records of an LLVM output; otherwise the LLVM records became entries of an iprof output).
+    Mixed {
+        /// GraalVM `.iprof` inputs.
+        iprof: usize,
+        /// LLVM inputs.
+        llvm: usize,
+        /// The output is an LLVM profile.
+        into_llvm: bool,
+    },
     /// `--function` / `--no-function` removed functions (always printed, as llvm-profdata
     /// prints it).
     Filtered {
@@ -108,6 +119,31 @@ impl fmt::Display for Message {
             Message::Warning(w) => write!(f, "warning: {w}"),
             Message::Skipped(_, e) => write!(f, "warning: skipped: {e}"),
             Message::Conversion { what, line } => write!(f, "{what}: {line}"),
+            Message::Mixed {
+                iprof,
+                llvm,
+                into_llvm,
+            } => {
+                let n = |k: usize, what: &str| {
+                    format!("{k} {what} profile{}", if k == 1 { "" } else { "s" })
+                };
+                if *into_llvm {
+                    write!(
+                        f,
+                        "note: mixing {} (Java methods, converted) with {} into one LLVM profile",
+                        n(*iprof, "GraalVM .iprof"),
+                        n(*llvm, "LLVM")
+                    )
+                } else {
+                    write!(
+                        f,
+                        "note: mixing {} (native functions, converted) with {} into one \
+                         GraalVM .iprof profile",
+                        n(*llvm, "LLVM"),
+                        n(*iprof, "GraalVM .iprof")
+                    )
+                }
+            }
             Message::Filtered { removed, total } => write!(
                 f,
                 "{removed} of {total} functions in the original profile are filtered."

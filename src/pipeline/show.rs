@@ -147,6 +147,9 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         }
         opts.profile_version = r.profile_version.then_some(read.version);
         opts.text_input = read.format == FormatKind::TextProfile;
+        // llvm-profdata prints the `Binary IDs:` header for a raw profile only when it has
+        // binary IDs (an indexed profile always has the header).
+        opts.binary_ids = r.options.binary_ids && !(read.raw && read.profile.binary_ids.is_empty());
         out.push_str(&show::render_text(&read.profile, &opts));
         if !r.llvm_profdata && !opts.text && !opts.covered {
             out.push_str(&format!(

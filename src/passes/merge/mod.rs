@@ -25,14 +25,15 @@
 //! order of records that share a name; we do not reproduce that.)
 //!
 //! # Structure
-//! [`Merger`] is the accumulator: the driver (`pipeline`) hands it inputs in order, each as
+//! `Merger` is the accumulator: the driver (`pipeline`) hands it inputs in order, each as
 //! an IR [`Profile`] or, for a further raw file of a binary already seen, as the file's bytes
 //! plus the binary's [`CounterLayout`]; it folds them in batches, in parallel over the
-//! shards (module `shard`), and [`Merger::finish`] builds the merged profile. The record semantics
+//! shards (module `shard`), and `Merger::finish` builds the merged profile. The record semantics
 //! themselves are in module `record`. This module opens no file and calls no reader.
 
 mod record;
 mod shard;
+mod value_site;
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -49,12 +50,13 @@ use crate::ir::{
     CounterLayout, Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance,
     SymbolTable, SymbolTableUnion,
 };
-use record::{AccRecord, EventKind, finish_value_order};
+use record::{AccRecord, EventKind};
 pub use record::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 use shard::{Event, Shard, shard_of};
+use value_site::finish_value_order;
 
 /// Most layouts (distinct binaries) a merge registers for the fast path.
-pub const MAX_LAYOUTS: usize = 16;
+pub(crate) const MAX_LAYOUTS: usize = 16;
 
 /// What to do when an input cannot be used. Same meanings as `llvm-profdata --failure-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -133,7 +135,7 @@ pub struct MergeOutput {
 
 /// An accepted input, ready to fold.
 #[derive(Clone, Copy)]
-pub struct Item<'b> {
+pub(crate) struct Item<'b> {
     /// The input's position in the merge (orders records, warnings and conflicts).
     pub idx: u32,
     /// Its weight.
@@ -144,7 +146,7 @@ pub struct Item<'b> {
 
 /// Where an accepted input's records are.
 #[derive(Clone, Copy)]
-pub enum Src<'b> {
+pub(crate) enum Src<'b> {
     /// Records built by a front-end.
     Profile(&'b Profile<'b>),
     /// A file of a layout registered with [`Merger::add_layout`]: the records are the
@@ -161,7 +163,7 @@ pub enum Src<'b> {
 
 /// What a front-end said of an input besides its profile.
 #[derive(Debug, Clone, Copy, Default)]
-pub struct InputInfo<'a> {
+pub(crate) struct InputInfo<'a> {
     /// Its reader's warnings.
     pub warnings: &'a [Warning],
     /// A raw profile (its temporal traces take the input's weight, as in LLVM).
@@ -206,7 +208,7 @@ pub fn merge_profiles(
 
 /// The accumulator of a merge: inputs go in one by one, in order, and are folded in
 /// batches; [`Merger::finish`] gives the merged profile.
-pub struct Merger<'o> {
+pub(crate) struct Merger<'o> {
     opts: &'o MergeOptions,
     shards: Vec<Shard>,
     kind: Option<ProfileKind>,
