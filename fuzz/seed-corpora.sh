@@ -78,6 +78,8 @@ d = json.load(open(sys.argv[1]))
 keep = 25
 methods, types = set(), set()
 for k, v in list(d.items()):
+    if isinstance(v, dict):  # the 0.2.0 layout's monitorsProfile
+        types.update(r for r in v.get("records", []) if isinstance(r, int))
     if isinstance(v, list) and k not in ("types", "methods"):
         d[k] = v = v[:keep]
         for e in v:

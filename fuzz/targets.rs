@@ -184,23 +184,51 @@ pub fn iprof_gzip(data: &[u8]) {
         gz = e.finish().expect("gzip into memory");
         &gz
     };
-    let mut f = tempfile::Builder::new()
-        .prefix("pgo-merge-fuzz-")
-        .suffix(".iprof.gz")
-        .tempfile()
-        .expect("temporary file");
-    f.write_all(bytes).expect("write temporary file");
-    for lenient in [false, true] {
-        let opts = ReadOptions {
-            lenient,
-            referenced_symbols_only: lenient,
-        };
-        let r = iprof::read_file_into(f.path(), Lowerer::new(opts));
-        if let Err(e) = r {
-            // Every error of a file names it.
-            assert!(e.to_string().contains(&*f.path().to_string_lossy()), "{e}");
+    with_scratch_file(bytes, |path| {
+        for lenient in [false, true] {
+            let opts = ReadOptions {
+                lenient,
+                referenced_symbols_only: lenient,
+            };
+            let r = iprof::read_file_into(path, Lowerer::new(opts));
+            if let Err(e) = r {
+                // Every error of a file names it.
+                assert!(e.to_string().contains(&*path.to_string_lossy()), "{e}");
+            }
         }
-    }
+    });
+}
+
+thread_local! {
+    /// One scratch file per thread, rewritten for every input (creating and removing a file
+    /// per execution costs more than the read itself), in memory (`/dev/shm`) where there is
+    /// one. It has no name: it is opened as `/proc/self/fd/N`, and goes away with the
+    /// process however the process ends.
+    static SCRATCH: std::cell::RefCell<Option<(std::fs::File, std::path::PathBuf)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// Runs `f` on the path of a file holding exactly `bytes`.
+fn with_scratch_file(bytes: &[u8], f: impl FnOnce(&Path)) {
+    use std::os::fd::AsRawFd;
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        let (file, path) = slot.get_or_insert_with(|| {
+            let shm = Path::new("/dev/shm");
+            let file = if shm.is_dir() {
+                tempfile::tempfile_in(shm)
+            } else {
+                tempfile::tempfile()
+            }
+            .expect("temporary file");
+            let path = format!("/proc/self/fd/{}", file.as_raw_fd()).into();
+            (file, path)
+        });
+        file.set_len(0).expect("truncate the scratch file");
+        std::io::Seek::rewind(file).expect("rewind the scratch file");
+        file.write_all(bytes).expect("write the scratch file");
+        f(path);
+    });
 }
 
 // ---------------------------------------------------------------------------------------
