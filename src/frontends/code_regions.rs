@@ -135,9 +135,9 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
     })
 }
 
-/// The lines of a `perf-PID.map` as time-less regions (a size of 0 covers one byte). The
-/// pid comes from the file name ([`perf_map_pid`]). Bad lines become warnings with their
-/// line numbers.
+/// The lines of a `perf-PID.map` as time-less regions (a size of 0 covers one byte, except
+/// at the last address, where the region covers nothing). The pid comes from the file name
+/// ([`perf_map_pid`]). Bad lines become warnings with their line numbers.
 pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
     let mut w = WarningSink::default();
     let mut regions = Vec::new();
@@ -146,7 +146,11 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
             Ok(e) => regions.push(CodeRegion {
                 name: Cow::Borrowed(e.name),
                 start: e.start,
-                end: e.start + e.size.max(1),
+                // The reader refuses START + SIZE past 2^64, but a size-0 line at the
+                // last address would still end there once widened to one byte: such a
+                // region covers nothing (as a jitdump load whose end would wrap) instead
+                // of overflowing (the regression input is in fuzz/regressions/perf_map/).
+                end: e.start.saturating_add(e.size.max(1)),
                 load_time: None,
                 code_index: None,
             }),

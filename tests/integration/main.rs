@@ -14,6 +14,7 @@ mod convert;
 mod determinism;
 mod dropin;
 mod fast_path;
+mod fuzz_regressions;
 mod indexed_text;
 mod iprof;
 mod iprof_props;

@@ -1,0 +1,112 @@
+//! The fuzzing workspace's regression inputs: every file of `fuzz/regressions/<target>/`
+//! goes through the body of fuzz target `<target>`, the same code the fuzzer runs
+//! (`fuzz/targets.rs`, included here as it is included by the fuzz crate). A file there is
+//! an input that crashed a target once; the body must now return normally for it.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+#[path = "../../fuzz/targets.rs"]
+#[allow(dead_code)]
+mod targets;
+
+fn fuzz_dir() -> PathBuf {
+    super::common::root().join("fuzz")
+}
+
+/// The file names (without `.rs`) of a folder's Rust files, or its subfolders' names.
+fn names(dir: &Path, rust_files: bool) -> BTreeSet<String> {
+    std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            if rust_files {
+                p.extension().is_some_and(|x| x == "rs")
+            } else {
+                p.is_dir()
+            }
+        })
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .collect()
+}
+
+#[test]
+fn every_regression_input_passes_its_target() {
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (name, body) in targets::TARGETS {
+        let dir = fuzz_dir().join("regressions").join(name);
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries.map(|e| e.unwrap().path()).collect();
+        files.sort();
+        for f in files.into_iter().filter(|f| f.is_file()) {
+            let data = std::fs::read(&f).unwrap();
+            ran += 1;
+            if let Err(e) = std::panic::catch_unwind(|| body(&data)) {
+                let msg = e
+                    .downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| e.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default();
+                failures.push(format!("{}: {msg}", f.display()));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "regression inputs that fail:\n{}",
+        failures.join("\n")
+    );
+    println!("{ran} regression inputs passed");
+}
+
+/// The targets listed in `fuzz/targets.rs`, the fuzz crate's target files and its
+/// `[[bin]]` sections are the same set, and every regression folder belongs to a target: a
+/// target added on one side only, or a folder whose inputs would never run, fails here.
+#[test]
+fn fuzz_targets_regression_folders_and_manifest_agree() {
+    let listed: BTreeSet<String> = targets::TARGETS
+        .iter()
+        .map(|(n, _)| n.to_string())
+        .collect();
+    let files = names(&fuzz_dir().join("fuzz_targets"), true);
+    assert_eq!(
+        listed, files,
+        "targets.rs's TARGETS vs fuzz/fuzz_targets/*.rs"
+    );
+    let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).unwrap();
+    let bins: BTreeSet<String> = manifest
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("name = \""))
+        .filter_map(|l| l.strip_suffix('"'))
+        .filter(|n| *n != "pgo-merge-fuzz")
+        .map(str::to_string)
+        .collect();
+    assert_eq!(
+        listed, bins,
+        "targets.rs's TARGETS vs fuzz/Cargo.toml's [[bin]]s"
+    );
+    let folders = names(&fuzz_dir().join("regressions"), false);
+    let strays: Vec<_> = folders.difference(&listed).collect();
+    assert!(
+        strays.is_empty(),
+        "regression folders of no target: {strays:?}"
+    );
+}
+
+/// Multi-input targets split their bytes at the separator the seed script writes.
+#[test]
+fn parts_split_at_the_separator() {
+    let sep = targets::PART_SEPARATOR;
+    let data = [&b"ctl"[..], sep, b"a", sep, sep, b"b"].concat();
+    assert_eq!(targets::parts(&data), vec![&b"ctl"[..], b"a", b"", b"b"]);
+    assert_eq!(targets::parts(b"only"), vec![&b"only"[..]]);
+    let script = std::fs::read_to_string(fuzz_dir().join("seed-corpora.sh")).unwrap();
+    let sep_text = String::from_utf8(sep.to_vec()).unwrap();
+    assert!(
+        script.contains(sep_text.trim()),
+        "seed-corpora.sh does not write the separator {sep_text:?}"
+    );
+}
