@@ -115,6 +115,22 @@ fn final_group(s: &str) -> Option<usize> {
     None
 }
 
+// The two trims of `parse_frame` stay out of line: whether the optimiser inlines them into
+// it depends on unrelated code elsewhere in the crate, and inlined they made parsing about
+// 7% slower (`cargo bench --bench jit`, jit_1m_frames/parse).
+
+/// `s` without leading and trailing blanks (spaces and tabs).
+#[inline(never)]
+fn trim_blanks(s: &str) -> &str {
+    s.trim_matches([' ', '\t'])
+}
+
+/// `s` without trailing whitespace.
+#[inline(never)]
+fn trim_end_whitespace(s: &str) -> &str {
+    s.trim_end()
+}
+
 /// Parses a frame (`IP SYM[+0xOFF] [(DSO)]`, leading blanks allowed).
 pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
     let t = text.trim_start_matches([' ', '\t']);
@@ -129,7 +145,7 @@ pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
             format!("{ip_s:?} is not a hex address (expected `IP SYM (DSO)`)"),
         )
     })?;
-    let rest = rest.trim_matches([' ', '\t']);
+    let rest = trim_blanks(rest);
     // The DSO is the final parenthesised group, which may itself end in `(deleted)`; it is
     // taken as one only if it looks like one (a path or a `[bracketed]` name), since symbol
     // names may end in parentheses too.
@@ -146,7 +162,7 @@ pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
         }
         _ => (rest, None),
     };
-    let sym_part = sym_part.trim_end();
+    let sym_part = trim_end_whitespace(sym_part);
     let (sym, sym_off) = match sym_part.rfind("+0x") {
         Some(i)
             if i > 0

@@ -13,9 +13,9 @@
 //!   it named keep its name. A frame is looked up first in the jitdumps of its process (by
 //!   load time, see [`index`]), then in the time-less maps (perf maps of that process, maps
 //!   whose pid is unknown, r2rmaps), where a later line wins over an earlier overlapping one.
-//! * A sample's time is taken at the end of its unit ([`crate::ir::code::SampleHeader::time_upper`]; µs in
-//!   perf script's default output), so a load logged within the same microsecond before the
-//!   sample is seen, as perf sees it.
+//! * A sample's time is taken at the end of its unit
+//!   ([`crate::ir::code::SampleHeader::time_upper`]; µs in perf script's default output), so
+//!   a load logged within the same microsecond before the sample is seen, as perf sees it.
 //! * MOVE records add the moved code at its new address from the move's time on; the old
 //!   range stays mapped until other code is loaded over it, as with `perf inject --jit`.
 
