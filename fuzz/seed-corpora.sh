@@ -135,9 +135,11 @@ done
 
 # ---- symbolize: control, jitdump, perf map, r2rmap, perf script. The recorded pairs of
 # testdata/jit/ (jitdump or perf map with the samples of the same run), then each source
-# alone with a sample text.
+# alone with a sample text. Each part is cut to a quarter of SEED_MAX.
+SEED_MAX=$((SEED_MAX / 4))
 for s in node-work node-reuse; do
-  j="$tmp/cut-$(echo "$td/jit/$s/jit.dump.gz" | tr / _)"
+  j="$tmp/sym-$s.dump"
+  cut_bytes "$(unz "$td/jit/$s/jit.dump.gz")" >"$j"
   p="$tmp/script-$s"
   cut_lines "$(unz "$td/jit/$s/perf-script.raw.txt.gz")" >"$p"
   join '\x00' "$j" - - "$p" | seed symbolize "$s"
@@ -146,10 +148,14 @@ for s in node-work node-reuse; do
 done
 p="$tmp/script-perfmap"
 cut_lines "$(unz "$td/jit/node-perfmap/perf-script.raw.txt.gz")" >"$p"
-join '\x00' - "${perfmaps[0]}" - "$p" | seed symbolize node-perfmap
+cut_lines "${perfmaps[0]}" >"$tmp/sym.map"
+join '\x00' - "$tmp/sym.map" - "$p" | seed symbolize node-perfmap
 for f in "${r2rmaps[@]}"; do
-  join '\x00\x00\x00\x00\x00\x00\x00\x00\x7f' - - "$f" "$p" | seed symbolize "r2r-$(basename "$f")"
+  cut_lines "$f" >"$tmp/sym.r2rmap"
+  join '\x00\x00\x00\x00\x00\x00\x00\x00\x7f' - - "$tmp/sym.r2rmap" "$p" |
+    seed symbolize "r2r-$(basename "$f")"
 done
+SEED_MAX=$((SEED_MAX * 4))
 
 # ---- llvm_merge: control, up to four inputs. Pairs of one producer's raw files, of indexed
 # and of text profiles, and raw with indexed; with several weights, versions and modes.
