@@ -176,6 +176,22 @@ for ((k = 0; k < ${#idx[@]}; k++)); do
   [ -f "$t" ] && join '\x02\x06\x01\x02\x81' "$f" "$t" | seed llvm_merge "both-$(basename "$t")"
 done
 
+# ---- raw_fast_path: control, a raw file, then copies of it (they take the fast path), or
+# two files of one producer.
+i=0
+for dir in "$td"/profraw/*/; do
+  mapfile -t raws < <(find "$dir" -name '*.profraw' | sort)
+  for ((k = 0; k < ${#raws[@]}; k++)); do
+    i=$((i + 1))
+    f="${raws[k]}"
+    join "\\x$(printf %02x $((i % 3)))\\x01\\x02\\x81" "$f" "$f" "$f" |
+      seed raw_fast_path "$(basename "$dir")-$(basename "$f")"
+    if [ $((k + 1)) -lt ${#raws[@]} ]; then
+      join '\x02' "$f" "${raws[k + 1]}" | seed raw_fast_path "$(basename "$dir")-$(basename "$f")-next"
+    fi
+  done
+done
+
 # ---- iprof_merge: control, up to four iprof inputs (each profile with itself, plain and
 # gzip, under several option sets).
 k=0

@@ -10,12 +10,13 @@
 //! few control bytes (options, weights), read through [`Control`] (missing bytes are 0).
 //!
 //! Oracles beyond "no panic": a raw profile read twice through the same name cache gives
-//! the same profile; a strict iprof read that succeeds also succeeds leniently; what the
-//! merges and the symbolisation write reads back, with as many records, and the iprof
-//! merge's canonical output is a fixed point of reading and writing again.
+//! the same profile; a strict iprof read that succeeds also succeeds leniently; the raw
+//! fast path of a merge from files gives what the full reader gives; what the merges and
+//! the symbolisation write reads back, with as many records, and the iprof merge's
+//! canonical output is a fixed point of reading and writing again.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use pgo_merge::backends::iprof as iprof_writer;
 use pgo_merge::backends::profdata::{self as profdata_writer, ProfdataOptions};
@@ -50,6 +51,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("r2rmap", r2rmap),
     ("perf_script", perf_script),
     ("llvm_merge", llvm_merge),
+    ("raw_fast_path", raw_fast_path),
     ("iprof_merge", iprof_merge),
     ("symbolize", symbolize),
 ];
@@ -184,7 +186,8 @@ pub fn iprof_gzip(data: &[u8]) {
         gz = e.finish().expect("gzip into memory");
         &gz
     };
-    with_scratch_file(bytes, |path| {
+    with_scratch_files(&[bytes], |paths| {
+        let path = &paths[0];
         for lenient in [false, true] {
             let opts = ReadOptions {
                 lenient,
@@ -200,20 +203,20 @@ pub fn iprof_gzip(data: &[u8]) {
 }
 
 thread_local! {
-    /// One scratch file per thread, rewritten for every input (creating and removing a file
-    /// per execution costs more than the read itself), in memory (`/dev/shm`) where there is
-    /// one. It has no name: it is opened as `/proc/self/fd/N`, and goes away with the
-    /// process however the process ends.
-    static SCRATCH: std::cell::RefCell<Option<(std::fs::File, std::path::PathBuf)>> =
-        const { std::cell::RefCell::new(None) };
+    /// Scratch files, one set per thread, rewritten for every input (creating and removing
+    /// files per execution costs more than reading them), in memory (`/dev/shm`) where
+    /// there is one. They have no names: they are opened as `/proc/self/fd/N`, and go away
+    /// with the process however the process ends.
+    static SCRATCH: std::cell::RefCell<Vec<(std::fs::File, PathBuf)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
 }
 
-/// Runs `f` on the path of a file holding exactly `bytes`.
-fn with_scratch_file(bytes: &[u8], f: impl FnOnce(&Path)) {
+/// Runs `f` on the paths of files holding exactly `contents`, in order.
+fn with_scratch_files(contents: &[&[u8]], f: impl FnOnce(&[PathBuf])) {
     use std::os::fd::AsRawFd;
     SCRATCH.with(|cell| {
-        let mut slot = cell.borrow_mut();
-        let (file, path) = slot.get_or_insert_with(|| {
+        let mut files = cell.borrow_mut();
+        while files.len() < contents.len() {
             let shm = Path::new("/dev/shm");
             let file = if shm.is_dir() {
                 tempfile::tempfile_in(shm)
@@ -222,12 +225,19 @@ fn with_scratch_file(bytes: &[u8], f: impl FnOnce(&Path)) {
             }
             .expect("temporary file");
             let path = format!("/proc/self/fd/{}", file.as_raw_fd()).into();
-            (file, path)
-        });
-        file.set_len(0).expect("truncate the scratch file");
-        std::io::Seek::rewind(file).expect("rewind the scratch file");
-        file.write_all(bytes).expect("write the scratch file");
-        f(path);
+            files.push((file, path));
+        }
+        for ((file, _), bytes) in files.iter_mut().zip(contents) {
+            file.set_len(0).expect("truncate a scratch file");
+            std::io::Seek::rewind(file).expect("rewind a scratch file");
+            file.write_all(bytes).expect("write a scratch file");
+        }
+        let paths: Vec<PathBuf> = files
+            .iter()
+            .take(contents.len())
+            .map(|(_, p)| p.clone())
+            .collect();
+        f(&paths);
     });
 }
 
@@ -362,6 +372,68 @@ pub fn llvm_merge(data: &[u8]) {
             "records lost between write and re-read"
         );
     }
+}
+
+/// The raw-layout fast path of `pipeline::merge_files`: control bytes and up to four
+/// files, merged from files with the fast path (a raw file that teaches its binary's layout,
+/// later files of that binary checked byte for byte against it and merged where their
+/// counters lie) and without it. Both must give the same result: the same output bytes,
+/// warnings, skipped inputs and errors. The seeds are raw files followed by copies of
+/// themselves, so mutations of the copies reach the layout check.
+///
+/// Control: byte 0 the failure mode (0 any, 1 all, 2 warn); bytes 1–4 the inputs' weights.
+pub fn raw_fast_path(data: &[u8]) {
+    let p = parts(data);
+    let c = Control(p[0]);
+    let files = &p[1..];
+    if files.is_empty() {
+        return;
+    }
+    with_scratch_files(files, |paths| {
+        let inputs: Vec<_> = paths
+            .iter()
+            .enumerate()
+            .map(|(i, path)| pgo_merge::pipeline::InputSpec {
+                path: path.clone(),
+                weight: c.weight(1 + i),
+            })
+            .collect();
+        let run = |fast: bool| {
+            let opts = MergeOptions {
+                failure_mode: match c.byte(0) % 3 {
+                    0 => FailureMode::Any,
+                    1 => FailureMode::All,
+                    _ => FailureMode::Warn,
+                },
+                threads: 1,
+                // One input per window: the first teaches the layout, the next use it.
+                window: 1,
+                raw_layouts: fast,
+                ..MergeOptions::default()
+            };
+            let m = pgo_merge::pipeline::merge_files(&inputs, &opts, None)
+                .map_err(|e| e.to_string())?;
+            let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
+            msgs.extend(
+                m.skipped
+                    .iter()
+                    .map(|(p, e)| format!("{}: {e}", p.display())),
+            );
+            msgs.push(format!("merged {}", m.inputs_merged));
+            let bytes = profdata_writer::write(&m.profile, &ProfdataOptions::default())
+                .map_err(|e| e.to_string())?
+                .0;
+            Ok::<_, String>((bytes, msgs))
+        };
+        let full = run(false);
+        let fast = run(true);
+        assert!(
+            full == fast,
+            "the raw fast path differs from the full reader\nfull: {:?}\nfast: {:?}",
+            full.as_ref().map(|x| &x.1),
+            fast.as_ref().map(|x| &x.1)
+        );
+    });
 }
 
 /// The iprof merge as `pipeline::iprof` does it, in memory: control bytes, then up to four
