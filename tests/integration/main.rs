@@ -29,4 +29,5 @@ mod normalise_llvm;
 mod raw_versions;
 mod readme;
 mod real_use;
+mod sharded_merge;
 mod show_json;
