@@ -703,7 +703,7 @@ fn value_count(r: &Records, name: &str, value: &str) -> Option<u64> {
 #[test]
 fn value_sites_past_the_cap_depend_on_the_grouping() {
     // A site keeps at most 255 values after each merge (the lowest counts are cut). Synthetic,
-    // as a raw file holds at most 24 values per site by default: A fills a memory-size site
+    // as no real profile at hand reaches 255 values at a site: A fills a memory-size site
     // with 255 sizes of count 2; B adds size 1001 with count 1, C with count 5. One merge cuts
     // 1001 after B (the lowest count) and C brings it back with 5; merging B and C first gives
     // 1001 a count of 6 that survives the cut against A.
