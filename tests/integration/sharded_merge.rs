@@ -352,6 +352,51 @@ fn llvm_profdata_shards_the_same_way() {
     assert!(single == ours, "sharded differs from one merge");
 }
 
+/// The raw profiles of the sqlite benchmark (`benches/sqlite-workload.sh`: 198 runs of the
+/// sqlite shell built by clang 22, 2,050 functions with indirect-call and memory-size sites),
+/// from `PGO_MERGE_SQLITE_PROFILES` or the script's default folder; None (and a SKIPPED
+/// line) if they have not been made.
+fn sqlite_profiles(test: &str) -> Option<Vec<PathBuf>> {
+    let dir = std::env::var_os("PGO_MERGE_SQLITE_PROFILES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/tmp/pgo-merge-bench/sqlite"));
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| {
+            d.filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
+                .collect()
+        })
+        .unwrap_or_default();
+    v.sort();
+    if v.len() < 20 {
+        eprintln!(
+            "SKIPPED {test}: no sqlite benchmark profiles in {} (make them with \
+             `bash benches/sqlite-workload.sh`, or point PGO_MERGE_SQLITE_PROFILES at them)",
+            dir.display()
+        );
+        return None;
+    }
+    Some(v)
+}
+
+#[test]
+fn sqlite_profiles_shard_exactly() {
+    let Some(files) = sqlite_profiles("sqlite_profiles_shard_exactly") else {
+        return;
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    let inputs = plain(&files);
+    let single = merge(&d.join("single.profdata"), &inputs, &[], Form::Args);
+    let cuts = even_cuts(files.len(), 3);
+    assert!(sharded(d, "k3", &inputs, &cuts, &[], Form::Args) == single);
+    // Weighted: exact with --weight-all-values; without it only value counts differ.
+    let w = weighted(&files, &["1", "2", "3"]);
+    let extra = ["--weight-all-values"];
+    let one = merge(&d.join("w.profdata"), &w, &extra, Form::List);
+    assert!(sharded(d, "wk2", &w, &[files.len() / 2], &extra, Form::List) == one);
+}
+
 /// `show --temporal-profile-traces` of `file`: the header and each trace's header line.
 fn traces(file: &Path) -> Vec<String> {
     let out = run_ours([
