@@ -204,6 +204,18 @@ fn no_value_set() -> Vec<PathBuf> {
     v
 }
 
+/// Front-end profiles (clang -fprofile-instr-generate) of clang 22 and 23, 64- and 32-bit,
+/// with MC/DC bitmaps and no value sites.
+fn mcdc_set() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for p in ["clang22", "clang23"] {
+        for f in ["mcdc", "mcdc-m32", "fe-basic", "fe-basic-m32"] {
+            v.push(raw(&format!("{p}/{f}.profraw")));
+        }
+    }
+    v
+}
+
 /// The temporal raw profiles (one trace each) of clang 18, 19, 22 and 23.
 fn temporal_set() -> Vec<PathBuf> {
     let mut v = Vec::new();
@@ -280,12 +292,13 @@ fn indexed_and_mixed_inputs_shard_exactly() {
 
 #[test]
 fn weighted_inputs_without_value_sites_shard_exactly() {
-    // Counters and bitmaps add: weights applied once, in the groups, commute with grouping,
-    // fractional weights included (each input's counts are rounded on their own).
+    // Counters add and MC/DC bitmaps OR: weights applied once, in the groups, commute with
+    // grouping, fractional weights included (each input's counts are rounded on their own).
     let dir = tempdir();
     let set = no_value_set();
     let idx = indexed(dir.path(), &set);
-    for (what, files) in [("raw", &set), ("indexed", &idx)] {
+    let mcdc = mcdc_set();
+    for (what, files) in [("raw", &set), ("indexed", &idx), ("MC/DC", &mcdc)] {
         for form in [Form::Args, Form::List] {
             let w = weighted(files, &["2", "1", "3", "0.5", "2.25"]);
             assert_exact(dir.path(), &format!("weighted {what}"), &w, &[], form);
@@ -449,8 +462,8 @@ fn temporal_traces_shard_exactly_while_no_group_overflows_the_reservoir() {
 // Where grouping changes the result.
 
 /// The records of an LLVM text profile: (name, hash) → (counters, value sites: per kind line
-/// and site, the `value:count` entries in order).
-type Records = BTreeMap<(String, u64), (Vec<u64>, Vec<Vec<(String, u64)>>)>;
+/// and site, the `value:count` entries in order; MC/DC bitmap bytes).
+type Records = BTreeMap<(String, u64), (Vec<u64>, Vec<Vec<(String, u64)>>, Vec<String>)>;
 
 /// Our text dump of `file`, parsed.
 fn records(file: &Path) -> Records {
@@ -490,6 +503,15 @@ fn records(file: &Path) -> Records {
         let n = num(data[i + 2]) as usize;
         let counters: Vec<u64> = data[i + 3..i + 3 + n].iter().map(|s| num(s)).collect();
         i += 3 + n;
+        let mut bitmap = Vec::new();
+        if let Some(nb) = data.get(i).and_then(|l| l.strip_prefix('$')) {
+            let nb = num(nb) as usize;
+            bitmap = data[i + 1..i + 1 + nb]
+                .iter()
+                .map(|l| l.to_string())
+                .collect();
+            i += 1 + nb;
+        }
         let mut sites = Vec::new();
         if i < data.len() && !data[i].is_empty() {
             let kinds = num(data[i]);
@@ -512,7 +534,7 @@ fn records(file: &Path) -> Records {
                 }
             }
         }
-        recs.insert((name, hash), (counters, sites));
+        recs.insert((name, hash), (counters, sites, bitmap));
     }
     recs
 }
@@ -547,8 +569,8 @@ fn weighted_value_counts_depend_on_the_grouping() {
     let (r1, r2) = (records(&run1), records(&run2));
     let mut new_values = 0;
     assert!(single.keys().eq(split.keys()), "not the same functions");
-    for (key, (counters, sites)) in &single {
-        let (c2, s2) = &split[key];
+    for (key, (counters, sites, _)) in &single {
+        let (c2, s2, _) = &split[key];
         assert_eq!(counters, c2, "{key:?}: counters differ");
         let Some(rec2) = r2.get(key) else {
             // Only in run 1: nothing weighted.
@@ -613,7 +635,7 @@ fn weights_belong_on_the_inputs_not_on_the_partials() {
         records(&d.join("pw.profdata")),
     );
     // Counters are linear: the same.
-    for (key, (c, _)) in &a {
+    for (key, (c, _, _)) in &a {
         assert_eq!(c, &b[key].0, "{key:?}");
     }
     // Temporal traces: a raw input's trace takes its input's weight, an indexed input's
@@ -643,7 +665,7 @@ fn weights_belong_on_the_inputs_not_on_the_partials() {
         weight: Some("3"),
     };
     merge(&d.join("ww.profdata"), &[q], &[], Form::Args);
-    for (key, (c, _)) in &records(&d.join("ww.profdata")) {
+    for (key, (c, _, _)) in &records(&d.join("ww.profdata")) {
         let times3: Vec<u64> = a[key].0.iter().map(|x| x * 3).collect();
         assert_eq!(c, &times3, "{key:?}");
     }
@@ -878,4 +900,27 @@ fn records_sharing_a_name_can_be_stored_in_another_order() {
         stored_hashes(&d.join("s-final.profdata")),
         [h("0x0000000000000001"), h("0x0000000000000006")]
     );
+}
+
+#[test]
+fn records_sharing_a_name_in_real_profiles_can_be_stored_in_another_order() {
+    // The same, met in real profiles: clang 19 and clang 22 give `check4` of the MC/DC test
+    // program structural hashes that differ in the top bits only (0xb71d… and 0x071d…), and
+    // the two collide at the last slot. One merge of [clang 19, clang 22, clang 19] stores
+    // clang 22's record first; the groups {19, 22} {19} store clang 19's first.
+    let dir = tempdir();
+    let d = dir.path();
+    let (c19, c22) = (raw("clang19/mcdc.profraw"), raw("clang22/mcdc.profraw"));
+    let files = [c19.clone(), c22, c19];
+    let (one, split) = single_and_sharded(d, &files, &[2], &[]);
+    assert_eq!(one, split);
+    let check4 = |f: &str| -> Vec<String> {
+        stored_hashes(&d.join(f))
+            .into_iter()
+            .filter(|h| h.ends_with("1d87d921fa9e43"))
+            .collect()
+    };
+    let (a, b) = ("0x071d87d921fa9e43", "0xb71d87d921fa9e43");
+    assert_eq!(check4("single.profdata"), [a, b]);
+    assert_eq!(check4("s-final.profdata"), [b, a]);
 }
