@@ -172,11 +172,7 @@ impl InputFile {
     fn check(&self, growth_is_fine: bool) -> Result<()> {
         let changed =
             |what: String| Err(Error::new(ErrorKind::InputChanged(what)).with_path(&self.path));
-        if let InputData::Mapped { guard, .. } = &self.data
-            && guard.faulted()
-        {
-            return changed("it was truncated".into());
-        }
+        let faulted = matches!(&self.data, InputData::Mapped { guard, .. } if guard.faulted());
         let Origin::Regular { file, opened } = &self.origin else {
             return Ok(());
         };
@@ -184,6 +180,20 @@ impl InputFile {
             Ok(m) => Stamp::of(&m),
             Err(e) => return Err(Error::new(ErrorKind::Io(e)).with_path(&self.path)),
         };
+        if faulted {
+            // A fault with the size back where it was: truncated and written again, or the
+            // storage failed to deliver a page (an I/O error also raises SIGBUS).
+            return changed(if now.len < opened.len {
+                format!(
+                    "it was truncated: {} bytes when it was opened, {} bytes now",
+                    opened.len, now.len
+                )
+            } else {
+                "part of it could not be read: it was truncated and written again, or the \
+                 storage failed"
+                    .into()
+            });
+        }
         if now.len < opened.len || (now.len > opened.len && !growth_is_fine) {
             return changed(format!(
                 "{} bytes when it was opened, {} bytes now",
