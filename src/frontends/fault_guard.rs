@@ -18,9 +18,19 @@
 //! * the owner of a range asks [`Registration::faulted`] after reading and reports the
 //!   input as changed instead of using what it read.
 //!
+//! A program that installs its own `SIGBUS` handler after the first input was opened
+//! replaces ours (unless it chains to it, as ours chains to the one before): the guard then
+//! no longer applies, and a truncated input ends the process as it did before.
+//!
 //! The handler is async-signal-safe: it allocates nothing and takes no lock; it reads the
 //! table with atomic loads (a sequence number per slot detects a slot being rewritten while it
 //! is read) and calls only `mmap`, `sigaction` and `raise`.
+
+// Without the handler, the table is written but never read.
+#![cfg_attr(
+    not(any(target_os = "linux", target_os = "android", target_os = "macos")),
+    allow(dead_code)
+)]
 
 use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering, fence};
@@ -135,7 +145,9 @@ fn installed() -> bool {
     *INSTALLED.get_or_init(install)
 }
 
-#[cfg(unix)]
+/// Where the handler is built: systems whose `siginfo_t` gives the faulting address and
+/// that raise `SIGBUS` for a page past the end of a mapped file.
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
 mod imp {
     use super::{PAGE, TABLE};
     use std::sync::OnceLock;
@@ -254,13 +266,13 @@ mod imp {
     }
 }
 
-#[cfg(unix)]
+#[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
 fn install() -> bool {
     imp::install()
 }
 
 /// No fault handling elsewhere: inputs are read, not mapped.
-#[cfg(not(unix))]
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "macos")))]
 fn install() -> bool {
     false
 }
@@ -269,6 +281,7 @@ fn install() -> bool {
 mod tests {
     use super::*;
 
+    #[cfg(any(target_os = "linux", target_os = "android", target_os = "macos"))]
     #[test]
     fn registrations_take_and_free_slots() {
         let buf = [0u8; 64];
