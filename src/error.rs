@@ -118,6 +118,27 @@ pub enum ErrorKind {
         /// What was wrong and what was expected.
         detail: String,
     },
+    /// The input changed while it was read (truncated, rewritten or grown by another
+    /// process): what was read is not a consistent copy of any version of the file, so it is
+    /// not used. The text says what changed.
+    #[error(
+        "the file changed while it was being read ({0}); a process may still be writing it, \
+         and nothing read from it is used"
+    )]
+    InputChanged(String),
+    /// An input that is not a regular file (a pipe, a FIFO, a device) went on past the
+    /// limit of what is read from such inputs.
+    #[error(
+        "more than {limit} bytes from an input that is not a regular file (a pipe, FIFO or \
+         device); reading stopped there. Set {env}=SIZE (bytes, or with a K, M or G suffix) \
+         to read more"
+    )]
+    StreamTooLong {
+        /// The limit in bytes.
+        limit: u64,
+        /// The environment variable that sets it.
+        env: &'static str,
+    },
     /// An option or argument combination that cannot work.
     #[error("{0}")]
     Usage(String),

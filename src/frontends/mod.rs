@@ -2,10 +2,14 @@
 //!
 //! Format detection lives here ([`detect`], [`FormatKind::sniff`]): [`read`] detects the
 //! format of an LLVM profile from its content and dispatches to its reader. Inputs are memory-mapped
-//! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them.
+//! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them;
+//! [`fault_guard`] keeps a mapped file that another process truncates from ending the
+//! process, and [`InputFile::check_unchanged`] reports such a file.
 
 pub mod code_regions;
 pub mod detect;
+pub mod fault_guard;
+mod input;
 pub mod iprof;
 pub mod jitdump;
 pub mod perf_script;
@@ -14,11 +18,10 @@ pub mod profdata;
 pub mod profraw;
 pub mod proftext;
 
-use std::path::{Path, PathBuf};
-
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;
 pub use detect::FormatKind;
+pub use input::{DEFAULT_STREAM_LIMIT, InputFile, STREAM_LIMIT_ENV, stream_limit};
 
 /// What a front-end produced from one input.
 #[derive(Debug)]
@@ -140,91 +143,4 @@ fn starts_a_magic(data: &[u8]) -> bool {
         crate::codec::magic::INDEXED_MAGIC.to_le_bytes(),
     ];
     magics.iter().any(|m| m.starts_with(data))
-}
-
-/// An input file's bytes: memory-mapped when possible, read into memory otherwise (pipes,
-/// empty files, file systems that cannot map).
-#[derive(Debug)]
-pub struct InputFile {
-    path: PathBuf,
-    data: InputData,
-}
-
-#[derive(Debug)]
-enum InputData {
-    Mapped(memmap2::Mmap),
-    Owned(Vec<u8>),
-}
-
-impl InputFile {
-    /// Opens and maps `path`.
-    pub fn open(path: &Path) -> Result<InputFile> {
-        let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
-        let file = std::fs::File::open(path).map_err(io)?;
-        let meta = file.metadata().map_err(io)?;
-        if meta.is_dir() {
-            return Err(Error::new(ErrorKind::Usage("is a directory".into())).with_path(path));
-        }
-        let data = if meta.is_file() && meta.len() > 0 {
-            // SAFETY: the map is read-only. If another process truncates the file while we
-            // read it, accesses past the new end fault; profile files are not modified while
-            // a merge runs (the same assumption llvm-profdata's mmap-based reader makes).
-            match unsafe { memmap2::Mmap::map(&file) } {
-                Ok(m) => InputData::Mapped(m),
-                Err(_) => InputData::Owned(std::fs::read(path).map_err(io)?),
-            }
-        } else {
-            let mut v = Vec::new();
-            std::io::Read::read_to_end(&mut &file, &mut v).map_err(io)?;
-            InputData::Owned(v)
-        };
-        Ok(InputFile {
-            path: path.to_path_buf(),
-            data,
-        })
-    }
-
-    /// Wraps bytes already in memory.
-    pub fn from_bytes(path: &Path, bytes: Vec<u8>) -> InputFile {
-        InputFile {
-            path: path.to_path_buf(),
-            data: InputData::Owned(bytes),
-        }
-    }
-
-    /// The bytes.
-    pub fn bytes(&self) -> &[u8] {
-        match &self.data {
-            InputData::Mapped(m) => m,
-            InputData::Owned(v) => v,
-        }
-    }
-
-    /// The path.
-    pub fn path(&self) -> &Path {
-        &self.path
-    }
-
-    /// Drops the pages of a mapped input that lie wholly before byte `offset` from this
-    /// process's resident memory (`MADV_DONTNEED`), for readers that go through a file once
-    /// front to back: an input in flight then costs the part being parsed, not its size.
-    /// The bytes stay readable: touching them again reads them back from the file (through
-    /// the page cache). Inputs held in memory are left alone.
-    pub fn release_before(&self, offset: usize) {
-        #[cfg(unix)]
-        if let InputData::Mapped(m) = &self.data {
-            const PAGE: usize = 4096;
-            let end = offset.min(m.len()) / PAGE * PAGE;
-            if end > 0 {
-                // SAFETY: the mapping is read-only and never written through. On a file
-                // mapping, MADV_DONTNEED only discards the resident copies of the pages;
-                // the next access re-reads them from the file, so every slice borrowed
-                // from the mapping keeps its contents as long as the file is not modified,
-                // which is the assumption the mapping itself rests on (see `open`). The
-                // range is inside the mapping. A failure only means the pages stay.
-                let _ =
-                    unsafe { m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, end) };
-            }
-        }
-    }
 }

@@ -7,15 +7,16 @@
 //! [`RawLayout`]; a later file that matches it is handed to the merger as its bytes plus the
 //! layout's [`crate::ir::CounterLayout`], with no records built.
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use rayon::prelude::*;
 
 use super::InputSpec;
-use crate::error::{Error, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::profraw::layout::{RawLayout, Scanned};
 use crate::frontends::{self, InputFile, ReadOutput};
-use crate::passes::merge::{InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
+use crate::passes::merge::{FailureMode, InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
 
 /// What the merger needs to know of a front-end's result besides the profile.
 fn input_info<'w>(r: &ReadOutput<'_>, warnings: &'w [Warning]) -> InputInfo<'w> {
@@ -39,11 +40,48 @@ fn may_learn(r: &ReadOutput<'_>, opts: &MergeOptions) -> bool {
 }
 
 /// Merges files. `progress` is called with the number of inputs finished so far.
+///
+/// An input that changes while it is read ([`InputFile::check_unchanged`]) is a failed
+/// input: an error under [`FailureMode::Any`], else skipped with its reason. Inputs are
+/// checked after parsing, before they are folded, and again after folding; one that
+/// changed during its fold has already added to the merged profile, so under the other
+/// failure modes the merge starts again without it (each new start leaves out at least one
+/// more input, so this ends).
 pub fn merge_files(
     inputs: &[InputSpec],
     opts: &MergeOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<MergeOutput> {
+    let mut changed = BTreeMap::new();
+    loop {
+        match merge_attempt(inputs, opts, progress, &changed)? {
+            Attempt::Done(out) => return Ok(out),
+            Attempt::Changed(more) => changed.extend(more),
+        }
+    }
+}
+
+/// How an attempt at a merge ended.
+#[allow(clippy::large_enum_variant)] // one per attempt, returned once
+enum Attempt {
+    Done(MergeOutput),
+    /// Inputs (by index, with what changed) that changed while they were folded.
+    Changed(Vec<(usize, String)>),
+}
+
+/// The error of an input that changed (`what`: [`ErrorKind::InputChanged`]'s text).
+fn changed_error(path: &std::path::Path, what: &str) -> Error {
+    Error::new(ErrorKind::InputChanged(what.to_string())).with_path(path)
+}
+
+/// One merge of `inputs`, leaving out those in `changed` (failed inputs, for what they were
+/// found to be in an earlier attempt).
+fn merge_attempt(
+    inputs: &[InputSpec],
+    opts: &MergeOptions,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+    changed: &BTreeMap<usize, String>,
+) -> Result<Attempt> {
     let (pool, threads) = super::worker_pool(opts.threads)?;
     pool.install(|| {
         let window = if opts.window == 0 {
@@ -66,8 +104,14 @@ pub fn merge_files(
                 window
             };
             let chunk = next_window(&inputs[base..], first, threads);
-            let opened: Vec<Result<InputFile>> =
-                chunk.par_iter().map(|i| InputFile::open(&i.path)).collect();
+            let opened: Vec<Result<InputFile>> = chunk
+                .par_iter()
+                .enumerate()
+                .map(|(k, i)| match changed.get(&(base + k)) {
+                    Some(what) => Err(changed_error(&i.path, what)),
+                    None => InputFile::open(&i.path),
+                })
+                .collect();
             let mut files = Vec::with_capacity(opened.len());
             let mut failures: Vec<(usize, Error)> = Vec::new();
             for (k, r) in opened.into_iter().enumerate() {
@@ -103,13 +147,19 @@ pub fn merge_files(
                 .collect();
             let mut owned: Vec<(usize, Read<'_>)> = Vec::new();
             let mut failures = failures.into_iter().peekable();
-            for (k, read) in reads {
+            for ((k, read), (_, file)) in reads.into_iter().zip(&files) {
                 while let Some((fk, _)) = failures.peek()
                     && *fk < k
                 {
                     if let Some((fk, e)) = failures.next() {
                         acc.input_failed(&chunk[fk].path, e)?;
                     }
+                }
+                // A file that changed while it was parsed: that is the error, whatever the
+                // parse made of it.
+                if let Err(e) = file.check_unchanged() {
+                    acc.input_failed(&chunk[k].path, e)?;
+                    continue;
                 }
                 match read {
                     Read::General(Err(e), _) => acc.input_failed(&chunk[k].path, e)?,
@@ -160,16 +210,44 @@ pub fn merge_files(
             }
             acc.fold(&accepted);
             drop(accepted);
+            // The bytes folded were read again from the files: check that they still were
+            // what was parsed.
+            let file_of = |idx: usize| {
+                files
+                    .binary_search_by_key(&(idx - base), |(k, _)| *k)
+                    .ok()
+                    .and_then(|j| files.get(j))
+                    .map(|(_, f)| f)
+            };
+            let mut changed_now = Vec::new();
+            for ((idx, _), taken) in owned.iter().zip(&taken) {
+                if let (true, Some(f)) = (*taken, file_of(*idx))
+                    && let Err(e) = f.check_unchanged()
+                {
+                    if opts.failure_mode == FailureMode::Any {
+                        return Err(e);
+                    }
+                    if let ErrorKind::InputChanged(what) = e.kind() {
+                        changed_now.push((*idx, what.clone()));
+                    } else {
+                        return Err(e);
+                    }
+                }
+            }
+            if !changed_now.is_empty() {
+                return Ok(Attempt::Changed(changed_now));
+            }
             // Learn layouts from the folded raw inputs, dropping each input's records first:
             // with a million functions they are hundreds of megabytes. After the last window
             // there is nothing left to speed up.
             let more = base + chunk.len() < inputs.len();
-            for ((_, read), taken) in owned.into_iter().zip(taken) {
+            for ((idx, read), taken) in owned.into_iter().zip(taken) {
                 if let Read::General(Ok(r), bytes) = read
                     && taken
                     && more
                     && may_learn(&r, opts)
                     && acc.wants_layouts()
+                    && let Some(file) = file_of(idx)
                 {
                     let (kind, names, n) = (
                         r.profile.kind,
@@ -177,7 +255,7 @@ pub fn merge_files(
                         r.profile.records.len(),
                     );
                     drop(r);
-                    learn(&mut acc, &mut layouts, kind, names, n, bytes);
+                    learn(&mut acc, &mut layouts, kind, names, n, bytes, file);
                 }
             }
             done += chunk.len();
@@ -186,13 +264,16 @@ pub fn merge_files(
                 p(done);
             }
         }
-        acc.finish(inputs.len())
+        acc.finish(inputs.len()).map(Attempt::Done)
     })
 }
 
 /// Learns the layout of a folded raw input, so that later files of its binary take the
 /// fast path: unless a known layout already accepts it, or the layout's records are not
-/// exactly the `records` records the full reader gave (then the two would not agree).
+/// exactly the `records` records the full reader gave (then the two would not agree), or
+/// the file changed while the layout was taken from it (the input was folded whole before:
+/// only the layout is left out).
+#[allow(clippy::too_many_arguments)]
 fn learn(
     acc: &mut Merger<'_>,
     layouts: &mut Vec<RawLayout>,
@@ -200,6 +281,7 @@ fn learn(
     names: Arc<crate::ir::SymbolTable>,
     records: usize,
     bytes: &[u8],
+    file: &InputFile,
 ) {
     if layouts
         .iter()
@@ -210,7 +292,7 @@ fn learn(
     let Some(layout) = RawLayout::learn(bytes, kind, names) else {
         return;
     };
-    if layout.records().len() != records {
+    if layout.records().len() != records || file.check_unchanged().is_err() {
         return;
     }
     if acc

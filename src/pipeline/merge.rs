@@ -674,9 +674,11 @@ fn llvm_normalise_inputs(
         let t = crate::frontends::InputFile::open(&i.path)
             .ok()
             .and_then(|f| {
-                crate::frontends::read(f.bytes(), &cache)
+                let t = crate::frontends::read(f.bytes(), &cache)
                     .ok()
-                    .map(|r| llvm_normalise::total(&r.profile, mode))
+                    .map(|r| llvm_normalise::total(&r.profile, mode));
+                // A file that changed is left to the merge too.
+                t.filter(|_| f.check_unchanged().is_ok())
             });
         totals.push(t);
     }

@@ -37,8 +37,8 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
     let cache = NameCache::new();
     let bf = InputFile::open(&r.base)?;
     let tf = InputFile::open(&r.test)?;
-    let b = frontends::read(bf.bytes(), &cache).map_err(|e| e.with_path(bf.path()))?;
-    let t = frontends::read(tf.bytes(), &cache).map_err(|e| e.with_path(tf.path()))?;
+    let b = frontends::read(bf.bytes(), &cache).map_err(|e| bf.or_changed(e))?;
+    let t = frontends::read(tf.bytes(), &cache).map_err(|e| tf.or_changed(e))?;
     // llvm-profdata loads the base into a writer, which merges records sharing a key.
     let merged = merge_profiles(
         &[(&b.profile, Weight::ONE, r.base.as_path())],
@@ -55,6 +55,9 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
         name_filter: r.function.clone(),
     };
     let res = compare(&merged, &t.profile, &opts);
+    // The comparison read both files' bytes: they must still be the files'.
+    bf.check_unchanged()?;
+    tf.check_unchanged()?;
     let base_name = r.base.display().to_string();
     let test_name = r.test.display().to_string();
     let mut out = String::new();

@@ -91,7 +91,9 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                     file.bytes(),
                 ))),
             }
-            .map_err(|e| e.with_path(path))?;
+            .map_err(|e| file.or_changed(e))?;
+            // Maps and jitdumps of a running process grow: what was read is still whole.
+            file.check_not_shrunk()?;
             if several {
                 out.push_str(&format!("==> {} <==\n", path.display()));
             }
@@ -121,7 +123,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             }
             continue;
         }
-        let read = frontends::read(file.bytes(), &cache).map_err(|e| e.with_path(path))?;
+        let read = frontends::read(file.bytes(), &cache).map_err(|e| file.or_changed(e))?;
         if !r.llvm_profdata {
             messages.extend(
                 read.warnings
@@ -137,6 +139,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 &name,
                 &read.profile.provenance.format,
             ));
+            file.check_unchanged()?;
             continue;
         }
         if several {
@@ -157,6 +160,8 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 read.profile.provenance.format, read.profile.kind
             ));
         }
+        // The report was made from the file's bytes: they must still be the file's.
+        file.check_unchanged()?;
     }
     if r.json {
         let v = if docs.len() == 1 {

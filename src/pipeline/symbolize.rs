@@ -130,17 +130,23 @@ pub fn check(r: &SymbolizeRequest) -> Result<Option<PathBuf>> {
 pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let format = output_format(r)?;
     let mut b = SymbolizerBuilder::new();
+    // Jitdumps and perf maps of a process that still runs grow while they are read; what
+    // was read is then still the beginning of the file, which is fine. A file that shrank is
+    // not (`check_not_shrunk`).
     for p in &r.jitdumps {
         let f = InputFile::open(p)?;
-        b.add_source(jitdump_source(p, f.bytes())?)?;
+        b.add_source(jitdump_source(p, f.bytes()).map_err(|e| f.or_changed(e))?)?;
+        f.check_not_shrunk()?;
     }
     for p in &r.perf_maps {
         let f = InputFile::open(p)?;
         b.add_source(perf_map_source(p, f.bytes()))?;
+        f.check_not_shrunk()?;
     }
     for (p, base) in &r.r2rmaps {
         let f = InputFile::open(p)?;
-        b.add_source(r2rmap_source(p, f.bytes(), *base)?)?;
+        b.add_source(r2rmap_source(p, f.bytes(), *base).map_err(|e| f.or_changed(e))?)?;
+        f.check_unchanged()?;
     }
     let sym = b.build()?;
     let messages = sym
@@ -153,7 +159,8 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
         load_time_slack_ns: r.load_time_slack_ns,
     };
     let stacks = resolve(&sym, PerfScriptReader::new(script.bytes()), &opts)
-        .map_err(|e| e.with_path(&r.perf_script))?;
+        .map_err(|e| script.or_changed(e))?;
+    script.check_not_shrunk()?;
     let profile = (format == SymbolizeFormat::Iprof || r.top_methods).then(|| stacks.to_iprof());
     let dest = Destination::of(&r.output);
     match format {

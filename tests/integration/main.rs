@@ -16,6 +16,7 @@ mod dropin;
 mod fast_path;
 mod fuzz_regressions;
 mod indexed_text;
+mod inputs_change;
 mod iprof;
 mod iprof_props;
 mod iprof_stream;

@@ -163,7 +163,10 @@ pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lo
         let release = |at: usize| f.release_before(at);
         stream::lower_json(data, lowerer, Some(&release))
     };
-    r.map_err(|e| e.with_path(path))
+    // Nothing read from a file that changed meanwhile is used.
+    let r = r.map_err(|e| f.or_changed(e))?;
+    f.check_unchanged()?;
+    Ok(r)
 }
 
 /// Reads a mapped input front to back, releasing the pages behind it from time to time
