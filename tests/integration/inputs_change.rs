@@ -136,6 +136,9 @@ fn measured_merge(input: &Path, out: &Path, env: &[(&str, &str)]) -> (Command, O
             .arg(env!("CARGO_BIN_EXE_pgo-merge"));
         c
     } else {
+        if crate::common::tools_required() {
+            panic!("the peak memory check needs {GNU_TIME} (PGO_MERGE_REQUIRE_TOOLS=1)");
+        }
         eprintln!("SKIPPED: the peak memory check ({GNU_TIME} is not installed)");
         pgo_merge()
     };
