@@ -149,7 +149,7 @@ pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lo
             at: 0,
             released: 0,
         };
-        // Bytes inflated so far (the limit is checked with it when the parse stops).
+        // Bytes inflated by the parse (the second parse that places an error reads no more).
         let inflated = std::cell::Cell::new(0u64);
         let inflate = Counting {
             inner: flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1),
@@ -157,25 +157,26 @@ pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lo
         };
         let reader = std::io::BufReader::with_capacity(1 << 16, inflate);
         stream::lower_reader(reader, lowerer, |e| {
-            let n = inflated.get();
-            if n > MAX_INFLATED {
-                return Error::new(ErrorKind::LimitExceeded {
-                    what: "decompressed size of a gzip-compressed iprof profile",
-                    value: n,
-                    limit: MAX_INFLATED,
-                });
-            }
-            // The decompressor's errors reach the parser as I/O errors.
-            if e.classify() == serde_json::error::Category::Io {
-                return Error::new(ErrorKind::Gzip(e.to_string()));
-            }
-            if n == 0 {
-                return Error::at(0, ErrorKind::Empty);
+            // The gzip data is checked first, as a whole: garbage inflated from corrupt data
+            // looks like a JSON error long before the decompressor notices (at the CRC). The
+            // stream is inflated to nowhere, so memory stays constant.
+            let mut all = flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1);
+            match std::io::copy(&mut all, &mut std::io::sink()) {
+                Err(z) => return Error::new(ErrorKind::Gzip(z.to_string())),
+                Ok(n) if n > MAX_INFLATED => {
+                    return Error::new(ErrorKind::LimitExceeded {
+                        what: "decompressed size of a gzip-compressed iprof profile",
+                        value: n,
+                        limit: MAX_INFLATED,
+                    });
+                }
+                Ok(0) => return Error::at(0, ErrorKind::Empty),
+                Ok(_) => {}
             }
             // Inflated again, streaming and only as far as the first parse read, to find
             // the JSON path of the error: memory stays that of the first parse (a whole
             // inflated copy can be hundreds of times the file).
-            let again = flate2::read::MultiGzDecoder::new(releasing()).take(n);
+            let again = flate2::read::MultiGzDecoder::new(releasing()).take(inflated.get());
             stream::locate_in_reader(std::io::BufReader::with_capacity(1 << 16, again), e)
         })
     } else if data.is_empty() {
