@@ -75,14 +75,10 @@ pub fn write_atomic_with(
         }
         Ok(m) if !m.is_file() => return write_in_place(path, &target, fill),
         Ok(m) => {
-            // Would writing the file in place be allowed? Opening it for writing (without
-            // truncating) asks the system exactly that, whoever the process runs as.
-            if let Err(e) = std::fs::OpenOptions::new().write(true).open(&target)
-                && e.kind() == std::io::ErrorKind::PermissionDenied
-            {
+            if !may_write(&target, &m) {
                 return Err(output_error(
                     path,
-                    e.kind(),
+                    std::io::ErrorKind::PermissionDenied,
                     "cannot write the output: the file exists and is read-only (no permission \
                      to write it); it is not replaced"
                         .into(),
@@ -127,6 +123,31 @@ pub fn write_atomic_with(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Whether the process may write the existing file `target` (metadata `m`) in place: the
+/// system's answer for the effective user (root may write any file). Asked with `faccessat`,
+/// not by opening the file for writing, which file watchers would see as a write.
+fn may_write(target: &Path, m: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let _ = m;
+        let Ok(c) = std::ffi::CString::new(target.as_os_str().as_bytes()) else {
+            return true;
+        };
+        // SAFETY: `c` is a NUL-terminated path that outlives the call.
+        let r =
+            unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+        // Only a refusal counts: a read-only file system or any other failure shows up,
+        // with its own message, when the new file is created.
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EACCES)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = target;
+        !m.permissions().readonly()
+    }
 }
 
 /// The file `path` names: `path` itself, or, for a symbolic link, the file it finally
