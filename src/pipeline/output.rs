@@ -1,8 +1,17 @@
-//! Writing output files atomically: to a temporary file in the destination directory, then
-//! renamed over the destination, so a failed run never leaves a partial file.
+//! Writing output files atomically: the contents go to a file with no name yet, in the
+//! destination's directory, which becomes the destination only once complete, so that a
+//! failed, interrupted or killed run never leaves a partial output or replaces an existing
+//! one with a partial one.
+//!
+//! On Linux the file is opened with `O_TMPFILE` (no name exists while it is written; a
+//! process killed mid-write leaves nothing behind), then given a temporary name
+//! (`.pgo-merge-XXXXXX.tmp`, with `linkat`) and renamed over the destination at once. Where
+//! `O_TMPFILE` is not supported (other systems, some file systems), the file is created under
+//! that temporary name from the start and removed on every error the process survives; a
+//! signal that ends the process while it writes (Ctrl-C, `kill`) can leave it behind there.
 
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind, Result};
 
@@ -13,65 +22,100 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
     })
 }
 
-/// Creates `path` atomically: `fill` writes the contents into a temporary file in the same
-/// directory, which is synced to disk and renamed over `path` only if `fill` succeeds
-/// (otherwise it is removed and `path` is untouched); the directory is then synced so
-/// that the rename survives a crash. The file gets the permissions a newly
-/// created file gets (0666 less the umask). Errors carry the path and name the output, not
-/// the temporary file: a missing or unwritable directory is named as such.
+/// An error about the output `path`: `kind` and what to tell the user.
+fn output_error(path: &Path, kind: std::io::ErrorKind, message: String) -> Error {
+    Error::new(ErrorKind::Io(std::io::Error::new(kind, message))).with_path(path)
+}
+
+/// An I/O error met while writing the output `path`, said so, with a word on the file-size
+/// limit (EFBIG's "File too large" does not say which limit).
+fn write_error(path: &Path, e: &std::io::Error) -> Error {
+    let why = match e.raw_os_error() {
+        #[cfg(unix)]
+        Some(libc::EFBIG) => {
+            ": the output would be larger than the file-size limit of the process (ulimit -f) \
+             or than the file system allows"
+        }
+        _ => "",
+    };
+    output_error(path, e.kind(), format!("cannot write the output: {e}{why}"))
+}
+
+/// Creates `path` atomically: `fill` writes the contents into a temporary file in the
+/// directory of the destination, which is synced to disk and renamed over the destination
+/// only if `fill` succeeds (otherwise it is discarded and the destination is untouched); the
+/// directory is then synced so that the rename survives a crash. Errors carry the path and
+/// name the output, not the temporary file: a missing or unwritable directory is named as
+/// such.
 ///
-/// An existing `path` that is not a regular file (`/dev/null`, a FIFO, a terminal) is
-/// written in place, as llvm-profdata writes it: renaming a file over it would replace the
-/// device or pipe instead of writing to it.
+/// * A new file gets the permissions a newly created file gets (0666 less the umask); a
+///   file replaced keeps its permission bits.
+/// * An existing file the process may not write (read-only to it) is not replaced: that is
+///   an error, as it is for llvm-profdata and `cp`, which write files in place. (Root may
+///   write any file, so root replaces it, as those tools do.)
+/// * A symbolic link is written through: its target is replaced atomically, in the target's
+///   directory, and the link stays. A dangling link and a loop of links are errors.
+/// * An existing destination that is not a regular file (`/dev/null`, a FIFO, a terminal)
+///   is written in place, as llvm-profdata writes it: renaming a file over it would replace
+///   the device or pipe instead of writing to it.
+/// * A directory is an error.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
 ) -> Result<()> {
-    let fail = |kind: std::io::ErrorKind, message: String| {
-        Error::new(ErrorKind::Io(std::io::Error::new(kind, message))).with_path(path)
-    };
-    let io = |e: std::io::Error| fail(e.kind(), format!("cannot write the output: {e}"));
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    match std::fs::metadata(path) {
+    let target = through_links(path)?;
+    let mut mode = None;
+    match std::fs::metadata(&target) {
         Ok(m) if m.is_dir() => {
-            return Err(fail(
+            return Err(output_error(
+                path,
                 std::io::ErrorKind::IsADirectory,
                 "the output is a directory; name a file to write to".into(),
             ));
         }
-        Ok(m) if !m.is_file() => {
-            // Writers may seek back to patch what they wrote; a pipe cannot seek, so the
-            // contents go through an unnamed temporary file first.
-            let mut tmp = tempfile::tempfile().map_err(io)?;
-            fill(&mut tmp).map_err(|e| e.with_path(path))?;
-            let mut out = std::fs::OpenOptions::new()
-                .write(true)
-                .open(path)
-                .map_err(io)?;
-            std::io::Seek::rewind(&mut tmp).map_err(io)?;
-            std::io::copy(&mut tmp, &mut out).map_err(io)?;
-            return out.flush().map_err(io);
+        Ok(m) if !m.is_file() => return write_in_place(path, &target, fill),
+        Ok(m) => {
+            if !may_write(&target, &m) {
+                return Err(output_error(
+                    path,
+                    std::io::ErrorKind::PermissionDenied,
+                    "cannot write the output: the file exists and is read-only (no permission \
+                     to write it); it is not replaced"
+                        .into(),
+                ));
+            }
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                mode = Some(m.permissions().mode() & 0o777);
+            }
+            #[cfg(not(unix))]
+            let _ = m;
         }
-        _ => {}
+        Err(_) => {}
     }
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(".pgo-merge-").suffix(".tmp");
-    // A temporary file is private (0600) by default; the output is an ordinary file, made
-    // as `File::create` would make it (0666 less the umask), not one only its owner reads.
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut staged = Staged::create(dir).map_err(|e| directory_error(path, dir, e))?;
+    fill(staged.file()).map_err(|e| match e.kind() {
+        ErrorKind::Io(io) if e.path().is_none() => write_error(path, io),
+        _ => e.with_path(path),
+    })?;
     #[cfg(unix)]
-    {
+    if let Some(mode) = mode {
         use std::os::unix::fs::PermissionsExt;
-        builder.permissions(std::fs::Permissions::from_mode(0o666));
+        staged
+            .file()
+            .set_permissions(std::fs::Permissions::from_mode(mode))
+            .map_err(|e| write_error(path, &e))?;
     }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(|e| directory_error(path, dir, e))?;
-    fill(tmp.as_file_mut()).map_err(|e| e.with_path(path))?;
-    tmp.as_file().sync_all().map_err(io)?;
-    tmp.persist(path).map_err(|e| io(e.error))?;
+    staged
+        .file()
+        .sync_all()
+        .map_err(|e| write_error(path, &e))?;
+    staged.persist(&target).map_err(|e| write_error(path, &e))?;
     // The rename is durable once the directory is synced too. Some file systems cannot
     // sync a directory; the file itself is already on disk, so that is not an error.
     #[cfg(unix)]
@@ -79,6 +123,208 @@ pub fn write_atomic_with(
         let _ = d.sync_all();
     }
     Ok(())
+}
+
+/// Whether the process may write the existing file `target` (metadata `m`) in place: the
+/// system's answer for the effective user (root may write any file). Asked with `faccessat`,
+/// not by opening the file for writing, which file watchers would see as a write.
+fn may_write(target: &Path, m: &std::fs::Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let _ = m;
+        let Ok(c) = std::ffi::CString::new(target.as_os_str().as_bytes()) else {
+            return true;
+        };
+        // SAFETY: `c` is a NUL-terminated path that outlives the call.
+        let r =
+            unsafe { libc::faccessat(libc::AT_FDCWD, c.as_ptr(), libc::W_OK, libc::AT_EACCESS) };
+        // Only a refusal counts: a read-only file system or any other failure shows up,
+        // with its own message, when the new file is created.
+        r == 0 || std::io::Error::last_os_error().raw_os_error() != Some(libc::EACCES)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = target;
+        !m.permissions().readonly()
+    }
+}
+
+/// The file `path` names: `path` itself, or, for a symbolic link, the file it finally
+/// points to (which must exist: a dangling link is an error, as `cp` refuses to write
+/// through one, since the name the user sees would then point to a file made in some other
+/// directory). Loops of links are an error.
+fn through_links(path: &Path) -> Result<PathBuf> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => {}
+        _ => return Ok(path.to_path_buf()),
+    }
+    let shown = std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
+    match std::fs::canonicalize(path) {
+        Ok(t) => Ok(t),
+        #[cfg(unix)]
+        Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(output_error(
+            path,
+            e.kind(),
+            format!(
+                "cannot write the output: it is a symbolic link (to {shown}) in a loop of \
+                 links that never reaches a file"
+            ),
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(output_error(
+            path,
+            e.kind(),
+            format!(
+                "cannot write the output: it is a symbolic link to {shown}, which does not \
+                 exist; not writing through a dangling link (create the target or remove the \
+                 link)"
+            ),
+        )),
+        Err(e) => Err(output_error(
+            path,
+            e.kind(),
+            format!(
+                "cannot write the output: it is a symbolic link (to {shown}) that cannot be followed: {e}"
+            ),
+        )),
+    }
+}
+
+/// Writes to `target`, an existing file that is not a regular file (a device, a pipe), in
+/// place. Writers may seek back to patch what they wrote; a pipe cannot seek, so the contents
+/// go through an unnamed temporary file first.
+fn write_in_place(
+    path: &Path,
+    target: &Path,
+    fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
+) -> Result<()> {
+    let io = |e: std::io::Error| write_error(path, &e);
+    let mut tmp = tempfile::tempfile().map_err(io)?;
+    fill(&mut tmp).map_err(|e| e.with_path(path))?;
+    let mut out = std::fs::OpenOptions::new()
+        .write(true)
+        .open(target)
+        .map_err(io)?;
+    std::io::Seek::rewind(&mut tmp).map_err(io)?;
+    std::io::copy(&mut tmp, &mut out).map_err(io)?;
+    out.flush().map_err(io)
+}
+
+/// The file an output is written to before it becomes the output.
+enum Staged {
+    /// Linux: an `O_TMPFILE` file, nameless until it is complete.
+    #[cfg(target_os = "linux")]
+    Unnamed { file: std::fs::File, dir: PathBuf },
+    /// A file under a temporary name, removed if dropped before it is persisted.
+    Named(tempfile::NamedTempFile),
+}
+
+/// Temporary names: `.pgo-merge-XXXXXX.tmp` (hidden, and plainly not an output).
+fn temp_names() -> tempfile::Builder<'static, 'static> {
+    let mut b = tempfile::Builder::new();
+    b.prefix(".pgo-merge-").suffix(".tmp");
+    // A temporary file is private (0600) by default; the output is an ordinary file, made
+    // as `File::create` would make it (0666 less the umask), not one only its owner reads.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        b.permissions(std::fs::Permissions::from_mode(0o666));
+    }
+    b
+}
+
+impl Staged {
+    /// A new, empty file in `dir`: nameless where the system can, else under a temporary
+    /// name.
+    fn create(dir: &Path) -> std::io::Result<Staged> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            match std::fs::OpenOptions::new()
+                .read(true)
+                .write(true)
+                .mode(0o666)
+                .custom_flags(libc::O_TMPFILE)
+                .open(dir)
+            {
+                Ok(file) => {
+                    return Ok(Staged::Unnamed {
+                        file,
+                        dir: dir.to_path_buf(),
+                    });
+                }
+                // Not supported by the kernel (EISDIR, EINVAL before 3.11) or the file
+                // system (EOPNOTSUPP): a named temporary file instead.
+                Err(e)
+                    if matches!(
+                        e.raw_os_error(),
+                        Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
+                    ) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(Staged::Named(temp_names().tempfile_in(dir)?))
+    }
+
+    fn file(&mut self) -> &mut std::fs::File {
+        match self {
+            #[cfg(target_os = "linux")]
+            Staged::Unnamed { file, .. } => file,
+            Staged::Named(t) => t.as_file_mut(),
+        }
+    }
+
+    /// Makes the complete file `target` (atomically replacing what was there).
+    fn persist(self, target: &Path) -> std::io::Result<()> {
+        let named = match self {
+            #[cfg(target_os = "linux")]
+            Staged::Unnamed { mut file, dir } => match link_unnamed(&file, &dir) {
+                Ok(t) => t,
+                // No /proc to name the file by (a minimal chroot): copied to a named file.
+                Err(_) => {
+                    let mut t = temp_names().tempfile_in(&dir)?;
+                    std::io::Seek::rewind(&mut file)?;
+                    std::io::copy(&mut file, t.as_file_mut())?;
+                    t.as_file().sync_all()?;
+                    t.into_temp_path()
+                }
+            },
+            Staged::Named(t) => t.into_temp_path(),
+        };
+        // Removed again if the rename fails.
+        named.persist(target).map_err(|e| e.error)
+    }
+}
+
+/// Gives the `O_TMPFILE` file `file` a temporary name in `dir` (then it is renamed over
+/// the output: `linkat` cannot replace an existing file). The name exists only between the
+/// two calls.
+#[cfg(target_os = "linux")]
+fn link_unnamed(file: &std::fs::File, dir: &Path) -> std::io::Result<tempfile::TempPath> {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::io::AsRawFd;
+    let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
+        .map_err(std::io::Error::other)?;
+    let linked = temp_names().make_in(dir, |to| {
+        let to =
+            std::ffi::CString::new(to.as_os_str().as_bytes()).map_err(std::io::Error::other)?;
+        // SAFETY: both paths are NUL-terminated strings that outlive the call.
+        let r = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    })?;
+    Ok(linked.into_temp_path())
 }
 
 /// Why no file can be created in `dir`, the directory of the output `path`, as an error about
@@ -102,7 +348,7 @@ fn directory_error(path: &Path, dir: &Path, e: std::io::Error) -> Error {
             format!("cannot write the output: cannot create a file in the directory {shown}: {os}")
         }
     };
-    Error::new(ErrorKind::Io(std::io::Error::new(e.kind(), message))).with_path(path)
+    output_error(path, e.kind(), message)
 }
 
 /// Where an output goes.

@@ -27,6 +27,7 @@ mod llvm_identity;
 mod llvm_suite;
 mod messages;
 mod normalise_llvm;
+mod output_faults;
 mod raw_versions;
 mod readme;
 mod real_use;

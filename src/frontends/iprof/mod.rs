@@ -83,13 +83,17 @@ pub fn parse_document(json: &[u8]) -> Result<Document<'_>> {
 /// Builds the error for a document serde could not parse.
 pub(crate) fn locate_error(json: &[u8], first: serde_json::Error) -> Error {
     let mut de = serde_json::Deserializer::from_slice(json);
-    let (path, e) = match serde_path_to_error::deserialize::<_, Document<'_>>(&mut de) {
-        Ok(_) => (String::from("."), first),
+    match serde_path_to_error::deserialize::<_, Document<'_>>(&mut de) {
+        Ok(_) => json_error(".".into(), first),
         Err(e) => {
             let path = e.path().to_string();
-            (path, e.into_inner())
+            json_error(path, e.into_inner())
         }
-    };
+    }
+}
+
+/// The error for serde's `e` at the JSON path `path` (`.` for the top level).
+pub(crate) fn json_error(path: String, e: serde_json::Error) -> Error {
     let position = (e.line() > 0).then(|| (e.line() as u64, e.column() as u64));
     let what = match e.classify() {
         serde_json::error::Category::Syntax => "invalid JSON: ",
@@ -139,23 +143,41 @@ pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lo
     let f = super::InputFile::open(path)?;
     let data = f.bytes();
     let r = if data.starts_with(&GZIP_MAGIC) {
-        let compressed = Releasing {
+        let releasing = || Releasing {
             file: &f,
             data,
             at: 0,
             released: 0,
         };
-        let inflate = flate2::read::MultiGzDecoder::new(compressed).take(MAX_INFLATED + 1);
+        // Bytes inflated by the parse (the second parse that places an error reads no more).
+        let inflated = std::cell::Cell::new(0u64);
+        let inflate = Counting {
+            inner: flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1),
+            count: &inflated,
+        };
         let reader = std::io::BufReader::with_capacity(1 << 16, inflate);
         stream::lower_reader(reader, lowerer, |e| {
-            // Inflated again, whole, only to say where the error is (or that the gzip data
-            // itself is bad, or too large).
-            match maybe_inflate(data) {
-                Ok(Some(json)) if json.is_empty() => Error::at(0, ErrorKind::Empty),
-                Ok(Some(json)) => locate_error(&json, e),
-                Ok(None) => locate_error(data, e),
-                Err(z) => z,
+            // The gzip data is checked first, as a whole: garbage inflated from corrupt data
+            // looks like a JSON error long before the decompressor notices (at the CRC). The
+            // stream is inflated to nowhere, so memory stays constant.
+            let mut all = flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1);
+            match std::io::copy(&mut all, &mut std::io::sink()) {
+                Err(z) => return Error::new(ErrorKind::Gzip(z.to_string())),
+                Ok(n) if n > MAX_INFLATED => {
+                    return Error::new(ErrorKind::LimitExceeded {
+                        what: "decompressed size of a gzip-compressed iprof profile",
+                        value: n,
+                        limit: MAX_INFLATED,
+                    });
+                }
+                Ok(0) => return Error::at(0, ErrorKind::Empty),
+                Ok(_) => {}
             }
+            // Inflated again, streaming and only as far as the first parse read, to find
+            // the JSON path of the error: memory stays that of the first parse (a whole
+            // inflated copy can be hundreds of times the file).
+            let again = flate2::read::MultiGzDecoder::new(releasing()).take(inflated.get());
+            stream::locate_in_reader(std::io::BufReader::with_capacity(1 << 16, again), e)
         })
     } else if data.is_empty() {
         Err(Error::at(0, ErrorKind::Empty))
@@ -198,6 +220,20 @@ impl Read for Releasing<'_> {
             self.file.release_before(self.at);
             self.released = self.at;
         }
+        Ok(n)
+    }
+}
+
+/// A reader that adds the bytes it yields to `count`.
+struct Counting<'c, R> {
+    inner: R,
+    count: &'c std::cell::Cell<u64>,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
         Ok(n)
     }
 }

@@ -4,7 +4,8 @@
 //! tables are kept until the end, flat; see `MethodTable`).
 //!
 //! Problems found by the lowerer abort the parse; the lowerer's error (with its JSON path)
-//! is what the caller sees. Syntax and type errors are located by `locate_error`.
+//! is what the caller sees. Syntax and type errors are located by `locate_error` (a text in
+//! memory) or [`locate_in_reader`] (a stream).
 
 use std::fmt;
 
@@ -56,6 +57,39 @@ pub fn lower_reader<R: std::io::Read>(
     drive(&mut de, lowerer, pos, locate)
 }
 
+/// The error to report for `first`, a JSON error met while parsing the text that `reader`
+/// yields again: the text is parsed once more with path tracking, by the same grammar, into
+/// a throwaway lowerer (lenient, referenced symbols only), to find the JSON path of the
+/// error. Streaming, so memory is no more than the first parse's, never an image of the
+/// whole document (for a gzip-compressed input that would be hundreds of times its size).
+pub fn locate_in_reader<R: std::io::Read>(reader: R, first: serde_json::Error) -> Error {
+    let mut de = serde_json::Deserializer::from_reader(reader);
+    let mut lowerer = Lowerer::new(ReadOptions {
+        lenient: true,
+        referenced_symbols_only: true,
+    });
+    let mut failure = None;
+    let mut pos = Position {
+        base: 0,
+        len: 0,
+        release: None,
+        items: 0,
+    };
+    let mut track = serde_path_to_error::Track::new();
+    let parsed = DocSeed {
+        l: &mut lowerer,
+        failure: &mut failure,
+        pos: &mut pos,
+    }
+    .deserialize(serde_path_to_error::Deserializer::new(&mut de, &mut track));
+    match (parsed, failure) {
+        // A serde error here is the same as the first (the same text and grammar).
+        (Err(e), None) => super::json_error(track.path().to_string(), e),
+        // Only a document error after the value (trailing characters), as `locate_error`.
+        _ => super::json_error(".".into(), first),
+    }
+}
+
 /// Runs the parse of `de` into `lowerer`: the lowerer's own error if it stopped the parse,
 /// else a JSON error made by `locate`.
 fn drive<'de: 'a, 'a, R: serde_json::de::Read<'de>>(
@@ -74,7 +108,11 @@ fn drive<'de: 'a, 'a, R: serde_json::de::Read<'de>>(
     .and_then(|()| de.end());
     match parsed {
         Ok(()) => lowerer.finish(),
-        Err(e) => Err(failure.unwrap_or_else(|| locate(e))),
+        Err(e) => {
+            // What was lowered is dropped before `locate` parses the input again.
+            drop(lowerer);
+            Err(failure.unwrap_or_else(|| locate(e)))
+        }
     }
 }
 

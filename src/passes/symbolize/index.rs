@@ -13,6 +13,10 @@
 //! segment has one region; a reused address has one entry per load. The total number of
 //! (segment, region) entries is bounded by [`MAX_INDEX_ENTRIES`] so that a pathological
 //! input (thousands of nested regions) is refused instead of exhausting memory.
+//!
+//! A time-less index (perf maps, r2rmaps: [`CodeIndexBuilder::newest_only`]) is only ever
+//! asked for the newest region, so its segments keep that one and no lists: n nested
+//! regions cost O(n) memory there instead of the O(n²) entries of the lists.
 
 use std::collections::BTreeSet;
 
@@ -90,12 +94,26 @@ struct Seg {
 #[derive(Debug, Clone, Default)]
 pub struct CodeIndexBuilder {
     regions: Vec<Region>,
+    /// Keep only the newest region of each segment (see [`CodeIndexBuilder::newest_only`]).
+    newest_only: bool,
 }
 
 impl CodeIndexBuilder {
     /// An empty builder.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// An empty builder of an index that answers only for the newest region covering an
+    /// address: lookups at a time at or after every region's time (`u64::MAX`), as those of
+    /// time-less maps are. Older regions under a newer one are not kept, so memory stays
+    /// linear in the number of regions however they nest; a lookup at an earlier time sees
+    /// only the newest region (found, or `None`, or early within the slack, by its time).
+    pub fn newest_only() -> Self {
+        Self {
+            newest_only: true,
+            ..Self::default()
+        }
     }
 
     /// Adds a region; empty ones (`end <= start`) are ignored and reported as `false`.
@@ -119,7 +137,10 @@ impl CodeIndexBuilder {
 
     /// Builds the index (a sweep over the sorted region boundaries).
     pub fn build(self) -> Result<CodeIndex> {
-        let regions = self.regions;
+        let Self {
+            regions,
+            newest_only,
+        } = self;
         if regions.len() >= u32::MAX as usize {
             return Err(Error::new(ErrorKind::LimitExceeded {
                 what: "code regions",
@@ -158,7 +179,7 @@ impl CodeIndexBuilder {
             let Some(&(t, r)) = active.last() else {
                 continue;
             };
-            let seg = if active.len() == 1 {
+            let seg = if active.len() == 1 || newest_only {
                 Seg {
                     end,
                     time: t,
@@ -423,5 +444,47 @@ mod tests {
         ix.lookup_batch(&queries, 0, &mut out);
         let got: Vec<_> = out.iter().map(|h| h.map(|h| h.payload)).collect();
         assert_eq!(got, wants);
+    }
+
+    #[test]
+    fn newest_only_answers_as_the_full_index_for_the_newest_and_stays_linear() {
+        let mut s = 0x2545_f491_4f6c_dd1du64;
+        let mut next = || {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            s
+        };
+        let (mut full, mut newest) = (CodeIndexBuilder::new(), CodeIndexBuilder::newest_only());
+        for i in 0..3000 {
+            let start = next() % 20000;
+            let reg = r(start, start + 1 + next() % 300, u64::from(i), i);
+            full.add(reg);
+            newest.add(reg);
+        }
+        let (full, newest) = (full.build().unwrap(), newest.build().unwrap());
+        assert!(newest.multi.is_empty() && !full.multi.is_empty());
+        for a in 0..21000 {
+            assert_eq!(
+                newest.lookup(a, u64::MAX, 0),
+                full.lookup(a, u64::MAX, 0),
+                "{a}"
+            );
+        }
+        // Nested regions (each inside the one before, as a hostile perf map has them): one
+        // segment per boundary and no lists, where the full index holds n²/2 entries.
+        let n = 20_000u64;
+        let mut b = CodeIndexBuilder::newest_only();
+        for i in 0..n {
+            b.add(r(i, 2 * n - i, i, i as u32));
+        }
+        let ix = b.build().unwrap();
+        assert!(ix.multi.is_empty() && ix.segs.len() < 2 * n as usize);
+        assert_eq!(
+            ix.lookup(n - 1, u64::MAX, 0).unwrap().payload,
+            (n - 1) as u32
+        );
+        assert_eq!(ix.lookup(0, u64::MAX, 0).unwrap().payload, 0);
+        assert_eq!(ix.lookup(2 * n - 1, u64::MAX, 0).unwrap().payload, 0);
     }
 }

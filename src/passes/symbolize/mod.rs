@@ -152,7 +152,14 @@ impl SymbolizerBuilder {
         let ix = match indexes.iter().position(|(p, _)| *p == src.pid) {
             Some(i) => i,
             None => {
-                indexes.push((src.pid, CodeIndexBuilder::new()));
+                // Maps are only asked for their latest line (`resolve`): their index keeps
+                // no older lines under it, so nested regions cost linear memory.
+                let b = if timed {
+                    CodeIndexBuilder::new()
+                } else {
+                    CodeIndexBuilder::newest_only()
+                };
+                indexes.push((src.pid, b));
                 indexes.len() - 1
             }
         };
