@@ -231,13 +231,17 @@ fn write_into(
         .unwrap_or_else(WriterModel::current);
     let losses = losses(profile, version, opts.llvm, &model);
     if opts.strict && !losses.is_empty() {
+        let what: Vec<String> = losses.iter().map(|(r, w)| format!("{r}: {w}")).collect();
         return Err(Error::new(ErrorKind::KindConflict(format!(
-            "{}; --strict-target refuses to leave {} out",
-            losses.join("; "),
-            if losses.len() == 1 { "it" } else { "them" }
+            "{}; not written (--strict-target)",
+            what.join("; ")
         ))));
     }
-    warnings.extend(losses);
+    warnings.extend(
+        losses
+            .into_iter()
+            .map(|(r, w)| format!("{r}: left out {w}")),
+    );
 
     match model.key_order {
         KeyOrder::Sorted => {
@@ -445,14 +449,21 @@ fn write_into(
     Ok(warnings)
 }
 
-/// One line per kind of content that index `version` (or LLVM release `llvm`, per `model`)
-/// cannot hold, saying what and how much is left out; empty if nothing is.
+/// One (reason, what) pair per kind of content that index `version` (or LLVM release `llvm`,
+/// per `model`) cannot hold: why, and what and how much that is; empty if nothing is lost.
 fn losses(
     profile: &Profile<'_>,
     version: u32,
     llvm: Option<u32>,
     model: &WriterModel,
-) -> Vec<String> {
+) -> Vec<(String, String)> {
+    let plural = |n: u64, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
     let target = match llvm {
         Some(m) => format!("LLVM {m} (index version {version})"),
         None => format!("index version {version}"),
@@ -470,9 +481,14 @@ fn losses(
             }
         }
         if funcs > 0 {
-            out.push(format!(
-                "{target} cannot hold vtable value profiles (version 12 and later): left out \
-                 {sites} vtable value sites ({values} values) of {funcs} functions"
+            out.push((
+                format!("{target} cannot hold vtable value profiles (index version 12 and later)"),
+                format!(
+                    "{} ({}) of {}",
+                    plural(sites, "vtable value site", "vtable value sites"),
+                    plural(values, "value", "values"),
+                    plural(funcs, "function", "functions")
+                ),
             ));
         }
     }
@@ -483,26 +499,32 @@ fn losses(
             bytes += r.bitmap.len() as u64;
         }
         if funcs > 0 {
-            out.push(format!(
-                "{target} cannot hold MC/DC bitmaps (version 11 and later): left out the \
-                 bitmaps of {funcs} functions ({bytes} bytes)"
+            out.push((
+                format!("{target} cannot hold MC/DC bitmaps (index version 11 and later)"),
+                format!(
+                    "the bitmaps of {} ({})",
+                    plural(funcs, "function", "functions"),
+                    plural(bytes, "byte", "bytes")
+                ),
             ));
         }
     }
     if version < 10 && profile.kind.contains(ProfileKind::TEMPORAL) {
-        out.push(format!(
-            "{target} cannot hold temporal traces (version 10 and later): left out {} traces \
-             and the temporal flag",
-            profile.temporal.traces.len()
+        out.push((
+            format!("{target} cannot hold temporal traces (index version 10 and later)"),
+            format!(
+                "{} and the temporal flag",
+                plural(profile.temporal.traces.len() as u64, "trace", "traces")
+            ),
         ));
     }
     if version < 9 && !profile.binary_ids.is_empty() {
         let mut ids: Vec<&Vec<u8>> = profile.binary_ids.iter().collect();
         ids.sort();
         ids.dedup();
-        out.push(format!(
-            "{target} cannot hold binary IDs (version 9 and later): left out {} binary IDs",
-            ids.len()
+        out.push((
+            format!("{target} cannot hold binary IDs (index version 9 and later)"),
+            plural(ids.len() as u64, "binary ID", "binary IDs"),
         ));
     }
     let mut unknown = profile.kind;
@@ -514,10 +536,13 @@ fn losses(
     );
     if unknown != ProfileKind::empty() {
         let names = unknown.names();
-        out.push(format!(
-            "{target} does not know the profile flag{} {}: left out of the header",
-            if names.len() == 1 { "" } else { "s" },
-            names.join(", ")
+        let flags = if names.len() == 1 { "flag" } else { "flags" };
+        out.push((
+            format!(
+                "{target} does not know the profile {flags} {}",
+                names.join(", ")
+            ),
+            format!("the {flags}"),
         ));
     }
     out
