@@ -26,6 +26,7 @@ mod llvm_identity;
 mod llvm_suite;
 mod messages;
 mod normalise_llvm;
+mod older_llvm;
 mod raw_versions;
 mod readme;
 mod real_use;
