@@ -193,6 +193,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn pseudo_counts_before_and_after_llvm_15() {
+        // overflow-instr.proftext: one record [2^64−1, 2^63, 2^64−1]. LLVM 15+ skip the
+        // record; LLVM 14 counts it as a function and keeps only the 2^63 counter.
+        let rec = [u64::MAX, 1 << 63, u64::MAX];
+        let mut new = SummaryBuilder::new();
+        new.add_record(rec);
+        let s = new.finish();
+        assert_eq!((s.num_functions, s.num_counts, s.total_count), (0, 0, 0));
+        let mut old = SummaryBuilder::counting_pseudo();
+        old.add_record(rec);
+        let s = old.finish();
+        assert_eq!(
+            (s.num_functions, s.num_counts, s.max_function_count),
+            (1, 1, 0)
+        );
+        assert_eq!(
+            (s.max_count, s.max_internal_count, s.total_count),
+            (1 << 63, 1 << 63, 1 << 63)
+        );
+    }
+
+    #[test]
     fn basic22_summary() {
         // Format reference §3: counters 100, 66, 53, 50, 34, 17, 13, 13, 1, 0, 0 (5 records).
         let mut b = SummaryBuilder::new();

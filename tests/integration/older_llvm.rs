@@ -101,7 +101,7 @@ fn check_target(n: u32) {
         return;
     };
     let dir = tempdir();
-    let (mut total, mut read, mut same, mut theirs_unreadable) = (0, 0, 0, 0);
+    let (mut total, mut written, mut read, mut same, mut theirs_unreadable) = (0, 0, 0, 0, 0);
     let mut failures = Vec::new();
     for (i, f) in inputs(&test).iter().enumerate() {
         total += 1;
@@ -122,8 +122,7 @@ fn check_target(n: u32) {
         let out = run_ours(&args);
         let name = f.strip_prefix(root()).unwrap_or(f).display().to_string();
         if !out.status.success() {
-            // Correlation-mode raw files have no records to write, and a raw version or
-            // feature no LLVM reads is refused by name; anything else is a failure.
+            // An input we refuse must be one that llvm-profdata-N refuses too.
             let err = String::from_utf8_lossy(&out.stderr);
             if llvm_merge(&tool, f, &theirs) {
                 failures.push(format!(
@@ -132,6 +131,7 @@ fn check_target(n: u32) {
             }
             continue;
         }
+        written += 1;
         // Every file we write for N is read by N: shown here unless it is byte-identical to
         // an output of LLVM N that N reads (then one `show` proves both).
         let identical = may_read(n, f) && llvm_merge(&tool, f, &theirs) && {
@@ -165,8 +165,8 @@ fn check_target(n: u32) {
     }
     eprintln!(
         "{test}: {total} inputs, {read} read by llvm-profdata-{n}, {same} byte-identical, \
-         {theirs_unreadable} where LLVM's own output is unreadable; every output read by \
-         llvm-profdata-{n} show"
+         {theirs_unreadable} where LLVM's own output is unreadable; all {written} outputs \
+         read by llvm-profdata-{n} show"
     );
     assert!(failures.is_empty(), "{test}:\n{}", failures.join("\n"));
     assert!(read > 10, "{test}: only {read} inputs read");
