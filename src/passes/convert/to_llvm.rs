@@ -411,3 +411,39 @@ fn restore_order(
     }
     restored
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vc(value: u64, count: u64) -> ValueCount {
+        ValueCount { value, count }
+    }
+
+    #[test]
+    fn order_markers_reorder_only_equal_counts() {
+        // Histogram order (count descending, then name): b(5) c(5) a(2); the LLVM site had
+        // c, b, a — ranks 1, 0, 2.
+        let values = [vc(2, 5), vc(3, 5), vc(1, 2)];
+        let entries = [("b", 5), ("c", 5), ("a", 2)];
+        let ranked = |o: Option<&str>| -> Vec<u64> {
+            restore_order(&values, &entries, o)
+                .iter()
+                .map(|v| v.value)
+                .collect()
+        };
+        assert_eq!(ranked(Some("1.0.2")), vec![3, 2, 1]);
+        // No marker, or one that does not fit (wrong length, repeated rank, or an order that
+        // would put a smaller count first): the canonical order.
+        for bad in [
+            None,
+            Some(""),
+            Some("1.0"),
+            Some("0.0.1"),
+            Some("2.0.1"),
+            Some("x.y.z"),
+        ] {
+            assert_eq!(ranked(bad), vec![2, 3, 1], "{bad:?}");
+        }
+    }
+}
