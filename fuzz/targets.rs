@@ -356,11 +356,18 @@ pub fn llvm_merge(data: &[u8]) {
         return;
     };
     let span = profdata_writer::NEWEST_WRITTEN - profdata_writer::OLDEST_WRITTEN + 1;
+    // Bit 3: write as one LLVM release (12–23) writes, else a bare index version.
+    let llvm = c.bit(2, 3).then(|| 12 + u32::from(c.byte(1)) % 12);
     let wopts = ProfdataOptions {
-        version: profdata_writer::OLDEST_WRITTEN + u32::from(c.byte(1)) % span,
+        version: match llvm.and_then(profdata_writer::version_for_llvm) {
+            Some(v) => v,
+            None => profdata_writer::OLDEST_WRITTEN + u32::from(c.byte(1)) % span,
+        },
         sparse: c.bit(2, 0),
         keep_vtable_symbols: c.bit(2, 1),
-        preserve_record_order: merged.sole_input_indexed,
+        preserve_record_order: merged.sole_input_indexed && llvm.is_none(),
+        llvm,
+        strict: false,
     };
     let (bytes, _) =
         profdata_writer::write(&merged.profile, &wopts).expect("a merged profile can be written");

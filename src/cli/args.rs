@@ -171,6 +171,12 @@ pub struct MergeArgs {
     #[arg(long = "target-llvm", value_name = "M")]
     pub target_llvm: Option<u32>,
 
+    /// Fail instead of leaving out, with a warning, what the index version written cannot
+    /// hold (vtable value sites before 12, MC/DC bitmaps before 11, temporal traces before
+    /// 10, binary IDs before 9) or profile flags the LLVM release targeted does not know.
+    #[arg(long = "strict-target")]
+    pub strict_target: bool,
+
     /// Drop functions whose counters are all zero.
     #[arg(long)]
     pub sparse: bool,

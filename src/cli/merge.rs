@@ -43,6 +43,7 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         format_version: a.format_version,
         target_llvm: a.target_llvm,
         write_prev_version: a.write_prev_version,
+        strict_target: a.strict_target,
         sparse: a.sparse,
         failure_mode: match a.failure_mode {
             FailureModeArg::Any => FailureMode::Any,

@@ -235,12 +235,14 @@ fn walk(c: &mut Cursor<'_>, mut f: impl FnMut(ValueKind, &[u8], &[u8])) -> Resul
 
 /// Size in bytes of the block [`write()`] produces for `v` (8 for an empty profile).
 pub fn size(v: Option<&ValueProfile>) -> u64 {
+    size_upto(v, ValueKind::VTable)
+}
+
+/// Size in bytes of the block [`write_upto`] produces for `v` and `last`.
+pub fn size_upto(v: Option<&ValueProfile>, last: ValueKind) -> u64 {
     let mut total = 8u64;
     if let Some(v) = v {
-        for sites in &v.sites {
-            if sites.is_empty() {
-                continue;
-            }
+        for (_, sites) in kinds_upto(v, last) {
             let n = sites.len() as u64;
             let pairs: u64 = sites.iter().map(|s| s.values.len() as u64).sum();
             total += 8 + n + pad8(8 + n) + 16 * pairs;
@@ -249,22 +251,36 @@ pub fn size(v: Option<&ValueProfile>) -> u64 {
     total
 }
 
+/// The kinds up to `last` that have sites, in ascending order, with their sites.
+fn kinds_upto(
+    v: &ValueProfile,
+    last: ValueKind,
+) -> impl Iterator<Item = (ValueKind, &[ValueSite])> {
+    ValueKind::ALL
+        .into_iter()
+        .filter(move |k| k.index() <= last.index())
+        .map(|k| (k, v.kind(k)))
+        .filter(|(_, s)| !s.is_empty())
+}
+
 /// Appends the little-endian block for `v` (kinds in ascending order, only kinds with sites).
 ///
 /// Sites must hold at most 255 values (the count is a byte); callers cap them first.
 pub fn write(w: &mut ByteWriter, v: Option<&ValueProfile>) {
-    let total = size(v);
+    write_upto(w, v, ValueKind::VTable);
+}
+
+/// As [`write()`], leaving out the kinds after `last` (for index versions that do not know
+/// them: their readers reject a block naming a kind above their last one).
+pub fn write_upto(w: &mut ByteWriter, v: Option<&ValueProfile>, last: ValueKind) {
+    let total = size_upto(v, last);
     w.u32(total as u32);
     let Some(v) = v else {
         w.u32(0);
         return;
     };
-    w.u32(v.num_kinds() as u32);
-    for kind in ValueKind::ALL {
-        let sites = v.kind(kind);
-        if sites.is_empty() {
-            continue;
-        }
+    w.u32(kinds_upto(v, last).count() as u32);
+    for (kind, sites) in kinds_upto(v, last) {
         w.u32(kind as u32);
         w.u32(sites.len() as u32);
         for s in sites {

@@ -52,6 +52,9 @@ pub struct SummaryBuilder {
     /// frequency takes 2–4 times that per distinct count, and merged counts are mostly
     /// distinct), sorted when the summary is computed.
     large: Vec<u64>,
+    /// Count records whose first counter is a pseudo count, skipping only counters of
+    /// 2^64−1, as LLVM 14 and earlier do.
+    count_pseudo: bool,
 }
 
 /// Counts below this are tallied in an array, larger ones in a hash map.
@@ -61,6 +64,15 @@ impl SummaryBuilder {
     /// A fresh builder.
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A builder that also counts records whose first counter is a pseudo count, leaving out
+    /// only the counters of 2^64−1 themselves, as `InstrProfSummaryBuilder` did before LLVM 15.
+    pub fn counting_pseudo() -> Self {
+        SummaryBuilder {
+            count_pseudo: true,
+            ..Self::default()
+        }
     }
 
     #[inline]
@@ -99,10 +111,25 @@ impl SummaryBuilder {
     }
 
     /// Adds one record's counters. Records whose first counter is a pseudo count
-    /// (`u64::MAX` or `u64::MAX − 1`) are skipped, as LLVM does.
+    /// (`u64::MAX` or `u64::MAX − 1`) are skipped, as LLVM 15 and later do, unless the builder
+    /// was made by [`SummaryBuilder::counting_pseudo`] (then see there).
     pub fn add_record(&mut self, counters: impl IntoIterator<Item = u64>) {
         let mut it = counters.into_iter();
         let Some(first) = it.next() else { return };
+        if self.count_pseudo {
+            // LLVM 14's `addEntryCount`/`addInternalCount`: every record is a function, and
+            // each counter of 2^64−1 ("invalid") is skipped on its own.
+            self.num_functions = self.num_functions.wrapping_add(1);
+            if first != u64::MAX {
+                self.add_count(first);
+                self.max_function_count = self.max_function_count.max(first);
+            }
+            for c in it.filter(|&c| c != u64::MAX) {
+                self.add_count(c);
+                self.max_internal_count = self.max_internal_count.max(c);
+            }
+            return;
+        }
         if first == u64::MAX || first == u64::MAX - 1 {
             return;
         }
@@ -164,6 +191,28 @@ impl SummaryBuilder {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pseudo_counts_before_and_after_llvm_15() {
+        // overflow-instr.proftext: one record [2^64−1, 2^63, 2^64−1]. LLVM 15+ skip the
+        // record; LLVM 14 counts it as a function and keeps only the 2^63 counter.
+        let rec = [u64::MAX, 1 << 63, u64::MAX];
+        let mut new = SummaryBuilder::new();
+        new.add_record(rec);
+        let s = new.finish();
+        assert_eq!((s.num_functions, s.num_counts, s.total_count), (0, 0, 0));
+        let mut old = SummaryBuilder::counting_pseudo();
+        old.add_record(rec);
+        let s = old.finish();
+        assert_eq!(
+            (s.num_functions, s.num_counts, s.max_function_count),
+            (1, 1, 0)
+        );
+        assert_eq!(
+            (s.max_count, s.max_internal_count, s.total_count),
+            (1 << 63, 1 << 63, 1 << 63)
+        );
+    }
 
     #[test]
     fn basic22_summary() {

@@ -64,6 +64,10 @@ pub struct MergeRequest {
     pub target_llvm: Option<u32>,
     /// Write index version 11 (llvm-profdata's `--write-prev-version`).
     pub write_prev_version: bool,
+    /// Refuse to write what the index version or LLVM release written for cannot hold
+    /// (vtable value sites, MC/DC bitmaps, temporal traces, binary IDs, profile flags)
+    /// instead of leaving it out with a warning.
+    pub strict_target: bool,
     /// Drop functions (iprof: entries) whose counts are all zero.
     pub sparse: bool,
     /// What to do with unusable inputs.
@@ -117,6 +121,7 @@ impl Default for MergeRequest {
             format_version: None,
             target_llvm: None,
             write_prev_version: false,
+            strict_target: false,
             sparse: false,
             failure_mode: FailureMode::Any,
             threads: 0,
@@ -488,6 +493,10 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
             sparse: r.sparse,
             keep_vtable_symbols: r.keep_vtable_symbols,
             preserve_record_order: false,
+            llvm: r
+                .target_llvm
+                .filter(|_| r.format_version.is_none() && !r.write_prev_version),
+            strict: r.strict_target,
         },
         proftext: ProftextOptions {
             sparse: r.sparse,
@@ -616,7 +625,9 @@ fn merge_llvm(
     let writer_warnings = match plan.format {
         OutputFormat::Profdata => {
             let mut o = plan.profdata.clone();
-            o.preserve_record_order = merged.sole_input_indexed;
+            // A release asked for gets its own bytes: llvm-profdata re-inserts the records of
+            // an indexed input, so its layout is kept only when no release is named.
+            o.preserve_record_order = merged.sole_input_indexed && o.llvm.is_none();
             match &dest {
                 Destination::Stdout => {
                     let (bytes, warnings) = profdata::write(&merged.profile, &o)?;

@@ -28,6 +28,7 @@ mod llvm_suite;
 mod messages;
 mod normalise_llvm;
 mod output_faults;
+mod older_llvm;
 mod raw_versions;
 mod readme;
 mod real_use;

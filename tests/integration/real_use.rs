@@ -222,3 +222,78 @@ fn rustc_uses_our_profile() {
         "rustc did not warn about a changed function:\n{stderr}"
     );
 }
+
+/// The C++ vtable program of testdata (`testdata/src/vtable.cpp`), profiled by clang 22 with
+/// vtable value profiling (testdata/profraw/clang22/vtable-run*.profraw, made by
+/// testdata/regenerate.sh), merged for LLVM 14 (vtable sites left out, with a warning) and
+/// for LLVM 19 (vtable sites kept), is used by clang-14 and clang-19 with no profile warnings;
+/// clang-19 attaches the vtable value profiles (`!"VP", i32 2`).
+fn clang_uses_vtable_profile(clang_name: &str, target: &str) {
+    let test = format!("real use: {clang_name} -fprofile-use, C++ vtable profile");
+    let Some(clang) = tool(clang_name, &test) else {
+        return;
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    let prof = d.join("vtable.profdata");
+    let (r1, r2) = (
+        raw("clang22/vtable-run1.profraw"),
+        raw("clang22/vtable-run2.profraw"),
+    );
+    let out = run_ours([
+        "--target-llvm".as_ref(),
+        target.as_ref(),
+        r1.as_os_str(),
+        r2.as_os_str(),
+        "-o".as_ref(),
+        prof.as_os_str(),
+    ]);
+    assert_ok(&out, "pgo-merge");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        stderr.contains("cannot hold vtable value profiles"),
+        target == "14",
+        "{stderr}"
+    );
+    let ll = d.join("vtable.ll");
+    let out = Command::new(&clang)
+        .args(["-x", "c++", "-O2", "-S", "-emit-llvm"])
+        .args(["-fno-rtti", "-fno-exceptions", "-nostdinc++", "-nostdlib++"])
+        .arg(format!("-fprofile-use={}", prof.display()))
+        .args([
+            "-Wprofile-instr-out-of-date",
+            "-Wprofile-instr-unprofiled",
+            "-Wprofile-instr-missing",
+        ])
+        .arg(root().join("testdata/src/vtable.cpp"))
+        .arg("-o")
+        .arg(&ll)
+        .output()
+        .unwrap();
+    assert_ok(&out, &format!("{clang_name} -fprofile-use"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.trim().is_empty(),
+        "{clang_name} printed diagnostics with our profile:\n{stderr}"
+    );
+    let ir = std::fs::read_to_string(&ll).unwrap();
+    assert!(
+        ir.contains("branch_weights"),
+        "{clang_name}: no branch weights, the profile was not applied"
+    );
+    assert_eq!(
+        ir.contains("!\"VP\", i32 2"),
+        target == "19",
+        "{clang_name}: vtable value profiles attached only for LLVM 19"
+    );
+}
+
+#[test]
+fn clang14_uses_our_vtable_profile() {
+    clang_uses_vtable_profile("clang-14", "14");
+}
+
+#[test]
+fn clang19_uses_our_vtable_profile() {
+    clang_uses_vtable_profile("clang-19", "19");
+}

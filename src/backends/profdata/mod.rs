@@ -7,13 +7,22 @@
 //! profiles only). All integers are little-endian; all offsets absolute.
 //!
 //! For the same merged records this writer produces the same bytes as `llvm-profdata merge`
-//! of LLVM 19 (v12) and 22 (v13): names are inserted in byte order into a table that grows
-//! like LLVM's ([`crate::codec::chained_hash`]), a name's records are ordered like LLVM's
+//! of the LLVM release asked for ([`ProfdataOptions::llvm`]; LLVM 22/23 otherwise): names are
+//! inserted into a table that grows like LLVM's ([`crate::codec::chained_hash`]) in that
+//! release's order ([`target`], [`string_map`]), a name's records are ordered like LLVM's
 //! `SmallDenseMap` ([`record_order`]), and the summary is recomputed from what is written
 //! (`ir::summary`). The one exception is a non-empty vtable-names section, whose zlib bytes and
 //! name order depend on LLVM's zlib build and `StringSet` order.
+//!
+//! The file is always readable by the LLVM that reads its index version: what that version
+//! cannot hold (vtable value sites before 12, MC/DC bitmaps before 11, temporal traces before
+//! 10, binary IDs before 9, flags the release does not know) is left out with one warning per
+//! kind, or refused with [`ProfdataOptions::strict`]. (LLVM's own `--write-prev-version`
+//! keeps vtable sites in version 11, which LLVM 18 then cannot read.)
 
 pub mod record_order;
+pub mod string_map;
+pub mod target;
 
 use std::collections::HashMap;
 
@@ -23,8 +32,8 @@ use crate::codec::summary as codec_summary;
 use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::summary::SummaryBuilder;
-use crate::ir::{FunctionRecord, Profile, ProfileKind};
-use record_order::DenseMapHash;
+use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind};
+use target::{KeyOrder, WriterModel};
 
 /// Oldest index version written.
 pub const OLDEST_WRITTEN: u32 = 7;
@@ -67,6 +76,12 @@ pub struct ProfdataOptions {
     /// LLVM's `SmallDenseMap` order. Re-writing a single indexed file this way reproduces it
     /// byte for byte (LLVM's order is not idempotent when two structural hashes collide).
     pub preserve_record_order: bool,
+    /// The LLVM release (major version) whose `llvm-profdata merge` bytes to reproduce; None
+    /// writes [`ProfdataOptions::version`] as the current release does.
+    pub llvm: Option<u32>,
+    /// Refuse, instead of dropping with a warning, what the written version or release cannot
+    /// hold.
+    pub strict: bool,
 }
 
 impl Default for ProfdataOptions {
@@ -76,6 +91,8 @@ impl Default for ProfdataOptions {
             sparse: false,
             keep_vtable_symbols: false,
             preserve_record_order: false,
+            llvm: None,
+            strict: false,
         }
     }
 }
@@ -91,6 +108,15 @@ pub fn header_size(version: u32) -> u64 {
     }
 }
 
+/// The last value kind index `version` holds: vtable targets came with version 12.
+fn last_value_kind(version: u32) -> ValueKind {
+    if version >= 12 {
+        ValueKind::VTable
+    } else {
+        ValueKind::MemOpSize
+    }
+}
+
 /// Bytes of one record's data at `version`.
 fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
     let mut n = 8 + 8 + 8 * r.counters.len() as u64;
@@ -101,7 +127,7 @@ fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
     } else if version >= 11 {
         n += 8 + 8 * r.bitmap.len() as u64;
     }
-    n + value_prof_data::size(r.values.as_deref())
+    n + value_prof_data::size_upto(r.values.as_deref(), last_value_kind(version))
 }
 
 /// Writes `profile` as an indexed profile.
@@ -199,15 +225,55 @@ fn write_into(
             "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
         ))));
     }
-    if opts.sparse {
-        groups.retain(|g| !g.records.iter().all(|&(_, i)| rec(i).is_zero()));
+    let model = opts
+        .llvm
+        .map(WriterModel::for_llvm)
+        .unwrap_or_else(WriterModel::current);
+    let losses = losses(profile, version, opts.llvm, &model);
+    if opts.strict && !losses.is_empty() {
+        let what: Vec<String> = losses.iter().map(|(r, w)| format!("{r}: {w}")).collect();
+        return Err(Error::new(ErrorKind::KindConflict(format!(
+            "{}; not written (--strict-target)",
+            what.join("; ")
+        ))));
     }
-    groups.sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix).then_with(|| a.name.cmp(b.name)));
+    warnings.extend(
+        losses
+            .into_iter()
+            .map(|(r, w)| format!("{r}: left out {w}")),
+    );
+
+    match model.key_order {
+        KeyOrder::Sorted => {
+            if opts.sparse {
+                groups.retain(|g| !g.records.iter().all(|&(_, i)| rec(i).is_zero()));
+            }
+            groups
+                .sort_unstable_by(|a, b| a.prefix.cmp(&b.prefix).then_with(|| a.name.cmp(b.name)));
+        }
+        KeyOrder::StringMapDjb => {
+            // Names enter LLVM's map when their first record is added: in order of first
+            // appearance (a group's first pair has its smallest record index). Names that
+            // `--sparse` leaves out were in the map too, so they are dropped after.
+            groups.sort_unstable_by_key(|g| g.records[0].1);
+            let order = string_map::iteration_order(groups.iter().map(|g| &**g.name));
+            groups = order.into_iter().map(|i| groups[i]).collect();
+            if opts.sparse {
+                groups.retain(|g| !g.records.iter().all(|&(_, i)| rec(i).is_zero()));
+            }
+        }
+    }
     let mut keys: Vec<(&[u8], u64)> = groups.iter().map(|g| (&**g.name, g.hash)).collect();
 
-    let kind = profile.kind;
+    let temporal = profile.kind.contains(ProfileKind::TEMPORAL) && version >= 10;
+    let mut unknown = profile.kind;
+    unknown.remove(model.known_flags);
+    let mut kind = profile.kind;
+    kind.remove(unknown);
+    if !temporal {
+        kind.remove(ProfileKind::TEMPORAL);
+    }
     let cs = kind.contains(ProfileKind::CONTEXT_SENSITIVE);
-    let temporal = kind.contains(ProfileKind::TEMPORAL) && version >= 10;
     if !kind.is_ir() {
         fe_hash_warnings(profile, version, &mut warnings);
     }
@@ -258,8 +324,15 @@ fn write_into(
             .collect()
     };
     let mut bucket_offsets = vec![0u64; plan.num_buckets()];
-    let mut sum = SummaryBuilder::new();
-    let mut cs_sum = SummaryBuilder::new();
+    let new_summary = || {
+        if model.summary_skips_pseudo {
+            SummaryBuilder::new()
+        } else {
+            SummaryBuilder::counting_pseudo()
+        }
+    };
+    let mut sum = new_summary();
+    let mut cs_sum = new_summary();
     let mut recs: Vec<&FunctionRecord<'_>> = Vec::new();
     let mut cfgs: Vec<u64> = Vec::new();
     for (b, offset) in bucket_offsets.iter_mut().enumerate() {
@@ -281,7 +354,7 @@ fn write_into(
             } else {
                 cfgs.clear();
                 cfgs.extend(recs.iter().map(|r| r.key.cfg));
-                record_order::order(&cfgs, DenseMapHash::Mix)
+                record_order::order(&cfgs, model.record_hash)
             };
             let data_len: u64 = recs.iter().map(|r| record_size(version, r)).sum();
             w.u64(h);
@@ -376,7 +449,107 @@ fn write_into(
     Ok(warnings)
 }
 
+/// One (reason, what) pair per kind of content that index `version` (or LLVM release `llvm`,
+/// per `model`) cannot hold: why, and what and how much that is; empty if nothing is lost.
+fn losses(
+    profile: &Profile<'_>,
+    version: u32,
+    llvm: Option<u32>,
+    model: &WriterModel,
+) -> Vec<(String, String)> {
+    let plural = |n: u64, one: &str, many: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {many}")
+        }
+    };
+    let target = match llvm {
+        Some(m) => format!("LLVM {m} (index version {version})"),
+        None => format!("index version {version}"),
+    };
+    let mut out = Vec::new();
+    if version < 12 {
+        let (mut funcs, mut sites, mut values) = (0u64, 0u64, 0u64);
+        for r in &profile.records {
+            let Some(v) = &r.values else { continue };
+            let s = v.kind(ValueKind::VTable);
+            if !s.is_empty() {
+                funcs += 1;
+                sites += s.len() as u64;
+                values += s.iter().map(|x| x.values.len() as u64).sum::<u64>();
+            }
+        }
+        if funcs > 0 {
+            out.push((
+                format!("{target} cannot hold vtable value profiles (index version 12 and later)"),
+                format!(
+                    "{} ({}) of {}",
+                    plural(sites, "vtable value site", "vtable value sites"),
+                    plural(values, "value", "values"),
+                    plural(funcs, "function", "functions")
+                ),
+            ));
+        }
+    }
+    if version < 11 {
+        let (mut funcs, mut bytes) = (0u64, 0u64);
+        for r in profile.records.iter().filter(|r| !r.bitmap.is_empty()) {
+            funcs += 1;
+            bytes += r.bitmap.len() as u64;
+        }
+        if funcs > 0 {
+            out.push((
+                format!("{target} cannot hold MC/DC bitmaps (index version 11 and later)"),
+                format!(
+                    "the bitmaps of {} ({})",
+                    plural(funcs, "function", "functions"),
+                    plural(bytes, "byte", "bytes")
+                ),
+            ));
+        }
+    }
+    if version < 10 && profile.kind.contains(ProfileKind::TEMPORAL) {
+        out.push((
+            format!("{target} cannot hold temporal traces (index version 10 and later)"),
+            format!(
+                "{} and the temporal flag",
+                plural(profile.temporal.traces.len() as u64, "trace", "traces")
+            ),
+        ));
+    }
+    if version < 9 && !profile.binary_ids.is_empty() {
+        let mut ids: Vec<&Vec<u8>> = profile.binary_ids.iter().collect();
+        ids.sort();
+        ids.dedup();
+        out.push((
+            format!("{target} cannot hold binary IDs (index version 9 and later)"),
+            plural(ids.len() as u64, "binary ID", "binary IDs"),
+        ));
+    }
+    let mut unknown = profile.kind;
+    unknown.remove(model.known_flags);
+    unknown.remove(
+        ProfileKind::TEMPORAL
+            .union(ProfileKind::MEMPROF)
+            .union(ProfileKind::DEBUG_INFO_CORRELATE),
+    );
+    if unknown != ProfileKind::empty() {
+        let names = unknown.names();
+        let flags = if names.len() == 1 { "flag" } else { "flags" };
+        out.push((
+            format!(
+                "{target} does not know the profile {flags} {}",
+                names.join(", ")
+            ),
+            format!("the {flags}"),
+        ));
+    }
+    out
+}
+
 /// One name's records: (name hash, record index) pairs, in record order.
+#[derive(Clone, Copy)]
 struct Group<'p> {
     /// The first 8 bytes of the name, big-endian, zero-padded: sorting by it first settles
     /// most comparisons without following the name pointers.
@@ -512,7 +685,7 @@ fn write_record(w: &mut ByteWriter, version: u32, r: &FunctionRecord<'_>) {
             w.u64(u64::from(b));
         }
     }
-    value_prof_data::write(w, r.values.as_deref());
+    value_prof_data::write_upto(w, r.values.as_deref(), last_value_kind(version));
 }
 
 /// LLVM's `validateRecord`: a mem-op site must not list a value twice.

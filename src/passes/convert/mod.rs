@@ -43,11 +43,15 @@
 //! * value site `s` of kind `k` (0 indirect call, 1 mem-op size, 2 vtable) is a
 //!   virtual-invoke site at BCI `(k + 1) << 20 | s`, its values as types named by the
 //!   function or vtable name (`llvm.profile.md5.0x<hash>` when unknown) or
-//!   `llvm.profile.size.<n>` for sizes.
+//!   `llvm.profile.size.<n>` for sizes. iprof histograms are kept sorted by count and then
+//!   type, so when values of equal count are in another order in the LLVM site (LLVM keeps
+//!   the order in which they arrived, and the compiler promotes the first of equal targets),
+//!   the site gets one more entry of count 0, the type `llvm.profile.order.<r0>.<r1>…`
+//!   ([`ORDER_TYPE_PREFIX`]): the rank of each value, in site order, among the site's values
+//!   sorted by descending count and then type name. Converting back restores that order.
 //!
 //! Counts above `i64::MAX` (iprof counts are Java longs) are capped, and temporal traces and
-//! binary IDs dropped, each with a report line. Ties between equal counts in a value site may
-//! come back in another order (iprof histograms are written sorted by count, then type).
+//! binary IDs dropped, each with a report line.
 
 pub mod shape;
 pub mod spelling;
@@ -71,6 +75,8 @@ pub const NAME_TYPE_PREFIX: &str = "llvm.profile.name.0x";
 pub const MD5_TYPE_PREFIX: &str = "llvm.profile.md5.0x";
 /// Prefix of a mem-op size value.
 pub const SIZE_TYPE_PREFIX: &str = "llvm.profile.size.";
+/// Prefix of the zero-count entry giving the order of a value site's values of equal count.
+pub const ORDER_TYPE_PREFIX: &str = "llvm.profile.order.";
 /// Method-name prefix of a function whose name is unknown.
 pub const UNKNOWN_NAME_PREFIX: &str = "llvm.md5.0x";
 /// BCI of the conditional site holding counters 1.. of an LLVM function.
@@ -84,6 +90,19 @@ pub fn value_site_bci(kind: usize, site: usize) -> Option<i32> {
     (site < (1 << 20))
         .then_some(v)
         .and_then(|v| i32::try_from(v).ok())
+}
+
+/// The indices of `entries` ((type name, count) pairs) sorted by descending count, then type
+/// name: the order an iprof histogram holds them in, independent of type numbering.
+pub(crate) fn canonical_order(entries: &[(&str, u64)]) -> Vec<usize> {
+    let mut o: Vec<usize> = (0..entries.len()).collect();
+    o.sort_by(|&a, &b| {
+        entries[b]
+            .1
+            .cmp(&entries[a].1)
+            .then_with(|| entries[a].0.cmp(entries[b].0))
+    });
+    o
 }
 
 /// What a conversion could not carry: one line per kind of loss or folding.

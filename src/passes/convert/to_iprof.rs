@@ -4,8 +4,8 @@ use super::shape::{ShapeItem, structural_hash};
 use super::spelling::{self, SpelledMethod, SpelledRecord};
 use super::{
     BITMAP_BCI, COUNTERS_BCI, ConvertReport, HASH_TYPE_PREFIX, KIND_TYPE_PREFIX,
-    LLVM_FUNCTION_TYPE, MD5_TYPE_PREFIX, NAME_TYPE_PREFIX, SIZE_TYPE_PREFIX, UNKNOWN_NAME_PREFIX,
-    value_site_bci,
+    LLVM_FUNCTION_TYPE, MD5_TYPE_PREFIX, NAME_TYPE_PREFIX, ORDER_TYPE_PREFIX, SIZE_TYPE_PREFIX,
+    UNKNOWN_NAME_PREFIX, canonical_order, value_site_bci,
 };
 use crate::ir::context::{Frame, Site};
 use crate::ir::iprof::{Branch, IprofProfile, MAX_COUNT, Section, TypeCount};
@@ -309,7 +309,8 @@ fn add_llvm_function(
         for k in ValueKind::ALL {
             for (i, vs) in v.kind(k).iter().enumerate() {
                 let bci = value_site_bci(k.index(), i)?;
-                let mut h = Vec::with_capacity(vs.values.len());
+                let mut h = Vec::with_capacity(vs.values.len() + 1);
+                let mut type_names: Vec<(String, u64)> = Vec::with_capacity(vs.values.len());
                 let mut seen: std::collections::HashMap<u64, u32> = Default::default();
                 for x in &vs.values {
                     // A site may list a value more than once (unresolved indirect-call targets
@@ -326,9 +327,17 @@ fn add_llvm_function(
                         (ValueKind::IndirectCall, _) => named(p.names.get(x.value), x.value),
                         (ValueKind::VTable, _) => named(p.vtable_names.get(x.value), x.value),
                     };
+                    let count = caps.count(x.count);
                     h.push(TypeCount {
                         ty: out.symbols.intern_type(&tn),
-                        count: caps.count(x.count),
+                        count,
+                    });
+                    type_names.push((tn, count));
+                }
+                if let Some(marker) = order_marker(&type_names) {
+                    h.push(TypeCount {
+                        ty: out.symbols.intern_type(&marker),
+                        count: 0,
                     });
                 }
                 if let Some(s) = site(out, bci) {
@@ -338,6 +347,28 @@ fn add_llvm_function(
         }
     }
     Some(())
+}
+
+/// The [`ORDER_TYPE_PREFIX`] type recording the order of `entries` ((type name, count), in
+/// site order), or None when the order is the canonical one already.
+fn order_marker(entries: &[(String, u64)]) -> Option<String> {
+    let view: Vec<(&str, u64)> = entries.iter().map(|(t, c)| (t.as_str(), *c)).collect();
+    let canonical = canonical_order(&view);
+    if canonical.iter().enumerate().all(|(i, &j)| i == j) {
+        return None;
+    }
+    let mut rank = vec![0usize; entries.len()];
+    for (r, &i) in canonical.iter().enumerate() {
+        rank[i] = r;
+    }
+    let mut m = String::from(ORDER_TYPE_PREFIX);
+    for (i, r) in rank.iter().enumerate() {
+        if i > 0 {
+            m.push('.');
+        }
+        m.push_str(&r.to_string());
+    }
+    Some(m)
 }
 
 /// The type name standing for a function or vtable value: its name if known and UTF-8 (and

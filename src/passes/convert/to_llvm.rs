@@ -7,7 +7,8 @@ use std::sync::Arc;
 use super::shape::{ShapeItem, structural_hash};
 use super::{
     BITMAP_BCI, COUNTERS_BCI, ConvertReport, HASH_TYPE_PREFIX, KIND_TYPE_PREFIX,
-    LLVM_FUNCTION_TYPE, MD5_TYPE_PREFIX, NAME_TYPE_PREFIX, SIZE_TYPE_PREFIX, spelling,
+    LLVM_FUNCTION_TYPE, MD5_TYPE_PREFIX, NAME_TYPE_PREFIX, ORDER_TYPE_PREFIX, SIZE_TYPE_PREFIX,
+    canonical_order, spelling,
 };
 use crate::bytes::limits::MAX_VALUES_PER_SITE;
 use crate::ir::context::NodeId;
@@ -332,8 +333,17 @@ fn llvm_function_record(
             return None;
         }
         let mut vs = ValueSite::default();
+        let mut order: Option<&str> = None;
+        let mut entries: Vec<(&str, u64)> = Vec::with_capacity(h.len());
         for tc in h {
             let tn = p.symbols.type_name(tc.ty)?;
+            if let Some(o) = tn.strip_prefix(ORDER_TYPE_PREFIX) {
+                // Two markers (iprof profiles merged from differently ordered sites): the
+                // order is not known, the canonical one stands.
+                order = Some(if order.is_none() { o } else { "" });
+                continue;
+            }
+            entries.push((tn, tc.count));
             // Placeholders of repeated values end in `#k`.
             let placeholder = |prefix: &str| {
                 tn.strip_prefix(prefix)
@@ -353,6 +363,7 @@ fn llvm_function_record(
                 count: tc.count,
             });
         }
+        vs.values = restore_order(&vs.values, &entries, order);
         vs.sort_and_cap();
         sites.push(vs);
     }
@@ -365,4 +376,74 @@ fn llvm_function_record(
         },
         kind?,
     ))
+}
+
+/// A site's `values` (parallel to `entries`, their (type name, count)) in the order of the
+/// site's [`ORDER_TYPE_PREFIX`] marker (`order`: each value's rank among the canonically
+/// sorted values, in site order), or in the canonical order (descending count, then type
+/// name) when there is no marker or it does not fit: a marker may only reorder values of
+/// equal count.
+fn restore_order(
+    values: &[ValueCount],
+    entries: &[(&str, u64)],
+    order: Option<&str>,
+) -> Vec<ValueCount> {
+    let by_canonical: Vec<ValueCount> = canonical_order(entries)
+        .into_iter()
+        .map(|i| values[i])
+        .collect();
+    let ranks: Option<Vec<usize>> =
+        order.and_then(|o| o.split('.').map(|r| r.parse().ok()).collect());
+    let Some(ranks) = ranks else {
+        return by_canonical;
+    };
+    let mut used = vec![false; by_canonical.len()];
+    let fits = ranks.len() == by_canonical.len()
+        && ranks
+            .iter()
+            .all(|&r| r < used.len() && !std::mem::replace(&mut used[r], true));
+    if !fits {
+        return by_canonical;
+    }
+    let restored: Vec<ValueCount> = ranks.iter().map(|&r| by_canonical[r]).collect();
+    if restored.windows(2).any(|w| w[0].count < w[1].count) {
+        return by_canonical;
+    }
+    restored
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vc(value: u64, count: u64) -> ValueCount {
+        ValueCount { value, count }
+    }
+
+    #[test]
+    fn order_markers_reorder_only_equal_counts() {
+        // Histogram order (count descending, then name): b(5) c(5) a(2); the LLVM site had
+        // c, b, a — ranks 1, 0, 2.
+        let values = [vc(2, 5), vc(3, 5), vc(1, 2)];
+        let entries = [("b", 5), ("c", 5), ("a", 2)];
+        let ranked = |o: Option<&str>| -> Vec<u64> {
+            restore_order(&values, &entries, o)
+                .iter()
+                .map(|v| v.value)
+                .collect()
+        };
+        assert_eq!(ranked(Some("1.0.2")), vec![3, 2, 1]);
+        // No marker, or one that does not fit (wrong length, repeated rank, or an order that
+        // would put a smaller count first): the canonical order.
+        for bad in [
+            None,
+            Some(""),
+            Some("1.0"),
+            Some("0.0.1"),
+            Some("2.0.1"),
+            Some("x.y.z"),
+        ] {
+            assert_eq!(ranked(bad), vec![2, 3, 1], "{bad:?}");
+        }
+    }
 }
