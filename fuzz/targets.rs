@@ -583,6 +583,7 @@ pub fn symbolize(data: &[u8]) {
     };
     let opts = SymbolizeOptions {
         load_time_slack_ns: c.u64(13),
+        pid: c.bit(0, 1).then(|| c.u32(2)),
     };
     let Ok(stacks) = symbolize::symbolize(&sym, PerfScriptReader::new(part(4)), &opts) else {
         return;

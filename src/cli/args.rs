@@ -450,11 +450,17 @@ pub struct SymbolizeArgs {
     #[arg(long = "r2rmap", value_name = "FILE[@BASE]")]
     pub r2rmap: Vec<String>,
 
-    /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`),
-    /// recorded with `perf record -k mono -g` so that sample times and jitdump times share
-    /// a clock.
+    /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`;
+    /// with `--show-mmap-events` for JIT code inside file mappings), recorded with
+    /// `perf record -k mono -g` so that sample times and jitdump times share a clock.
     #[arg(long = "perf-script", value_name = "FILE")]
     pub perf_script: PathBuf,
+
+    /// Take every sample to be of process PID, whatever id the text prints (plain
+    /// `perf script` prints thread ids; when all jitdumps and maps are of one process they
+    /// apply to every sample anyway).
+    #[arg(long = "pid", value_name = "PID")]
+    pub pid: Option<u32>,
 
     /// Output: `.iprof` (GraalVM samplingProfiles) or `.folded` (folded stacks for flame-graph
     /// tools), chosen from the extension unless --output-format says.

@@ -33,6 +33,7 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
             SymbolizeFormatArg::Folded => SymbolizeFormat::Folded,
         }),
         load_time_slack_ns: a.load_time_slack,
+        pid: a.pid,
         top_methods: !a.quiet,
     };
     match check(&req) {
