@@ -9,10 +9,18 @@ class Square {
   get area() { return this._s * this._s; }
   set side(v) { this._s = v % 97; }
 }
+// Squares of eight hidden classes (an extra property each): the accesses below see more
+// receiver maps than V8 inlines, so the getter and setter run as functions of their own
+// and are sampled under their own names.
+const squares = [];
+for (let k = 0; k < 8; k++) { const q = new Square(k); q['x' + k] = k; squares.push(q); }
 function sumAreas(n) {
-  const q = new Square(1);
   let s = 0;
-  for (let i = 0; i < n; i++) { q.side = i; s = (s + q.area) % 1000003; }
+  for (let i = 0; i < n; i++) {
+    const q = squares[i & 7];
+    q.side = i;
+    s = (s + q.area) % 1000003;
+  }
   return s;
 }
 function fib(n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }
