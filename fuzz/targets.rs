@@ -520,6 +520,10 @@ pub fn iprof_merge(data: &[u8]) {
             }),
         },
         sparse: c.bit(3, 0),
+        max_sampling_depth: match c.byte(4) {
+            0 => None,
+            d => Some(u32::from(d % 16) + 1),
+        },
     };
     if trim_opts.is_active() {
         merged = trim::trim(&merged, &trim_opts).0;

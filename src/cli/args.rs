@@ -212,12 +212,18 @@ pub struct MergeArgs {
     pub normalize: NormalizeArg,
 
     /// GraalVM .iprof only: fold calling contexts deeper than N frames into their innermost
-    /// N frames (counts are summed).
+    /// N frames (counts are summed). Sampling stacks are kept whole (see
+    /// --max-sampling-depth).
     #[arg(long = "max-context-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_context_depth: Option<u32>,
 
+    /// GraalVM .iprof only: shorten sampled call stacks (samplingProfiles, whole stacks by
+    /// GraalVM's definition) deeper than N frames to their innermost N frames.
+    #[arg(long = "max-sampling-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sampling_depth: Option<u32>,
+
     /// GraalVM .iprof only: fold contexts whose counts sum to less than C into the
-    /// context-free entry of their method. C is a count (`100`), a fraction of the
+    /// context-free entry of their method (sampling stacks are never folded). C is a count (`100`), a fraction of the
     /// section's total (`0.001`) or a percentage (`0.1%`).
     #[arg(long = "cold-threshold", value_name = "C")]
     pub cold_threshold: Option<String>,

@@ -424,3 +424,205 @@ fn relative_times_warn_and_empty_input_is_an_error() {
         assert!(err.contains(name) && err.contains("no samples"), "{err}");
     }
 }
+
+/// `symbolize -o x.iprof` of a recording (default layout), read back: schema-valid, every
+/// signature of at least two types, read without warnings.
+fn iprof_of(
+    scenario: &str,
+    code: Code,
+    raw: &str,
+) -> (pgo_merge::ir::iprof::IprofProfile, Vec<u8>) {
+    let dir = tempdir();
+    let d = dir.path();
+    let (flag, file, bytes) = match code {
+        Code::JitDump => (
+            "--jitdump",
+            "jit-1.dump".to_string(),
+            jit_gz(&format!("{scenario}/jit.dump")),
+        ),
+        Code::PerfMap => (
+            "--perf-map",
+            format!("perf-{}.map", recorded_pid(scenario)),
+            jit_gz(&format!("{scenario}/perf.map")),
+        ),
+    };
+    let code_file = write(d, &file, &bytes);
+    let text = write(d, "samples.txt", &jit_gz(&format!("{scenario}/{raw}")));
+    let out_f = d.join("out.iprof");
+    let out = symbolize_cmd(&[
+        flag.as_ref(),
+        code_file.as_os_str(),
+        "--perf-script".as_ref(),
+        text.as_os_str(),
+        "-o".as_ref(),
+        out_f.as_os_str(),
+    ]);
+    assert_ok(&out, &format!("symbolize {scenario} → iprof"));
+    let bytes = std::fs::read(&out_f).unwrap();
+    crate::iprof::assert_schema_valid(&bytes);
+    let l = pgo_merge::frontends::iprof::read(&bytes, Default::default()).unwrap();
+    assert!(l.warnings.is_empty(), "{scenario}: {:?}", l.warnings);
+    let p = l.profile;
+    for (id, m) in p.symbols.methods() {
+        let sig = p.symbols.signature_names(id);
+        assert!(
+            sig.len() >= 2,
+            "{scenario}: {} has signature {sig:?}",
+            m.name
+        );
+    }
+    (p, bytes)
+}
+
+/// The methods named `name`, as (declaring type, signature).
+fn methods_named<'p>(p: &'p pgo_merge::ir::iprof::IprofProfile, name: &str) -> Vec<Vec<&'p str>> {
+    p.symbols
+        .methods_named(name)
+        .map(|id| p.symbols.signature_names(id))
+        .collect()
+}
+
+#[test]
+fn iprof_names_jvm_arrays_and_thunks() {
+    let (p, _) = iprof_of("jvm-threads", Code::PerfMap, "perf-script.raw.default.txt");
+    // Class.getName spelling of arrays, as GraalVM writes them.
+    assert_eq!(
+        methods_named(&p, "checksum"),
+        vec![vec!["Threads", "int", "[B", "int"]]
+    );
+    assert_eq!(
+        methods_named(&p, "sumGrid"),
+        vec![vec!["Threads", "long", "[[I"]]
+    );
+    assert_eq!(
+        methods_named(&p, "fib"),
+        vec![vec!["Threads", "long", "int"]]
+    );
+    assert!(p.symbols.types().all(|(_, t)| !t.ends_with("[]")));
+    // A C++ thunk perf named in libjvm.so: the target's class, a method of its own.
+    assert_eq!(
+        methods_named(&p, "non-virtual thunk to block_do"),
+        vec![vec!["LIRGenerator", "(unknown)", "BlockBegin*"]]
+    );
+}
+
+#[test]
+fn iprof_names_v8_getters_and_setters() {
+    for (scenario, raw) in [
+        ("node20-workers", "perf-script.raw.default.txt"),
+        ("node18-workers", "perf-script.raw.mmap.default.txt"),
+    ] {
+        let (p, _) = iprof_of(scenario, Code::JitDump, raw);
+        for name in ["get area", "set side", "sumAreas"] {
+            let m = methods_named(&p, name);
+            assert_eq!(m.len(), 1, "{scenario} {name}: {m:?}");
+            assert!(m[0][0].ends_with("/workers.js"), "{scenario} {name}: {m:?}");
+            assert_eq!(m[0][1], "(unknown)", "{scenario}: {m:?}");
+        }
+        assert!(methods_named(&p, "get").is_empty(), "{scenario}");
+    }
+}
+
+#[test]
+fn iprof_names_dotnet_without_il_syntax() {
+    let (p, bytes) = iprof_of(
+        "dotnet-threads",
+        Code::PerfMap,
+        "perf-script.raw.default.txt",
+    );
+    for (_, t) in p.symbols.types() {
+        assert!(
+            !t.contains("class ")
+                && !t.contains("valuetype ")
+                && !t.contains("/*")
+                && !t.contains("MT: 0x")
+                && !t.contains("[System.Private.CoreLib]")
+                // .NET generics (with a `N arity) in `[…]`; C++ templates perf named in
+                // libcoreclr.so (`ArrayHelpers<int>`) keep their `<…>`.
+                && (!t.contains('`') || !t.contains('<'))
+                // `!N` is replaced by the declaring type's argument; `!!N` (a method type
+                // parameter, never instantiated in the name) stays.
+                && (!t.starts_with('!') || t.starts_with("!!")),
+            "{t}"
+        );
+    }
+    let text = String::from_utf8_lossy(&bytes);
+    assert!(!text.contains("0x00007F"), "per-run pointers in the output");
+    // The compiled expression tree that Parallel.For runs on pool threads.
+    let lambda = methods_named(&p, "lambda_method");
+    assert_eq!(
+        lambda,
+        vec![vec![
+            "dynamicClass",
+            "System.Void",
+            "System.Runtime.CompilerServices.Closure",
+            "System.Int32"
+        ]]
+    );
+}
+
+/// GraalVM's sampling profiles are whole stacks: --max-context-depth and --cold-threshold
+/// leave them alone; --max-sampling-depth shortens them.
+#[test]
+fn sampling_stacks_are_trimmed_only_on_request() {
+    let (p, bytes) = iprof_of(
+        "node20-workers",
+        Code::JitDump,
+        "perf-script.raw.default.txt",
+    );
+    let depth = |p: &pgo_merge::ir::iprof::IprofProfile| {
+        p.samples
+            .keys()
+            .map(|s| p.contexts.frames(*s).count())
+            .max()
+            .unwrap_or(0)
+    };
+    let deepest = depth(&p);
+    assert!(deepest > 10, "{deepest}");
+    let dir = tempdir();
+    let input = write(dir.path(), "in.iprof", &bytes);
+    let out = dir.path().join("out.iprof");
+    let merged = |args: &[&str]| {
+        let mut a: Vec<&std::ffi::OsStr> = vec![input.as_os_str(), "-o".as_ref(), out.as_os_str()];
+        a.extend(args.iter().map(std::ffi::OsStr::new));
+        let o = run_ours(a);
+        assert_ok(&o, &format!("merge {args:?}"));
+        pgo_merge::frontends::iprof::read_profile(&std::fs::read(&out).unwrap()).unwrap()
+    };
+    for args in [
+        &["--max-context-depth", "1"][..],
+        &["--cold-threshold", "50%"],
+    ] {
+        let m = merged(args);
+        assert_eq!(depth(&m), deepest, "{args:?}");
+        assert_eq!(m.samples.len(), p.samples.len(), "{args:?}");
+    }
+    let m = merged(&["--max-sampling-depth", "2"]);
+    assert_eq!(depth(&m), 2);
+    assert!(m.samples.len() < p.samples.len());
+    let total = |p: &pgo_merge::ir::iprof::IprofProfile| p.samples.values().sum::<u64>();
+    assert_eq!(total(&m), total(&p));
+}
+
+/// Reading an iprof whose methods have one-element signatures warns; two types with one
+/// name that make contexts collide are named in the error.
+#[test]
+fn short_signatures_warn_and_same_named_types_are_named() {
+    let short = br#"{"version":"1.0.0","types":[{"id":1,"name":"A"}],"methods":[{"id":5,"name":"m","signature":[1]}],"callCountProfiles":[{"ctx":"5:0","records":[1]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],"instanceofProfiles":[],"samplingProfiles":[],"monitorProfiles":[]}"#;
+    let l = pgo_merge::frontends::iprof::read(short, Default::default()).unwrap();
+    let w: Vec<String> = l.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter().any(|w| w.contains("methods[0].signature")
+            && w.contains("shorter than two")
+            && w.contains("return type")),
+        "{w:?}"
+    );
+    let dup = br#"{"version":"1.0.0","types":[{"id":1,"name":"A"},{"id":2,"name":"A"},{"id":3,"name":"void"}],"methods":[{"id":5,"name":"m","signature":[1,3]},{"id":6,"name":"m","signature":[2,3]}],"callCountProfiles":[{"ctx":"5:0","records":[1]},{"ctx":"6:0","records":[2]}],"conditionalProfiles":[],"virtualInvokeProfiles":[],"instanceofProfiles":[],"samplingProfiles":[],"monitorProfiles":[]}"#;
+    let e = pgo_merge::frontends::iprof::read(dup, Default::default()).unwrap_err();
+    let e = e.to_string();
+    assert!(
+        e.contains("duplicate context")
+            && e.contains("types[0] (id 1) and types[1] (id 2) are both named \"A\""),
+        "{e}"
+    );
+}

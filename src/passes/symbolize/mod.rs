@@ -654,33 +654,35 @@ impl Stacks {
         for (k, &c) in keys {
             frames.clear();
             for &f in k.get(1..).unwrap_or_default() {
-                let m = match method_of.get(f as usize).copied().flatten() {
-                    Some(m) => m,
-                    None => {
-                        let name = self.names.get(f);
-                        let default = if self.is_jit_frame(f) {
-                            "(jit)"
-                        } else if name == UNKNOWN {
-                            "(unknown)"
-                        } else {
-                            "(native)"
-                        };
-                        let s = names::split(name, default);
-                        sig.clear();
-                        sig.push(p.symbols.intern_type(&s.declaring));
-                        if s.ret.is_some() || !s.params.is_empty() {
-                            sig.push(p.symbols.intern_type(s.ret.unwrap_or("void")));
+                let m =
+                    match method_of.get(f as usize).copied().flatten() {
+                        Some(m) => m,
+                        None => {
+                            let name = self.names.get(f);
+                            let default = if self.is_jit_frame(f) {
+                                "(jit)"
+                            } else if name == UNKNOWN {
+                                "(unknown)"
+                            } else {
+                                "(native)"
+                            };
+                            let s = names::split(name, default);
+                            // Declaring type and return type at least, as GraalVM requires.
+                            sig.clear();
+                            sig.push(p.symbols.intern_type(&s.declaring));
+                            sig.push(p.symbols.intern_type(
+                                s.ret.as_deref().unwrap_or(names::UNKNOWN_RETURN_TYPE),
+                            ));
                             for t in &s.params {
                                 sig.push(p.symbols.intern_type(t));
                             }
+                            let m = p.symbols.intern_method(&s.method, &sig);
+                            if let Some(slot) = method_of.get_mut(f as usize) {
+                                *slot = Some(m);
+                            }
+                            m
                         }
-                        let m = p.symbols.intern_method(&s.method, &sig);
-                        if let Some(slot) = method_of.get_mut(f as usize) {
-                            *slot = Some(m);
-                        }
-                        m
-                    }
-                };
+                    };
                 frames.push(Frame { method: m, bci: 0 });
             }
             if let Some(site) = p.contexts.intern_innermost_first(&frames) {
@@ -896,7 +898,8 @@ mod tests {
         );
         let p = st.to_iprof();
         let ms = method_samples(&p);
-        assert_eq!(ms[0].method, "java.lang.String.hashCode");
+        // Every method has a return type (a placeholder when the name has none).
+        assert_eq!(ms[0].method, "java.lang.String.hashCode()(unknown)");
         assert_eq!((ms[0].self_samples, ms[0].total_samples), (2, 2));
         assert_eq!((ms[1].self_samples, ms[1].total_samples), (0, 2));
     }
