@@ -326,6 +326,14 @@ fn symbolize_command_default_layout_threads_and_pid() {
     assert_ok(&out, "symbolize node 18 without mmap events");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("--show-mmap-events"), "{err}");
+    // Node 18 writes corrupted debug-info names too, and the warning says so.
+    let out = run_ours(["show".as_ref(), dump.as_os_str()]);
+    assert_ok(&out, "show node 18 jitdump");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("corrupted names node 18 and 20 write"),
+        "{text}"
+    );
 
     // A perf map of the process plus one of another: the maps belong to two processes, so
     // the default layout's thread ids of worker threads match neither; we say so, and

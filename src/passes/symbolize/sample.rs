@@ -88,8 +88,9 @@ pub struct SampleResolver<'s, 'a> {
     /// Counts so far.
     pub stats: SymbolizeStats,
     queries: Vec<(u64, u64)>,
-    /// Per frame of the sample: its index in `queries`, if looked up.
-    slots: Vec<Option<usize>>,
+    /// Per frame of the sample: its index in `queries`, if looked up, and whether perf
+    /// printed it relative to a file mapping.
+    slots: Vec<(Option<usize>, bool)>,
     hits: Vec<Option<Hit>>,
     batch: Vec<Option<Resolved<'s>>>,
 }
@@ -184,10 +185,11 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         let mut unmapped = 0u64;
         for f in frames {
             if !f.is_unknown() {
-                self.slots.push(None);
+                self.slots.push((None, false));
                 continue;
             }
-            let addr = if is_file_relative(f.dso) {
+            let relative = is_file_relative(f.dso);
+            let addr = if relative {
                 let a = self.absolute(pid, f.dso.unwrap_or(""), f.ip);
                 unmapped += u64::from(a.is_none());
                 a
@@ -196,10 +198,10 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             };
             match addr {
                 Some(a) => {
-                    self.slots.push(Some(self.queries.len()));
+                    self.slots.push((Some(self.queries.len()), relative));
                     self.queries.push((a, t));
                 }
-                None => self.slots.push(None),
+                None => self.slots.push((None, relative)),
             }
         }
         self.stats.file_relative_unmapped += unmapped;
@@ -211,13 +213,13 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             &mut self.batch,
         );
         out.clear();
-        for (f, slot) in frames.iter().zip(&self.slots) {
+        for (f, &(slot, relative)) in frames.iter().zip(&self.slots) {
             if !f.is_unknown() {
                 out.push(None);
                 continue;
             }
             self.stats.unknown_frames += 1;
-            let Some(q) = *slot else {
+            let Some(q) = slot else {
                 out.push(None);
                 continue;
             };
@@ -233,7 +235,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                     if r.early {
                         st.resolved_early += 1;
                     }
-                    if is_file_relative(f.dso) {
+                    if relative {
                         st.resolved_file_relative += 1;
                     }
                 }
