@@ -251,6 +251,11 @@ impl Symbolizer {
         self.pids.binary_search(&pid).is_ok()
     }
 
+    /// True if some input is a jitdump (whose loads may lie inside file mappings).
+    pub fn has_jitdumps(&self) -> bool {
+        !self.jit.is_empty()
+    }
+
     /// The process all per-process inputs belong to, if they all belong to one.
     pub fn single_process(&self) -> Option<u32> {
         match self.pids.as_slice() {
@@ -382,7 +387,9 @@ pub struct SymbolizeStats {
     /// mapping events).
     pub resolved_file_relative: u64,
     /// Unknown frames perf printed relative to a file mapping that no mapping event
-    /// covers (not looked up).
+    /// covers (not looked up), counted when there are jitdumps (whose loads can lie in
+    /// file mappings); reported when they are at least 1% of the unknown frames and the
+    /// text has no mapping events.
     pub file_relative_unmapped: u64,
     /// Unresolved frames that a jitdump load *later* than the sample covers.
     pub later_load_only: u64,
@@ -425,13 +432,18 @@ impl SymbolizeStats {
                 self.unmatched_example.unwrap_or(0)
             ));
         }
-        if self.file_relative_unmapped > 0 && self.mapping_events == 0 {
+        // A few unknown frames in libraries are normal (stripped code); JIT code inside a
+        // file mapping makes many.
+        if self.mapping_events == 0
+            && self.file_relative_unmapped > 0
+            && self.file_relative_unmapped.saturating_mul(100) >= self.unknown_frames
+        {
             w.push(format!(
-                "{} [unknown] frames lie in file-backed mappings, whose addresses perf prints \
-                 relative to the file; JIT code there (e.g. V8's builtins inside libnode.so) \
-                 can be resolved only with the mappings: write the samples with \
-                 `perf script --show-mmap-events`",
-                self.file_relative_unmapped
+                "{} of the {} [unknown] frames lie in file-backed mappings, whose addresses \
+                 perf prints relative to the file; if JIT code lives there (e.g. V8's \
+                 builtins inside Debian's libnode.so.108) it can be resolved only with the \
+                 mappings: write the samples with `perf script --show-mmap-events`",
+                self.file_relative_unmapped, self.unknown_frames
             ));
         }
         w

@@ -204,7 +204,9 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                 None => self.slots.push((None, relative)),
             }
         }
-        self.stats.file_relative_unmapped += unmapped;
+        if self.sym.has_jitdumps() {
+            self.stats.file_relative_unmapped += unmapped;
+        }
         self.sym.resolve_batch(
             pid,
             &self.queries,
