@@ -306,7 +306,8 @@ fn symbolize_command_default_layout_threads_and_pid() {
         .matches("/jitted-")
         .count();
     assert!(
-        err.contains(&format!(" {jitted} resolved by jitdump,")),
+        err.contains(&format!(" {jitted} resolved by jitdump,"))
+            && err.contains("lay inside file mappings (made absolute through the mmap events)"),
         "{jitted}: {err}"
     );
     // Without the mappings: a warning saying how to get them.
