@@ -141,7 +141,8 @@ node_workers_scenario() {
 # Debian bookworm's node 18 (packages nodejs, libnode108, libc-ares2, node-acorn,
 # node-cjs-module-lexer, node-undici unpacked with `apt-get download` + `dpkg -x` into
 # $NODE18_ROOT, so that the machine's node is left alone). It loads builtins from
-# /usr/share/nodejs, which is bind-mounted from $NODE18_ROOT in a private mount namespace.
+# /usr/share/nodejs, which is bind-mounted from $NODE18_ROOT in a private mount namespace
+# (the empty mount point is created if missing; remove it afterwards if you like).
 # V8's embedded builtins live in libnode.so.108 (a file mapping), so the texts are also kept
 # with --show-mmap-events.
 node18_scenario() {
