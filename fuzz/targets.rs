@@ -527,6 +527,10 @@ pub fn iprof_merge(data: &[u8]) {
             }),
         },
         sparse: c.bit(3, 0),
+        max_sampling_depth: match c.byte(4) {
+            0 => None,
+            d => Some(u32::from(d % 16) + 1),
+        },
     };
     if trim_opts.is_active() {
         merged = trim::trim(&merged, &trim_opts).0;
@@ -590,6 +594,7 @@ pub fn symbolize(data: &[u8]) {
     };
     let opts = SymbolizeOptions {
         load_time_slack_ns: c.u64(13),
+        pid: c.bit(0, 1).then(|| c.u32(2)),
     };
     let Ok(stacks) = symbolize::symbolize(&sym, PerfScriptReader::new(part(4)), &opts) else {
         return;

@@ -218,12 +218,18 @@ pub struct MergeArgs {
     pub normalize: NormalizeArg,
 
     /// GraalVM .iprof only: fold calling contexts deeper than N frames into their innermost
-    /// N frames (counts are summed).
+    /// N frames (counts are summed). Sampling stacks are kept whole (see
+    /// --max-sampling-depth).
     #[arg(long = "max-context-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     pub max_context_depth: Option<u32>,
 
+    /// GraalVM .iprof only: shorten sampled call stacks (samplingProfiles, whole stacks by
+    /// GraalVM's definition) deeper than N frames to their innermost N frames.
+    #[arg(long = "max-sampling-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_sampling_depth: Option<u32>,
+
     /// GraalVM .iprof only: fold contexts whose counts sum to less than C into the
-    /// context-free entry of their method. C is a count (`100`), a fraction of the
+    /// context-free entry of their method (sampling stacks are never folded). C is a count (`100`), a fraction of the
     /// section's total (`0.001`) or a percentage (`0.1%`).
     #[arg(long = "cold-threshold", value_name = "C")]
     pub cold_threshold: Option<String>,
@@ -456,11 +462,17 @@ pub struct SymbolizeArgs {
     #[arg(long = "r2rmap", value_name = "FILE[@BASE]")]
     pub r2rmap: Vec<String>,
 
-    /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`),
-    /// recorded with `perf record -k mono -g` so that sample times and jitdump times share
-    /// a clock.
+    /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`;
+    /// with `--show-mmap-events` for JIT code inside file mappings), recorded with
+    /// `perf record -k mono -g` so that sample times and jitdump times share a clock.
     #[arg(long = "perf-script", value_name = "FILE")]
     pub perf_script: PathBuf,
+
+    /// Take every sample to be of process PID, whatever id the text prints (plain
+    /// `perf script` prints thread ids; when all jitdumps and maps are of one process they
+    /// apply to every sample anyway).
+    #[arg(long = "pid", value_name = "PID")]
+    pub pid: Option<u32>,
 
     /// Output: `.iprof` (GraalVM samplingProfiles) or `.folded` (folded stacks for flame-graph
     /// tools), chosen from the extension unless --output-format says.

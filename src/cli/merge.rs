@@ -61,6 +61,7 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
             NormalizeArg::Max => NormalizeMode::Max,
         },
         max_context_depth: a.max_context_depth,
+        max_sampling_depth: a.max_sampling_depth,
         cold_threshold,
         keep_all_symbols: a.keep_all_symbols,
         keep_contexts: a.keep_contexts,
@@ -139,9 +140,9 @@ pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
                 messages::note(
                     quiet,
                     format_args!(
-                        "{PREFIX}: trimmed: {} deep contexts shortened, {} cold contexts folded, \
-                         {} zero entries dropped",
-                        t.folded_deep, t.folded_cold, t.dropped_zero
+                        "{PREFIX}: trimmed: {} deep contexts shortened, {} sampling stacks \
+                         shortened, {} cold contexts folded, {} zero entries dropped",
+                        t.folded_deep, t.folded_sampling, t.folded_cold, t.dropped_zero
                     ),
                 );
             }

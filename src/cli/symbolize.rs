@@ -33,6 +33,7 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
             SymbolizeFormatArg::Folded => SymbolizeFormat::Folded,
         }),
         load_time_slack_ns: a.load_time_slack,
+        pid: a.pid,
         top_methods: !a.quiet,
     };
     match check(&req) {
@@ -63,7 +64,7 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
         quiet,
         format_args!(
             "{PREFIX}: {} samples, {} frames; {} frames perf left [unknown]: {} resolved by \
-             jitdump, {} by perf map/r2rmap{}, {} still unknown; {} distinct stacks",
+             jitdump, {} by perf map/r2rmap{}, {} still unknown; {} distinct stacks{}",
             s.samples,
             s.frames,
             s.unknown_frames,
@@ -75,7 +76,16 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
                 String::new()
             },
             s.unresolved(),
-            out.stacks
+            out.stacks,
+            if s.resolved_file_relative > 0 {
+                format!(
+                    "; {} resolved frames lay inside file mappings (made absolute through the \
+                     mmap events)",
+                    s.resolved_file_relative
+                )
+            } else {
+                String::new()
+            }
         ),
     );
     if !out.top_methods.is_empty() || !quiet {

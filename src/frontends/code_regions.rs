@@ -64,6 +64,8 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
     let mut backwards = (0u64, 0u64);
     let mut last = 0u64;
     let mut regions: Vec<CodeRegion<'a>> = Vec::new();
+    // The writers' thread ids (a cheap dedup of runs here; sorted and deduplicated below).
+    let mut threads: Vec<u32> = Vec::new();
     loop {
         let (rh, rec) = match r.next_record() {
             Ok(Some(x)) => x,
@@ -80,6 +82,9 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
         last = last.max(rh.timestamp);
         match rec {
             Record::CodeLoad(l) => {
+                if l.pid == pid && threads.last() != Some(&l.tid) {
+                    threads.push(l.tid);
+                }
                 by_index.insert(l.code_index, regions.len());
                 regions.push(CodeRegion {
                     name: String::from_utf8_lossy(l.name),
@@ -126,11 +131,14 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
             backwards.0, backwards.1
         ));
     }
+    threads.sort_unstable();
+    threads.dedup();
     Ok(CodeSource {
         path: path.to_path_buf(),
         kind: SourceKind::JitDump,
         pid: Some(pid),
         regions,
+        threads,
         warnings: w.finish(),
     })
 }
@@ -162,6 +170,7 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
         kind: SourceKind::PerfMap,
         pid: perf_map_pid(path),
         regions,
+        threads: Vec::new(),
         warnings: w.finish(),
     }
 }
@@ -201,6 +210,7 @@ pub fn r2rmap_source<'a>(path: &Path, data: &'a [u8], base: u64) -> Result<CodeS
         kind: SourceKind::R2rMap,
         pid: None,
         regions,
+        threads: Vec::new(),
         warnings: w.finish(),
     })
 }

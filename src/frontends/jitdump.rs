@@ -20,7 +20,7 @@
 //! * a record of a known type whose size is too small for its fixed fields is an error with
 //!   its offset, after which the walk continues with the next record;
 //! * ids ≥ 5 are returned as [`Record::Unknown`] and skipped by size;
-//! * DEBUG_INFO file names corrupted by node 20 (16 bytes of allocator data, with NULs, in
+//! * DEBUG_INFO file names corrupted by node 18 and 20 (16 bytes of allocator data, with NULs, in
 //!   front of the name) are walked as the reference describes: a NUL ends a name only if the
 //!   next entry's address is plausible ([`DebugInfo::entries`]).
 
@@ -270,7 +270,7 @@ pub struct DebugEntry<'a> {
     /// Column discriminator (0 = default).
     pub discrim: i32,
     /// Source file name, without its NUL. May contain garbage in front of the real name
-    /// (node 20); `corrupted` says so.
+    /// (node 18 and 20); `corrupted` says so.
     pub name: &'a [u8],
     /// True when the name was found by skipping NULs inside it (see [`DebugInfo::entries`]).
     pub corrupted: bool,
@@ -286,7 +286,7 @@ impl<'a> DebugInfo<'a> {
     /// Walks the entries. `code_size` is the size of the load the record belongs to (the
     /// next CODE_LOAD), when known; it sharpens the corrupted-name rule.
     ///
-    /// Names end at a NUL, but node 20 writes names whose first 16 bytes are allocator data
+    /// Names end at a NUL, but node 18 and 20 write names whose first 16 bytes are allocator data
     /// containing NULs. So a NUL ends a name only if it is followed by a plausible next entry
     /// (its address within `code_addr … code_addr + code_size + 0x100`); the last entry's
     /// name ends at the first NUL after which only NUL padding remains. Errors carry the
@@ -797,8 +797,8 @@ pub fn scan(data: &[u8]) -> Result<(JitDumpHeader, JitDumpSummary)> {
     }
     if s.debug_entries.1 > 0 {
         w.push(format!(
-            "{} debug-info file names have garbage before the name (node 20's corrupted \
-             names); the entries were found by their addresses",
+            "{} debug-info file names have garbage before the name (the corrupted names \
+             node 18 and 20 write); the entries were found by their addresses",
             s.debug_entries.1
         ));
     }

@@ -4,12 +4,15 @@
 //! A sample is a header line (starting in column 0) followed by its call chain, one frame
 //! per line (indented), innermost first, and a blank line. Read layouts:
 //!
-//! * the default one: `comm  PID[/TID] [CPU] SECS.USECS: PERIOD EVENT:` and frames
-//!   `IP SYM+0xOFF (DSO)`;
+//! * the default one: `comm  TID [CPU] SECS.USECS: PERIOD EVENT:` (the one number is the
+//!   thread id: [`SampleHeader::id`]) and frames `IP SYM+0xOFF (DSO)`;
 //! * `-F comm,pid,tid,time,ip,sym,dso`: `comm PID/TID SECS.USECS:` and frames `IP SYM (DSO)`;
 //! * any subset of those fields (frames without `(DSO)`, headers without pid or time), and
 //!   recordings without call chains (the one frame then follows the event on the header
-//!   line).
+//!   line);
+//! * the side-band events of `--show-mmap-events` (`comm TID TIME: PERF_RECORD_MMAP2
+//!   PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`), handed out as [`Mapping`]s through
+//!   [`SampleSource::take_mappings`]; other `PERF_RECORD_*` lines are skipped.
 //!
 //! The comm may contain spaces; the header is parsed from the time token (`DIGITS.DIGITS:`)
 //! backwards. The time's printed precision (microseconds by default, nanoseconds with
@@ -17,7 +20,7 @@
 //! printed unit. The reader walks the bytes without copying: names borrow from the input.
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::code::SampleSource;
+use crate::ir::code::{Mapping, SampleSource};
 
 // The frame and header types are the IR's (the symbolisation pass reads them); these names
 // keep the paths of this module working.
@@ -29,6 +32,10 @@ pub struct PerfScriptReader<'a> {
     data: &'a [u8],
     pos: usize,
     line: u64,
+    /// Mappings read since the last [`SampleSource::take_mappings`].
+    mappings: Vec<Mapping<'a>>,
+    /// Mapping events read in all.
+    mapping_events: u64,
 }
 
 fn err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
@@ -63,14 +70,86 @@ fn parse_time(tok: &str) -> Option<(u64, u64)> {
     ))
 }
 
-fn parse_pid(tok: &str) -> Option<(Option<u32>, Option<u32>)> {
+/// The ids of a header: `PID/TID` → (pid, tid, None); a lone number → (None, None, id),
+/// since perf prints the thread id there in its default layout and the process id with
+/// `-F pid`.
+fn parse_pid(tok: &str) -> Option<(Option<u32>, Option<u32>, Option<u32>)> {
     match tok.split_once('/') {
-        Some((p, t)) => Some((Some(p.parse().ok()?), Some(t.parse().ok()?))),
+        Some((p, t)) => Some((Some(p.parse().ok()?), Some(t.parse().ok()?), None)),
         None => {
-            let p: u32 = tok.parse().ok()?;
-            Some((Some(p), None))
+            let id: u32 = tok.parse().ok()?;
+            Some((None, None, Some(id)))
         }
     }
+}
+
+/// Parses a hex number with or without `0x` (perf prints 0 as `0`).
+fn parse_hex(s: &str) -> Option<u64> {
+    let h = s.strip_prefix("0x").unwrap_or(s);
+    if h.is_empty() || h.len() > 16 {
+        return None;
+    }
+    u64::from_str_radix(h, 16).ok()
+}
+
+/// Where the side-band event name (`PERF_RECORD_…`, printed by `--show-mmap-events` and
+/// `--show-task-events`) starts in a header line, if it is one: right after the time
+/// token.
+fn event_at(text: &str) -> Option<usize> {
+    let i = memchr::memmem::find(text.as_bytes(), b": PERF_RECORD_")?;
+    let before = text.get(..i + 1)?;
+    let (_, time) = tokens(before).last()?;
+    parse_time(time).is_some().then_some(i + 2)
+}
+
+/// Parses the event part of a `PERF_RECORD_MMAP`/`MMAP2` line (`at` from [`event_at`]):
+/// `PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`. Other events and
+/// kernel mappings (pid -1) give `Ok(None)`.
+fn parse_mapping(text: &str, at: usize, line: u64) -> Result<Option<Mapping<'_>>> {
+    let ev = text.get(at..).unwrap_or("");
+    let (name, rest) = ev.split_once(' ').unwrap_or((ev, ""));
+    if name != "PERF_RECORD_MMAP" && name != "PERF_RECORD_MMAP2" {
+        return Ok(None);
+    }
+    let bad = || {
+        err(
+            line,
+            "perf script mmap event",
+            format!(
+                "{:?}: expected `{name} PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`",
+                ev.get(..ev.len().min(120)).unwrap_or("")
+            ),
+        )
+    };
+    let rest = rest.trim_start();
+    let (ids, rest) = rest.split_once(": [").ok_or_else(bad)?;
+    let (p, t) = ids.split_once('/').ok_or_else(bad)?;
+    if p == "-1" {
+        return Ok(None);
+    }
+    let (Ok(pid), Ok(tid)) = (p.parse::<u32>(), t.parse::<u32>()) else {
+        return Err(bad());
+    };
+    let (start, rest) = rest.split_once('(').ok_or_else(bad)?;
+    let (len, rest) = rest.split_once(") @ ").ok_or_else(bad)?;
+    let pgoff_end = rest.find([' ', ']']).ok_or_else(bad)?;
+    let pgoff = rest.get(..pgoff_end).ok_or_else(bad)?;
+    let (_, rest) = rest.split_once("]: ").ok_or_else(bad)?;
+    // PROT (`r-xp`, or `x`/`r` in PERF_RECORD_MMAP), then the path (spaces kept).
+    let (_, path) = rest.split_once(' ').ok_or_else(bad)?;
+    let (Some(start), Some(len), Some(pgoff)) =
+        (parse_hex(start), parse_hex(len), parse_hex(pgoff))
+    else {
+        return Err(bad());
+    };
+    Ok(Some(Mapping {
+        pid,
+        tid,
+        start,
+        len,
+        pgoff,
+        path,
+    }))
 }
 
 /// Splits `s` into (start, token) pairs on ASCII blanks.
@@ -231,9 +310,10 @@ fn parse_header(text: &str, line: u64) -> Result<(SampleHeader<'_>, Option<Scrip
     if let Some(pi) = pid_at
         && let Some((start, tok)) = toks.get(pi).copied()
     {
-        if let Some((p, t)) = parse_pid(tok) {
+        if let Some((p, t, id)) = parse_pid(tok) {
             h.pid = p;
             h.tid = t;
+            h.id = id;
         }
         h.comm = text.get(..start).unwrap_or("").trim();
         if time_at.is_none() {
@@ -279,7 +359,14 @@ impl<'a> PerfScriptReader<'a> {
             data,
             pos: 0,
             line: 0,
+            mappings: Vec::new(),
+            mapping_events: 0,
         }
+    }
+
+    /// Number of `PERF_RECORD_MMAP`/`MMAP2` events of processes read so far.
+    pub fn mapping_events(&self) -> u64 {
+        self.mapping_events
     }
 
     fn next_line(&mut self) -> Option<&'a [u8]> {
@@ -320,14 +407,16 @@ impl<'a> PerfScriptReader<'a> {
     ) -> Result<Option<SampleHeader<'a>>> {
         frames.clear();
         // Skip blank lines, comments (`perf script --header`) and stray frame lines.
-        let header = loop {
+        // Side-band events (`--show-mmap-events`, `--show-task-events`) are lines of their
+        // own: mappings are kept for the resolver, the rest skipped.
+        let (text, line) = loop {
             let Some(l) = self.next_line() else {
                 return Ok(None);
             };
-            match l.first() {
-                None | Some(b' ' | b'\t') if l.iter().all(|b| b.is_ascii_whitespace()) => {}
-                Some(b'#') => {}
-                Some(b' ') if is_padded_header(l) => break l,
+            let header = match l.first() {
+                None | Some(b' ' | b'\t') if l.iter().all(|b| b.is_ascii_whitespace()) => continue,
+                Some(b'#') => continue,
+                Some(b' ') if is_padded_header(l) => l,
                 Some(b' ' | b'\t') => {
                     return Err(err(
                         self.line,
@@ -335,12 +424,21 @@ impl<'a> PerfScriptReader<'a> {
                         "a call-chain line before any sample header",
                     ));
                 }
-                _ => break l,
+                _ => l,
+            };
+            let line = self.line;
+            let text = std::str::from_utf8(header)
+                .map_err(|e| err(line, "perf script sample header", format!("not UTF-8: {e}")))?;
+            match event_at(text) {
+                Some(at) => {
+                    if let Some(m) = parse_mapping(text, at, line)? {
+                        self.mappings.push(m);
+                        self.mapping_events += 1;
+                    }
+                }
+                None => break (text, line),
             }
         };
-        let line = self.line;
-        let text = std::str::from_utf8(header)
-            .map_err(|e| err(line, "perf script sample header", format!("not UTF-8: {e}")))?;
         let (h, inline) = parse_header(text, line)?;
         if let Some(f) = inline {
             frames.push(f);
@@ -367,6 +465,10 @@ impl<'a> SampleSource<'a> for PerfScriptReader<'a> {
     ) -> Result<Option<SampleHeader<'a>>> {
         PerfScriptReader::next_sample(self, frames)
     }
+
+    fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
+        out.append(&mut self.mappings);
+    }
 }
 
 /// True if a space-indented line is a sample header (it has a `SECS.FRAC:` token).
@@ -384,6 +486,10 @@ pub fn sniff(data: &[u8]) -> bool {
     };
     if first.starts_with('\t') {
         return false;
+    }
+    // `perf script --show-mmap-events` starts with the kernel's mapping.
+    if let Some(at) = event_at(first) {
+        return parse_mapping(first, at, 1).is_ok();
     }
     matches!(parse_header(first, 1), Ok((h, _)) if h.time_ns.is_some())
         && lines
@@ -449,7 +555,11 @@ mod tests {
                  \x20           node  7/8 12.000000001:      1 cycles:u:      14f02 f+0x2 (/x)\n";
         let s = all(t);
         let (h, f) = &s[0];
-        assert_eq!((h.comm, h.pid, h.tid), ("node", Some(32693), None));
+        // The lone id of the default layout is a thread id (or a pid with `-F pid`).
+        assert_eq!(
+            (h.comm, h.pid, h.tid, h.id),
+            ("node", None, None, Some(32693))
+        );
         assert_eq!(f[0].sym, "intel_check_word.constprop.0");
         assert_eq!(f[0].sym_off, Some(0x158));
         assert!(f[1].is_unknown());
@@ -458,6 +568,50 @@ mod tests {
         assert_eq!((h.time_ns, h.time_unit_ns), (Some(12_000_000_001), 1));
         assert_eq!((f.len(), f[0].ip, f[0].sym), (1, 0x14f02, "f"));
         assert!(sniff(t.as_bytes()));
+    }
+
+    #[test]
+    fn mmap_events_are_kept_and_skipped() {
+        let t = "swapper     0     0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n\
+                 node 29684 12409.628898: PERF_RECORD_MMAP2 29684/29684: [0x7f275c092000(0x1bba000) @ 0x892000 fe:00 6185062 2889444505]: r-xp /usr/lib/x86_64-linux-gnu/libnode.so.108\n\
+                 node 29728/29728 12409.968902: PERF_RECORD_MMAP2 29684/29728: [0x7f26e4603000(0x3c000) @ 0x7f26e4603000 00:00 0 0]: rwxp //anon\n\
+                 node 29728 12409.968903: PERF_RECORD_COMM: node:29728/29728\n\
+                 node 29728 12409.970000:     2004008 cpu-clock:pppH: \n\
+                 \t          d23a79 [unknown] (/usr/lib/x86_64-linux-gnu/libnode.so.108)\n\
+                 \n\
+                 x 1 1.000000: PERF_RECORD_MMAP2 1/1: [0x1000(0x10) @ 0 <0123abcd>]: r-xp /a b/c.so\n";
+        assert!(sniff(t.as_bytes()));
+        let mut r = PerfScriptReader::new(t.as_bytes());
+        let mut f = Vec::new();
+        let h = r.next_sample(&mut f).unwrap().unwrap();
+        assert_eq!((h.id, h.line, f.len()), (Some(29728), 5, 1));
+        let mut m = Vec::new();
+        r.take_mappings(&mut m);
+        assert_eq!(
+            m.len(),
+            2,
+            "the kernel's mapping and the COMM event are skipped"
+        );
+        assert_eq!(
+            (m[0].pid, m[0].tid, m[0].start, m[0].len, m[0].pgoff),
+            (29684, 29684, 0x7f275c092000, 0x1bba000, 0x892000)
+        );
+        assert_eq!(
+            m[0].absolute(0xd23a79),
+            Some(0x7f275c092000 + 0xd23a79 - 0x892000)
+        );
+        assert_eq!(m[0].absolute(0x10), None);
+        assert_eq!((m[1].tid, m[1].path), (29728, "//anon"));
+        assert!(r.next_sample(&mut f).unwrap().is_none());
+        r.take_mappings(&mut m);
+        assert_eq!((m[2].path, m[2].pgoff), ("/a b/c.so", 0));
+        assert_eq!(r.mapping_events(), 3);
+        let bad = "x 1 1.000000: PERF_RECORD_MMAP2 1/1: [0x1000 @ 0]: r-xp /a\n";
+        let e = PerfScriptReader::new(bad.as_bytes())
+            .next_sample(&mut f)
+            .unwrap_err();
+        assert_eq!(e.line(), Some(1));
+        assert!(e.to_string().contains("PID/TID"), "{e}");
     }
 
     #[test]

@@ -70,6 +70,10 @@ pub struct CodeSource<'a> {
     /// The regions, in input order (later ones win over earlier ones loaded at the same
     /// time).
     pub regions: Vec<CodeRegion<'a>>,
+    /// Thread ids of `pid` the input names (a jitdump's records carry the id of the thread
+    /// that wrote them), ascending, distinct: a sample that shows only a thread id is
+    /// matched to its process through them.
+    pub threads: Vec<u32>,
     /// Problems met while reading, each naming its offset or line (not the path), in the
     /// order found.
     pub warnings: Vec<String>,
@@ -105,10 +109,14 @@ impl SampleFrame<'_> {
 pub struct SampleHeader<'a> {
     /// Command name (may contain spaces; empty when not known).
     pub comm: &'a str,
-    /// Process id, when known.
+    /// Process id, when the text says it is one (the `PID/TID` of `-F pid,tid`).
     pub pid: Option<u32>,
-    /// Thread id, when known.
+    /// Thread id, when the text says it is one (the `PID/TID` of `-F pid,tid`).
     pub tid: Option<u32>,
+    /// The one id of a header that prints a single number (`comm ID TIME:`): the **thread**
+    /// id in perf script's default layout (and with `-F tid`), the process id with `-F pid`.
+    /// The text cannot tell which; the symbolisation pass finds the process.
+    pub id: Option<u32>,
     /// Time in nanoseconds (CLOCK_MONOTONIC with `perf record -k mono`), when known.
     pub time_ns: Option<u64>,
     /// The precision of the time in nanoseconds (1000 for perf script's default µs).
@@ -129,6 +137,39 @@ impl SampleHeader<'_> {
     }
 }
 
+/// A file or anonymous memory mapped into a process (perf's `PERF_RECORD_MMAP`/`MMAP2`
+/// events, printed by `perf script --show-mmap-events`): `len` bytes at `start`, backed by
+/// `path` from file offset `pgoff` on.
+///
+/// Perf prints a sampled address inside a file-backed mapping relative to the file
+/// (`ip - start + pgoff`); the mapping turns it back into the absolute address.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Mapping<'a> {
+    /// Process the mapping belongs to.
+    pub pid: u32,
+    /// Thread that made it (a thread of `pid`).
+    pub tid: u32,
+    /// First mapped address.
+    pub start: u64,
+    /// Length in bytes.
+    pub len: u64,
+    /// File offset mapped at `start`.
+    pub pgoff: u64,
+    /// The file (or `//anon`, `[vdso]`, …) as perf prints it.
+    pub path: &'a str,
+}
+
+impl Mapping<'_> {
+    /// The absolute address of file-relative address `rel` (perf's `ip - start + pgoff`),
+    /// if the mapping covers it.
+    pub fn absolute(&self, rel: u64) -> Option<u64> {
+        let off = rel.checked_sub(self.pgoff)?;
+        (off < self.len)
+            .then(|| self.start.checked_add(off))
+            .flatten()
+    }
+}
+
 /// Sampled stacks, one at a time.
 pub trait SampleSource<'a> {
     /// The next sample: its header, with its frames (innermost first) in `frames` (cleared
@@ -137,6 +178,13 @@ pub trait SampleSource<'a> {
         &mut self,
         frames: &mut Vec<SampleFrame<'a>>,
     ) -> Result<Option<SampleHeader<'a>>>;
+
+    /// Moves the mappings met since the last call (in input order, all before the sample
+    /// [`SampleSource::next_sample`] returned last) to `out`. Sources without mapping
+    /// events have none.
+    fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
+        let _ = out;
+    }
 }
 
 impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
@@ -146,6 +194,10 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
         frames: &mut Vec<SampleFrame<'a>>,
     ) -> Result<Option<SampleHeader<'a>>> {
         (**self).next_sample(frames)
+    }
+
+    fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
+        (**self).take_mappings(out);
     }
 }
 

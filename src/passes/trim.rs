@@ -8,6 +8,9 @@
 //!   context-free base, its innermost frame alone. C is an absolute count (`100`) or a
 //!   fraction of the section's total (`0.001` or `0.1%`). Entries are judged after depth
 //!   folding.
+//! * **Sampling stacks** are not touched by either: GraalVM defines a `samplingProfiles`
+//!   context as the whole sampled call stack, so they are shortened only when asked for
+//!   separately (`--max-sampling-depth N`: the innermost N frames), and never folded as cold.
 //! * **Sparse** (`--sparse`): entries whose counts are all zero are dropped, and types with
 //!   a zero count are dropped from histograms. Zero-count branch triples are kept: a
 //!   successor recorded with count 0 and a missing successor mean different things to
@@ -93,8 +96,10 @@ impl FromStr for ColdThreshold {
 /// What to trim.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TrimOptions {
-    /// Fold contexts deeper than this many frames (≥ 1).
+    /// Fold contexts deeper than this many frames (≥ 1), sampling stacks excepted.
     pub max_depth: Option<u32>,
+    /// Shorten sampling stacks deeper than this many frames (≥ 1) to their innermost ones.
+    pub max_sampling_depth: Option<u32>,
     /// Fold cold contexts into the context-free base.
     pub cold_threshold: Option<ColdThreshold>,
     /// Drop all-zero entries.
@@ -104,7 +109,10 @@ pub struct TrimOptions {
 impl TrimOptions {
     /// True if any trimming is asked for.
     pub fn is_active(&self) -> bool {
-        self.max_depth.is_some() || self.cold_threshold.is_some() || self.sparse
+        self.max_depth.is_some()
+            || self.max_sampling_depth.is_some()
+            || self.cold_threshold.is_some()
+            || self.sparse
     }
 }
 
@@ -113,6 +121,8 @@ impl TrimOptions {
 pub struct TrimStats {
     /// Entries whose context was shortened to the maximum depth.
     pub folded_deep: u64,
+    /// Sampling stacks shortened to the maximum sampling depth.
+    pub folded_sampling: u64,
     /// Cold entries folded into the context-free base.
     pub folded_cold: u64,
     /// All-zero entries dropped.
@@ -187,27 +197,49 @@ fn refold(
 }
 
 /// Folds contexts deeper than `n` frames (n ≥ 1; 0 is treated as 1) into their innermost
-/// `n` frames. Returns the new profile and how many entries were shortened.
-pub fn fold_depth(p: &IprofProfile, n: u32) -> (IprofProfile, u64) {
-    let n = n.max(1);
-    let mut folded = 0u64;
-    let out = refold(p, |_, site, _| {
+/// `n` frames, and sampling stacks deeper than `sampling` frames (`None`: sampling stacks
+/// are kept whole). Returns the new profile and how many entries were shortened (other
+/// sections, sampling).
+pub fn fold_depths(
+    p: &IprofProfile,
+    n: Option<u32>,
+    sampling: Option<u32>,
+) -> (IprofProfile, u64, u64) {
+    let mut folded = (0u64, 0u64);
+    let out = refold(p, |s, site, _| {
         let d = p.contexts.depth(site.node);
-        if d > n {
-            folded += 1;
+        let limit = if s == Section::Sampling { sampling } else { n };
+        match limit.map(|l| l.max(1)) {
+            Some(l) if d > l => {
+                if s == Section::Sampling {
+                    folded.1 += 1;
+                } else {
+                    folded.0 += 1;
+                }
+                l as usize
+            }
+            _ => d as usize,
         }
-        d.min(n) as usize
     });
-    (out, folded)
+    (out, folded.0, folded.1)
 }
 
-/// Folds entries lighter than the threshold (per section) into their context-free base.
+/// Folds contexts deeper than `n` frames (n ≥ 1; 0 is treated as 1) into their innermost
+/// `n` frames, in every section (sampling stacks too). Returns the new profile and how many
+/// entries were shortened.
+pub fn fold_depth(p: &IprofProfile, n: u32) -> (IprofProfile, u64) {
+    let (out, a, b) = fold_depths(p, Some(n), Some(n));
+    (out, a + b)
+}
+
+/// Folds entries lighter than the threshold (per section) into their context-free base;
+/// sampling stacks are left whole.
 pub fn fold_cold(p: &IprofProfile, t: ColdThreshold) -> (IprofProfile, u64) {
     let totals = p.totals();
     let mut folded = 0u64;
     let out = refold(p, |s, site, w| {
         let d = p.contexts.depth(site.node) as usize;
-        if d > 1 && w < t.for_total(totals.sum_of(s)) {
+        if s != Section::Sampling && d > 1 && w < t.for_total(totals.sum_of(s)) {
             folded += 1;
             1
         } else {
@@ -235,13 +267,13 @@ pub fn drop_zeros(p: &mut IprofProfile) -> u64 {
 /// Applies all requested trimming: depth, then cold folding, then sparse.
 pub fn trim(p: &IprofProfile, o: &TrimOptions) -> (IprofProfile, TrimStats) {
     let mut stats = TrimStats::default();
-    let mut cur = match o.max_depth {
-        Some(n) => {
-            let (x, f) = fold_depth(p, n);
-            stats.folded_deep = f;
-            x
-        }
-        None => p.clone(),
+    let mut cur = if o.max_depth.is_some() || o.max_sampling_depth.is_some() {
+        let (x, f, s) = fold_depths(p, o.max_depth, o.max_sampling_depth);
+        stats.folded_deep = f;
+        stats.folded_sampling = s;
+        x
+    } else {
+        p.clone()
     };
     if let Some(t) = o.cold_threshold {
         let (x, f) = fold_cold(&cur, t);

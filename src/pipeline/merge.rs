@@ -86,8 +86,10 @@ pub struct MergeRequest {
     /// [`crate::passes::llvm_normalise`]; iprof: per section, see
     /// [`crate::passes::normalise`]).
     pub normalize: NormalizeMode,
-    /// iprof: fold contexts deeper than this many frames.
+    /// iprof: fold contexts deeper than this many frames (sampling stacks excepted).
     pub max_context_depth: Option<u32>,
+    /// iprof: shorten sampling stacks deeper than this many frames.
+    pub max_sampling_depth: Option<u32>,
     /// iprof: fold contexts colder than this into their method's context-free entry.
     pub cold_threshold: Option<ColdThreshold>,
     /// iprof: keep types and methods nothing references.
@@ -131,6 +133,7 @@ impl Default for MergeRequest {
             temporal_max_trace_length: m.temporal_max_trace_length,
             normalize: NormalizeMode::None,
             max_context_depth: None,
+            max_sampling_depth: None,
             cold_threshold: None,
             keep_all_symbols: false,
             keep_contexts: false,
@@ -220,6 +223,8 @@ fn sniff_file(p: &Path) -> Option<FormatKind> {
 fn iprof_only_option(r: &MergeRequest) -> Option<&'static str> {
     if r.max_context_depth.is_some() {
         Some("--max-context-depth")
+    } else if r.max_sampling_depth.is_some() {
+        Some("--max-sampling-depth")
     } else if r.cold_threshold.is_some() {
         Some("--cold-threshold")
     } else if r.keep_all_symbols {
@@ -353,6 +358,7 @@ fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
         normalize: r.normalize,
         trim: TrimOptions {
             max_depth: r.max_context_depth,
+            max_sampling_depth: r.max_sampling_depth,
             cold_threshold: r.cold_threshold,
             sparse: r.sparse,
         },

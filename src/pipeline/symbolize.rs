@@ -40,6 +40,8 @@ pub struct SymbolizeRequest {
     pub format: Option<SymbolizeFormat>,
     /// Nanoseconds a sample may precede the load of the code it hit.
     pub load_time_slack_ns: u64,
+    /// Take every sample to be of this process (`--pid`).
+    pub pid: Option<u32>,
     /// Also compute the methods with the most samples (for a summary).
     pub top_methods: bool,
 }
@@ -149,7 +151,7 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
         f.check_unchanged()?;
     }
     let sym = b.build()?;
-    let messages = sym
+    let mut messages: Vec<Message> = sym
         .warnings
         .iter()
         .map(|w| Message::Warning(Warning::new(w.clone())))
@@ -157,10 +159,19 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let script = InputFile::open(&r.perf_script)?;
     let opts = SymbolizeOptions {
         load_time_slack_ns: r.load_time_slack_ns,
+        pid: r.pid,
     };
     let stacks = resolve(&sym, PerfScriptReader::new(script.bytes()), &opts)
         .map_err(|e| script.or_changed(e))?;
     script.check_not_shrunk()?;
+    let p = r.perf_script.display();
+    messages.extend(
+        stacks
+            .stats
+            .warnings()
+            .into_iter()
+            .map(|w| Message::Warning(Warning::new(format!("{p}: {w}")))),
+    );
     let profile = (format == SymbolizeFormat::Iprof || r.top_methods).then(|| stacks.to_iprof());
     let dest = Destination::of(&r.output);
     match format {

@@ -748,7 +748,24 @@ fn cli_merges_iprof_files() {
     ]);
     assert_ok(&r, "trimmed merge");
     let t = read_all(&std::fs::read(&out2).unwrap());
-    assert!(t.contexts.nodes().all(|(_, n)| n.depth <= 2));
+    let depths = |sites: Vec<Site>| {
+        sites
+            .into_iter()
+            .map(|s| t.contexts.depth(s.node))
+            .max()
+            .unwrap_or(0)
+    };
+    let others: Vec<_> = t
+        .call_counts
+        .keys()
+        .chain(t.conditionals.keys())
+        .chain(t.virtual_invokes.keys())
+        .chain(t.instanceofs.keys())
+        .copied()
+        .collect();
+    assert!(depths(others) <= 2);
+    // Sampling stacks are whole stacks: only --max-sampling-depth shortens them.
+    assert!(depths(t.samples.keys().copied().collect()) > 2);
 
     // An LLVM profile among the inputs of an iprof output is converted (issue 5): its
     // functions become methods of the synthetic type llvm.profile.Function.

@@ -77,6 +77,41 @@ pub(super) fn pairs(
     Ok(true)
 }
 
+/// For a duplicate-context message: the types that share a name (methods are identified
+/// by name and signature type *names*, so two methods that differ only in such types are
+/// one method, and their contexts collide). Empty if every name is distinct.
+fn same_named_types(types: &[super::model::TypeEntry<'_>]) -> String {
+    let mut first: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut pairs = Vec::new();
+    for (k, t) in types.iter().enumerate() {
+        match first.get(t.name.as_ref()) {
+            Some(&j) => {
+                let a = types.get(j).map_or(0, |x| x.id);
+                pairs.push(format!(
+                    "types[{j}] (id {a}) and types[{k}] (id {}) are both named {:?}",
+                    t.id, t.name
+                ));
+            }
+            None => {
+                first.insert(t.name.as_ref(), k);
+            }
+        }
+    }
+    if pairs.is_empty() {
+        return String::new();
+    }
+    let n = pairs.len();
+    pairs.truncate(3);
+    format!(
+        " — the file has {n} pair{} of types with one name ({}{}), and methods are \
+         identified by the names of their types, so methods that differ only in those types \
+         are one method",
+        if n == 1 { "" } else { "s" },
+        pairs.join("; "),
+        if n > 3 { "; …" } else { "" }
+    )
+}
+
 #[allow(clippy::too_many_arguments)]
 pub(super) fn lower_entry(
     l: &mut Sink,
@@ -219,8 +254,9 @@ pub(super) fn lower_entry(
         return l.problem(
             format!("{key}[{i}].ctx"),
             format!(
-                "duplicate context {:?}: the same methods and BCIs as {key}[{first}]",
-                e.ctx
+                "duplicate context {:?}: the same methods and BCIs as {key}[{first}]{}",
+                e.ctx,
+                same_named_types(&res.types.entries)
             ),
         );
     }

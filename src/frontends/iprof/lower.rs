@@ -173,6 +173,9 @@ pub struct Lowerer<'a> {
     /// A target shared with other lowerers (see [`Lowerer::into_shared`]); `None`: the
     /// target is `sink.out.profile`.
     shared: Option<SharedTarget>,
+    /// Methods whose signature has fewer than two entries (GraalVM's format requires the
+    /// declaring type and the return type), and the index of the first.
+    short_signatures: (u64, Option<usize>),
 }
 
 /// A profile several lowerers add their inputs to at once, each locking it while it adds an
@@ -233,6 +236,7 @@ impl<'a> Lowerer<'a> {
             legacy_monitor: None,
             scratch: Scratch::default(),
             current: None,
+            short_signatures: (0, None),
             buffers: TableBuffers::default(),
             shared: None,
         }
@@ -379,6 +383,12 @@ impl<'a> Lowerer<'a> {
                 value: i as u64,
                 limit: u64::from(RESOLVED),
             }));
+        }
+        if let Some((_, _, k)) = t.current
+            && k < 2
+        {
+            self.short_signatures.0 += 1;
+            self.short_signatures.1.get_or_insert(i);
         }
         if let Some((id, true, _)) = t.current.take()
             && !t.idx.insert(id, i as u32)
@@ -629,6 +639,17 @@ impl<'a> Lowerer<'a> {
             }
             Ok(())
         })?;
+        if let (n, Some(first)) = self.short_signatures {
+            self.sink.out.warnings.push(Warning::at_json(
+                format!("methods[{first}].signature"),
+                format!(
+                    "{n} method{} with a signature shorter than two entries (the first here); \
+                     GraalVM's format requires the declaring type and the return type, so \
+                     such methods may not match the same methods in other profiles",
+                    if n == 1 { "" } else { "s" }
+                ),
+            ));
+        }
         let l = &mut self.sink;
         if l.warned > MAX_WARNINGS {
             l.out.warnings.push(Warning::new(format!(

@@ -21,6 +21,7 @@
 
 pub mod index;
 pub mod names;
+pub mod sample;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -33,6 +34,7 @@ use crate::ir::iprof::{IprofProfile, IprofVersion, Section, add_counts};
 use crate::ir::java_symbols::{MethodId, TypeId};
 
 use index::{CodeIndex, CodeIndexBuilder, Region};
+pub use sample::{ProcessMatch, SampleResolver};
 
 pub use crate::ir::code::SourceKind;
 
@@ -94,6 +96,8 @@ pub struct SymbolizerBuilder {
     /// Time-less regions per pid; the time is a global sequence number (later line wins).
     maps: Vec<(Option<u32>, CodeIndexBuilder)>,
     seq: u64,
+    /// Thread id → process id, from the inputs that name threads (jitdumps).
+    threads: FxHashMap<u32, u32>,
     /// Per input.
     pub sources: Vec<SourceStats>,
     /// Warnings, each naming its input and offset or line.
@@ -186,6 +190,11 @@ impl SymbolizerBuilder {
             }
             regions += 1;
         }
+        if let Some(pid) = src.pid {
+            for &t in &src.threads {
+                self.threads.insert(t, pid);
+            }
+        }
         let p = src.path.display();
         self.warnings
             .extend(src.warnings.iter().map(|m| format!("{p}: {m}")));
@@ -204,11 +213,16 @@ impl SymbolizerBuilder {
             |v: Vec<(Option<u32>, CodeIndexBuilder)>| -> Result<Vec<(Option<u32>, CodeIndex)>> {
                 v.into_iter().map(|(p, b)| Ok((p, b.build()?))).collect()
             };
+        let mut pids: Vec<u32> = self.sources.iter().filter_map(|s| s.pid).collect();
+        pids.sort_unstable();
+        pids.dedup();
         Ok(Symbolizer {
             names: self.names,
             symbols: self.symbols,
             jit: build_all(self.jit)?,
             maps: build_all(self.maps)?,
+            threads: self.threads,
+            pids,
             sources: self.sources,
             warnings: self.warnings,
         })
@@ -222,6 +236,11 @@ pub struct Symbolizer {
     symbols: Vec<Symbol>,
     jit: Vec<(Option<u32>, CodeIndex)>,
     maps: Vec<(Option<u32>, CodeIndex)>,
+    /// Thread id → process id, from the inputs that name threads.
+    threads: FxHashMap<u32, u32>,
+    /// The processes the inputs belong to, ascending (inputs for every process not
+    /// counted).
+    pids: Vec<u32>,
     /// Per input.
     pub sources: Vec<SourceStats>,
     /// Warnings from reading the inputs.
@@ -229,6 +248,29 @@ pub struct Symbolizer {
 }
 
 impl Symbolizer {
+    /// The process whose inputs name thread `tid` (a jitdump record written by it).
+    pub fn process_of_thread(&self, tid: u32) -> Option<u32> {
+        self.threads.get(&tid).copied()
+    }
+
+    /// True if some input belongs to process `pid`.
+    pub fn has_process(&self, pid: u32) -> bool {
+        self.pids.binary_search(&pid).is_ok()
+    }
+
+    /// True if some input is a jitdump (whose loads may lie inside file mappings).
+    pub fn has_jitdumps(&self) -> bool {
+        !self.jit.is_empty()
+    }
+
+    /// The process all per-process inputs belong to, if they all belong to one.
+    pub fn single_process(&self) -> Option<u32> {
+        match self.pids.as_slice() {
+            [p] => Some(*p),
+            _ => None,
+        }
+    }
+
     /// The name of a symbol.
     pub fn name(&self, s: &Symbol) -> &str {
         self.names.get(s.name as usize).map_or("", |n| n)
@@ -327,6 +369,8 @@ pub struct SymbolizeOptions {
     /// Accept a jitdump load up to this many ns *after* the sample when no earlier load
     /// covers the address (0, the default, agrees exactly with `perf inject --jit`).
     pub load_time_slack_ns: u64,
+    /// Take every sample to be of this process, whatever id the text prints.
+    pub pid: Option<u32>,
 }
 
 /// Counts of one symbolisation.
@@ -344,12 +388,72 @@ pub struct SymbolizeStats {
     pub resolved_map: u64,
     /// Resolved only thanks to the load-time slack.
     pub resolved_early: u64,
+    /// Mapping events (`perf script --show-mmap-events`) of processes read.
+    pub mapping_events: u64,
+    /// Resolved frames perf printed relative to a file mapping (made absolute through the
+    /// mapping events).
+    pub resolved_file_relative: u64,
+    /// Unknown frames perf printed relative to a file mapping that no mapping event
+    /// covers (not looked up), counted when there are jitdumps (whose loads can lie in
+    /// file mappings); reported when they are at least 1% of the unknown frames and the
+    /// text has no mapping events.
+    pub file_relative_unmapped: u64,
+    /// Unresolved frames that a jitdump load *later* than the sample covers.
+    pub later_load_only: u64,
+    /// Unresolved frames of samples whose lone id matched no process that another
+    /// process's inputs would resolve.
+    pub unmatched_process: u64,
+    /// One such id.
+    pub unmatched_example: Option<u32>,
+    /// Samples whose lone id matched no process, resolved with the one process all
+    /// per-process inputs belong to.
+    pub samples_by_only_process: u64,
 }
 
 impl SymbolizeStats {
     /// Frames left `[unknown]`.
     pub fn unresolved(&self) -> u64 {
         self.unknown_frames - self.resolved_jitdump - self.resolved_map
+    }
+
+    /// What the counts say is probably wrong with the input, one warning per problem,
+    /// each with its likely causes and fix.
+    pub fn warnings(&self) -> Vec<String> {
+        let mut w = Vec::new();
+        if self.later_load_only > 0 {
+            w.push(format!(
+                "{} [unknown] frames are covered only by jitdump code loaded after their \
+                 sample's time; likely causes: relative sample times (`perf script --reltime` \
+                 or `--deltatime`; write the samples without them) or samples recorded with \
+                 a clock other than the jitdump's (record with `perf record -k mono`)",
+                self.later_load_only
+            ));
+        }
+        if self.unmatched_process > 0 {
+            w.push(format!(
+                "{} [unknown] frames of samples whose id (e.g. {}) matches no process of the \
+                 jitdumps and perf maps would resolve in another process: plain `perf script` \
+                 prints the thread id, not the process id; write the samples with \
+                 `perf script -F comm,pid,tid,time,ip,sym,dso`, or pass --pid",
+                self.unmatched_process,
+                self.unmatched_example.unwrap_or(0)
+            ));
+        }
+        // A few unknown frames in libraries are normal (stripped code); JIT code inside a
+        // file mapping makes many.
+        if self.mapping_events == 0
+            && self.file_relative_unmapped > 0
+            && self.file_relative_unmapped.saturating_mul(100) >= self.unknown_frames
+        {
+            w.push(format!(
+                "{} of the {} [unknown] frames lie in file-backed mappings, whose addresses \
+                 perf prints relative to the file; if JIT code lives there (e.g. V8's \
+                 builtins inside Debian's libnode.so.108) it can be resolved only with the \
+                 mappings: write the samples with `perf script --show-mmap-events`",
+                self.file_relative_unmapped, self.unknown_frames
+            ));
+        }
+        w
     }
 }
 
@@ -419,8 +523,9 @@ pub fn frame_name<'a>(
 }
 
 /// Reads the samples of `samples` (e.g. a `perf script` text's reader) and resolves their
-/// `[unknown]` frames through `sym`, collecting distinct stacks. Errors are the source's
-/// (naming their position in its input).
+/// `[unknown]` frames through `sym` ([`SampleResolver`]: the sample's process, addresses
+/// made absolute through mapping events), collecting distinct stacks. Errors are the
+/// source's (naming their position in its input), and a source with no sample.
 pub fn symbolize<'a, S: SampleSource<'a>>(
     sym: &Symbolizer,
     mut samples: S,
@@ -433,55 +538,36 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     let mut sym_frame: Vec<u32> = vec![u32::MAX; sym.symbol_count()];
     let unknown = out.names.intern(UNKNOWN);
     let mut last_perf: Option<(&str, u32)> = None;
-    let mut queries: Vec<(u64, u64)> = Vec::with_capacity(128);
-    let mut hits = Vec::with_capacity(128);
+    let mut rs = SampleResolver::new(sym, opts);
+    let mut mappings = Vec::new();
     let mut resolved = Vec::with_capacity(128);
     while let Some(h) = samples.next_sample(&mut frames)? {
-        out.stats.samples += 1;
+        samples.take_mappings(&mut mappings);
+        for m in mappings.drain(..) {
+            rs.add_mapping(m);
+        }
+        rs.resolve_sample(&h, &frames, &mut resolved);
         key.clear();
         key.push(out.names.intern(h.comm));
-        let t = h.time_upper();
-        queries.clear();
-        queries.extend(frames.iter().filter(|f| f.is_unknown()).map(|f| (f.ip, t)));
-        sym.resolve_batch(
-            h.pid,
-            &queries,
-            opts.load_time_slack_ns,
-            &mut hits,
-            &mut resolved,
-        );
-        let mut next = resolved.iter();
-        for f in &frames {
-            out.stats.frames += 1;
+        for (f, r) in frames.iter().zip(&resolved) {
             let id = if f.is_unknown() {
-                out.stats.unknown_frames += 1;
-                match next.next().copied().flatten() {
-                    Some(r) => {
-                        if r.from_jitdump {
-                            out.stats.resolved_jitdump += 1;
-                        } else {
-                            out.stats.resolved_map += 1;
-                        }
-                        if r.early {
-                            out.stats.resolved_early += 1;
-                        }
-                        match sym_frame.get(r.symbol_id as usize).copied() {
-                            Some(id) if id != u32::MAX => id,
-                            _ => {
-                                let id = out.names.intern(r.name());
-                                if let Some(slot) = sym_frame.get_mut(r.symbol_id as usize) {
-                                    *slot = id;
-                                }
-                                if out.jit_frames.len() <= id as usize {
-                                    out.jit_frames.resize(id as usize + 1, false);
-                                }
-                                if let Some(j) = out.jit_frames.get_mut(id as usize) {
-                                    *j = true;
-                                }
-                                id
+                match r {
+                    Some(r) => match sym_frame.get(r.symbol_id as usize).copied() {
+                        Some(id) if id != u32::MAX => id,
+                        _ => {
+                            let id = out.names.intern(r.name());
+                            if let Some(slot) = sym_frame.get_mut(r.symbol_id as usize) {
+                                *slot = id;
                             }
+                            if out.jit_frames.len() <= id as usize {
+                                out.jit_frames.resize(id as usize + 1, false);
+                            }
+                            if let Some(j) = out.jit_frames.get_mut(id as usize) {
+                                *j = true;
+                            }
+                            id
                         }
-                    }
+                    },
                     None => unknown,
                 }
             } else {
@@ -503,6 +589,18 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
                 out.stacks.insert(key.as_slice().into(), 1);
             }
         }
+    }
+    samples.take_mappings(&mut mappings);
+    rs.stats.mapping_events += mappings.len() as u64;
+    out.stats = rs.stats;
+    if out.stats.samples == 0 {
+        return Err(Error::new(ErrorKind::Malformed {
+            what: "perf script",
+            detail: "no samples (the text is empty or holds only comments and events); \
+                     record with `perf record -k mono -g` and write the samples with \
+                     `perf script`"
+                .into(),
+        }));
     }
     Ok(out)
 }
@@ -575,33 +673,35 @@ impl Stacks {
         for (k, &c) in keys {
             frames.clear();
             for &f in k.get(1..).unwrap_or_default() {
-                let m = match method_of.get(f as usize).copied().flatten() {
-                    Some(m) => m,
-                    None => {
-                        let name = self.names.get(f);
-                        let default = if self.is_jit_frame(f) {
-                            "(jit)"
-                        } else if name == UNKNOWN {
-                            "(unknown)"
-                        } else {
-                            "(native)"
-                        };
-                        let s = names::split(name, default);
-                        sig.clear();
-                        sig.push(p.symbols.intern_type(&s.declaring));
-                        if s.ret.is_some() || !s.params.is_empty() {
-                            sig.push(p.symbols.intern_type(s.ret.unwrap_or("void")));
+                let m =
+                    match method_of.get(f as usize).copied().flatten() {
+                        Some(m) => m,
+                        None => {
+                            let name = self.names.get(f);
+                            let default = if self.is_jit_frame(f) {
+                                "(jit)"
+                            } else if name == UNKNOWN {
+                                "(unknown)"
+                            } else {
+                                "(native)"
+                            };
+                            let s = names::split(name, default);
+                            // Declaring type and return type at least, as GraalVM requires.
+                            sig.clear();
+                            sig.push(p.symbols.intern_type(&s.declaring));
+                            sig.push(p.symbols.intern_type(
+                                s.ret.as_deref().unwrap_or(names::UNKNOWN_RETURN_TYPE),
+                            ));
                             for t in &s.params {
                                 sig.push(p.symbols.intern_type(t));
                             }
+                            let m = p.symbols.intern_method(&s.method, &sig);
+                            if let Some(slot) = method_of.get_mut(f as usize) {
+                                *slot = Some(m);
+                            }
+                            m
                         }
-                        let m = p.symbols.intern_method(&s.method, &sig);
-                        if let Some(slot) = method_of.get_mut(f as usize) {
-                            *slot = Some(m);
-                        }
-                        m
-                    }
-                };
+                    };
                 frames.push(Frame { method: m, bci: 0 });
             }
             if let Some(site) = p.contexts.intern_innermost_first(&frames) {
@@ -702,6 +802,7 @@ mod tests {
                 // A zero-size load: a symbol, no region.
                 load("nothing", 0x4000, 0, 2_000_000_000, 3),
             ],
+            threads: vec![4242],
             warnings: vec!["at offset 0x28: something".into()],
         })
         .unwrap();
@@ -734,6 +835,7 @@ mod tests {
             comm,
             pid: Some(4242),
             tid: Some(7),
+            id: None,
             time_ns: Some(micros * 1000),
             time_unit_ns: 1000,
             line: 1,
@@ -815,7 +917,8 @@ mod tests {
         );
         let p = st.to_iprof();
         let ms = method_samples(&p);
-        assert_eq!(ms[0].method, "java.lang.String.hashCode");
+        // Every method has a return type (a placeholder when the name has none).
+        assert_eq!(ms[0].method, "java.lang.String.hashCode()(unknown)");
         assert_eq!((ms[0].self_samples, ms[0].total_samples), (2, 2));
         assert_eq!((ms[1].self_samples, ms[1].total_samples), (0, 2));
     }
@@ -836,6 +939,7 @@ mod tests {
                     code_index: None,
                 })
                 .collect(),
+            threads: Vec::new(),
             warnings: Vec::new(),
         };
         let mut b = SymbolizerBuilder::new();

@@ -21,6 +21,11 @@
 
 use std::borrow::Cow;
 
+/// The return type of a method whose name does not carry one (V8 functions, C++ names
+/// from perf, Java descriptors without a signature): GraalVM's format requires a
+/// signature of at least the declaring type and the return type.
+pub const UNKNOWN_RETURN_TYPE: &str = "(unknown)";
+
 /// A JIT name split into its parts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SplitName<'a> {
@@ -29,9 +34,24 @@ pub struct SplitName<'a> {
     /// The method's simple name.
     pub method: Cow<'a, str>,
     /// Return type, when the name carries one.
-    pub ret: Option<&'a str>,
+    pub ret: Option<Cow<'a, str>>,
     /// Parameter types, when the name carries them.
-    pub params: Vec<&'a str>,
+    pub params: Vec<Cow<'a, str>>,
+}
+
+impl SplitName<'_> {
+    fn into_owned(self) -> SplitName<'static> {
+        SplitName {
+            declaring: Cow::Owned(self.declaring.into_owned()),
+            method: Cow::Owned(self.method.into_owned()),
+            ret: self.ret.map(|r| Cow::Owned(r.into_owned())),
+            params: self
+                .params
+                .into_iter()
+                .map(|p| Cow::Owned(p.into_owned()))
+                .collect(),
+        }
+    }
 }
 
 const V8_SCRIPT_KINDS: [&str; 5] = ["JS", "LazyCompile", "Function", "Eval", "Script"];
@@ -47,8 +67,31 @@ const V8_OTHER_KINDS: [&str; 9] = [
     "Wasm",
 ];
 
+/// Prefixes the C++ demangler puts before a function that is a thunk to another.
+const CXX_THUNKS: [&str; 3] = [
+    "non-virtual thunk to ",
+    "virtual thunk to ",
+    "covariant return thunk to ",
+];
+
 /// Splits `name`; `default_type` is the declaring type of names that follow no convention.
 pub fn split<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
+    // .NET writes per-run method-table pointers as comments (`/* MT: 0x00007F… */`).
+    if name.contains("/*") {
+        let clean = strip_comments(name);
+        return split_clean(&clean, default_type).into_owned();
+    }
+    split_clean(name, default_type)
+}
+
+fn split_clean<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
+    for t in CXX_THUNKS {
+        if let Some(target) = name.strip_prefix(t) {
+            let mut s = split_clean(target, default_type);
+            s.method = Cow::Owned(format!("{t}{}", s.method));
+            return s;
+        }
+    }
     if let Some(s) = split_v8(name) {
         return s;
     }
@@ -70,6 +113,21 @@ pub fn split<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
     plain(default_type, name)
 }
 
+/// `s` without `/* … */` comments and the blanks before them.
+fn strip_comments(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("/*") {
+        out.push_str(rest.get(..i).unwrap_or("").trim_end_matches(' '));
+        rest = match rest.get(i + 2..).and_then(|r| r.find("*/")) {
+            Some(j) => rest.get(i + 2 + j + 2..).unwrap_or(""),
+            None => "",
+        };
+    }
+    out.push_str(rest);
+    out
+}
+
 fn plain<'a>(t: &'a str, m: &'a str) -> SplitName<'a> {
     SplitName {
         declaring: Cow::Borrowed(t),
@@ -77,6 +135,12 @@ fn plain<'a>(t: &'a str, m: &'a str) -> SplitName<'a> {
         ret: None,
         params: Vec::new(),
     }
+}
+
+/// True if `s` can be a property name after V8's `get `/`set ` (not a script location,
+/// which has a `/` or a `:`).
+fn is_property_name(s: &str) -> bool {
+    !s.is_empty() && !s.contains(['/', ':'])
 }
 
 fn split_v8(name: &str) -> Option<SplitName<'_>> {
@@ -88,11 +152,21 @@ fn split_v8(name: &str) -> Option<SplitName<'_>> {
         return None;
     }
     let rest = rest.strip_prefix(['~', '^', '+', '*']).unwrap_or(rest);
-    // `name script:line:col`; function names have no spaces, script paths may.
-    let (func, loc) = match rest.split_once(' ') {
-        Some((f, l)) => (f, l),
-        None => (rest, ""),
+    // `name script:line:col`; function names have no spaces, script paths may. Getters
+    // and setters are named `get prop` / `set prop`.
+    let func_end = match rest.split_once(' ') {
+        Some((f @ ("get" | "set"), after))
+            if after
+                .split_once(' ')
+                .is_some_and(|(p, _)| is_property_name(p)) =>
+        {
+            f.len() + 1 + after.find(' ').unwrap_or(after.len())
+        }
+        Some((f, _)) => f.len(),
+        None => rest.len(),
     };
+    let func = rest.get(..func_end).unwrap_or(rest);
+    let loc = rest.get(func_end..).unwrap_or("").trim_start_matches(' ');
     // Strip up to two trailing `:digits` (line, column) from the location.
     let mut script = loc;
     let mut pos = Vec::new();
@@ -183,28 +257,32 @@ fn split_params(args: &str) -> Vec<&str> {
     out
 }
 
-/// Index of the `)` matching the `(` at `open`.
-fn matching_paren(s: &str, open: usize) -> Option<usize> {
+/// Index of the closer matching the opener at `open` (`(`/`)`, `[`/`]` or `<`/`>`).
+fn matching(s: &str, open: usize) -> Option<usize> {
+    let (o, c) = match s.as_bytes().get(open)? {
+        b'(' => ('(', ')'),
+        b'[' => ('[', ']'),
+        b'<' => ('<', '>'),
+        _ => return None,
+    };
     let mut depth = 0i32;
-    for (i, c) in s.get(open..)?.char_indices() {
-        match c {
-            '(' => depth += 1,
-            ')' => {
-                depth -= 1;
-                if depth == 0 {
-                    return Some(open + i);
-                }
+    for (i, ch) in s.get(open..)?.char_indices() {
+        if ch == o {
+            depth += 1;
+        } else if ch == c {
+            depth -= 1;
+            if depth == 0 {
+                return Some(open + i);
             }
-            _ => {}
         }
     }
     None
 }
 
-fn split_dotnet(name: &str) -> Option<SplitName<'_>> {
+fn split_dotnet<'a>(name: &'a str) -> Option<SplitName<'a>> {
     let colons = name.find("::")?;
     let open = colons + name.get(colons..)?.find('(')?;
-    let close = matching_paren(name, open)?;
+    let close = matching(name, open)?;
     let tail = name.get(close + 1..)?;
     // Only a tier suffix `[...]` may follow the arguments.
     if !(tail.is_empty() || (tail.starts_with('[') && tail.ends_with(']'))) {
@@ -224,21 +302,190 @@ fn split_dotnet(name: &str) -> Option<SplitName<'_>> {
     // Drop the trailing `[module]`.
     if ret.ends_with(']')
         && let Some(i) = ret.rfind('[')
+        && ret
+            .get(..i)
+            .is_some_and(|r| r.is_empty() || r.ends_with(' '))
     {
         ret = ret.get(..i).unwrap_or("").trim();
     }
+    // The declaring type's instantiation names what `!0`, `!1`… stand for.
+    let type_args: Vec<String> = match ty.find('[') {
+        Some(i) if ty.ends_with(']') && matching(ty, i) == Some(ty.len() - 1) => {
+            split_params(ty.get(i + 1..ty.len() - 1).unwrap_or(""))
+                .into_iter()
+                .map(|a| dotnet_type(a, &[]))
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    // C++ names from perf take this path too (`ns::Class::f(int)`); only .NET ones get
+    // their IL syntax rewritten: a tier suffix, a `[module]`, or a dotted type without `::`.
+    let dotnet =
+        !tail.is_empty() || prefix.contains('[') || (!ty.contains("::") && ty.contains('.'));
+    let clean = |t: &'a str| -> Cow<'a, str> {
+        if !dotnet {
+            return Cow::Borrowed(t);
+        }
+        let c = dotnet_type(t, &type_args);
+        if c == t {
+            Cow::Borrowed(t)
+        } else {
+            Cow::Owned(c)
+        }
+    };
     Some(SplitName {
-        declaring: Cow::Borrowed(ty),
+        declaring: clean(ty),
         method: Cow::Borrowed(method),
-        ret: (!ret.is_empty()).then_some(ret),
-        params: split_params(name.get(open + 1..close)?),
+        ret: (!ret.is_empty()).then(|| clean(ret)),
+        params: split_params(name.get(open + 1..close)?)
+            .into_iter()
+            .map(clean)
+            .collect(),
     })
 }
 
-/// HotSpot perf map: `ret pkg.Type.method(params)`.
+/// The runtime's name of an IL primitive type.
+fn dotnet_primitive(t: &str) -> Option<&'static str> {
+    Some(match t {
+        "void" => "System.Void",
+        "bool" => "System.Boolean",
+        "char" => "System.Char",
+        "int8" => "System.SByte",
+        "uint8" => "System.Byte",
+        "int16" => "System.Int16",
+        "uint16" => "System.UInt16",
+        "int32" => "System.Int32",
+        "uint32" => "System.UInt32",
+        "int64" => "System.Int64",
+        "uint64" => "System.UInt64",
+        "float32" => "System.Single",
+        "float64" => "System.Double",
+        "string" => "System.String",
+        "object" => "System.Object",
+        "native int" => "System.IntPtr",
+        "native uint" => "System.UIntPtr",
+        "typedref" => "System.TypedReference",
+        _ => return None,
+    })
+}
+
+/// A .NET type as the runtime names it (`Type.ToString()`), from the IL syntax of
+/// CoreCLR's perf maps: without `class `/`valuetype ` and `[module]` references, primitive
+/// types by their `System.*` names, generic arguments in `[…]`, nested types joined by `+`,
+/// `!N` (the declaring type's Nth type parameter) replaced by `type_args[N]` when known,
+/// and function pointers as `System.IntPtr`. `!!N` (a method type parameter, which the
+/// name never instantiates) stays.
+fn dotnet_type(t: &str, type_args: &[String]) -> String {
+    let mut s = t.trim();
+    loop {
+        if let Some(r) = s.strip_prefix("class ") {
+            s = r.trim_start();
+        } else if let Some(r) = s.strip_prefix("valuetype ") {
+            s = r.trim_start();
+        } else if s.starts_with('[')
+            && let Some(close) = matching(s, 0)
+            && s.get(close + 1..)
+                .is_some_and(|r| r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+        {
+            // `[module]Type`: an assembly reference.
+            s = s.get(close + 1..).unwrap_or("");
+        } else {
+            break;
+        }
+    }
+    // A function pointer (`method unmanaged cdecl valuetype X *(…)`): reflection in these
+    // runtimes reports such types as `System.IntPtr`.
+    if s.starts_with("method ") {
+        return "System.IntPtr".into();
+    }
+    // The element name runs to the first generic bracket or suffix.
+    let name_end = if s.starts_with("native ") {
+        s.find(['[', '<', '&', '*']).unwrap_or(s.len())
+    } else {
+        s.find(['[', '<', '&', '*', ' ']).unwrap_or(s.len())
+    };
+    let (name, mut rest) = s.split_at(name_end);
+    let mut out = String::with_capacity(t.len());
+    match name.strip_prefix('!') {
+        Some(n) if !n.starts_with('!') => {
+            match n.parse::<usize>().ok().and_then(|i| type_args.get(i)) {
+                Some(a) => out.push_str(a),
+                None => out.push_str(name),
+            }
+        }
+        _ => match dotnet_primitive(name) {
+            Some(p) => out.push_str(p),
+            None => out.push_str(&name.replace('/', "+")),
+        },
+    }
+    while let Some(c) = rest.chars().next() {
+        match c {
+            '[' | '<' => {
+                let close = matching(rest, 0).unwrap_or(rest.len().saturating_sub(1));
+                let inner = rest.get(1..close).unwrap_or("");
+                if inner.bytes().all(|b| b == b',') {
+                    // An array: `[]`, `[,]`.
+                    out.push('[');
+                    out.push_str(inner);
+                    out.push(']');
+                } else {
+                    out.push('[');
+                    for (k, a) in split_params(inner).into_iter().enumerate() {
+                        if k > 0 {
+                            out.push(',');
+                        }
+                        out.push_str(&dotnet_type(a, type_args));
+                    }
+                    out.push(']');
+                }
+                rest = rest.get(close + 1..).unwrap_or("");
+            }
+            '&' | '*' => {
+                out.push(c);
+                rest = rest.get(1..).unwrap_or("");
+            }
+            _ => {
+                // Anything else (blanks, modifiers) is kept as written.
+                out.push_str(rest.trim_end());
+                break;
+            }
+        }
+    }
+    out
+}
+
+/// A Java type as `Class.getName` spells it: arrays as descriptors (`byte[]` → `[B`,
+/// `java.lang.String[][]` → `[[Ljava.lang.String;`), other types unchanged.
+pub fn java_type_name(t: &str) -> Cow<'_, str> {
+    let t = t.trim();
+    let mut elem = t;
+    let mut dims = 0;
+    while let Some(e) = elem.strip_suffix("[]") {
+        elem = e.trim_end();
+        dims += 1;
+    }
+    if dims == 0 {
+        return Cow::Borrowed(t);
+    }
+    let code = match elem {
+        "boolean" => "Z".to_string(),
+        "byte" => "B".to_string(),
+        "char" => "C".to_string(),
+        "short" => "S".to_string(),
+        "int" => "I".to_string(),
+        "long" => "J".to_string(),
+        "float" => "F".to_string(),
+        "double" => "D".to_string(),
+        _ => format!("L{elem};"),
+    };
+    Cow::Owned(format!("{}{code}", "[".repeat(dims)))
+}
+
+/// HotSpot perf map: `ret pkg.Type.method(params)`; array types become `Class.getName`
+/// spelling.
 fn split_hotspot(name: &str) -> Option<SplitName<'_>> {
     let open = name.find('(')?;
-    let close = matching_paren(name, open)?;
+    let close = matching(name, open)?;
     if close + 1 != name.len() {
         return None;
     }
@@ -249,10 +496,13 @@ fn split_hotspot(name: &str) -> Option<SplitName<'_>> {
         return None;
     }
     Some(SplitName {
-        declaring: Cow::Borrowed(ty),
+        declaring: java_type_name(ty),
         method: Cow::Borrowed(method),
-        ret: Some(ret),
-        params: split_params(name.get(open + 1..close)?),
+        ret: Some(java_type_name(ret)),
+        params: split_params(name.get(open + 1..close)?)
+            .into_iter()
+            .map(java_type_name)
+            .collect(),
     })
 }
 
@@ -265,9 +515,13 @@ mod tests {
         (
             s.declaring.into_owned(),
             s.method.into_owned(),
-            s.ret.map(str::to_string),
-            s.params.into_iter().map(str::to_string).collect(),
+            s.ret.map(Cow::into_owned),
+            s.params.into_iter().map(Cow::into_owned).collect(),
         )
+    }
+
+    fn strs(v: &[&str]) -> Vec<String> {
+        v.iter().map(|s| s.to_string()).collect()
     }
 
     #[test]
@@ -290,10 +544,28 @@ mod tests {
             parts("Builtin:JSEntry"),
             ("Builtin".into(), "JSEntry".into(), None, vec![])
         );
+        // Getters and setters (node 18 and 20).
+        assert_eq!(
+            parts("JS:^get area /tmp/x/getter.js:4:11"),
+            ("/tmp/x/getter.js".into(), "get area".into(), None, vec![])
+        );
+        assert_eq!(
+            parts("LazyCompile:*set side /tmp/a b/w.js:10"),
+            ("/tmp/a b/w.js".into(), "set side".into(), None, vec![])
+        );
+        // A function named `get` is not a getter.
+        assert_eq!(
+            parts("JS:~get /tmp/a b/w.js:3:1"),
+            ("/tmp/a b/w.js".into(), "get".into(), None, vec![])
+        );
+        assert_eq!(
+            parts("JS:~get node:internal/util:3:1").0,
+            "node:internal/util"
+        );
     }
 
     #[test]
-    fn dotnet_java_hotspot_cpp() {
+    fn dotnet() {
         assert_eq!(
             parts(
                 "void [System.Private.CoreLib] System.Runtime.CompilerServices.CastHelpers::StelemRef(class System.Array,int32,object)[OptimizedTier1]"
@@ -301,13 +573,20 @@ mod tests {
             (
                 "System.Runtime.CompilerServices.CastHelpers".into(),
                 "StelemRef".into(),
-                Some("void".into()),
-                vec!["class System.Array".into(), "int32".into(), "object".into()]
+                Some("System.Void".into()),
+                strs(&["System.Array", "System.Int32", "System.Object"])
             )
         );
         assert_eq!(
-            parts("instance bool [System.Private.CoreLib] System.Collections.Generic.Dictionary`2[System.__Canon,System.__Canon]::TryGetValue(!0,!1&)[QuickJitted]").0,
-            "System.Collections.Generic.Dictionary`2[System.__Canon,System.__Canon]"
+            parts(
+                "instance bool [System.Private.CoreLib] System.Collections.Generic.Dictionary`2[System.__Canon,System.__Canon]::TryGetValue(!0,!1&)[QuickJitted]"
+            ),
+            (
+                "System.Collections.Generic.Dictionary`2[System.__Canon,System.__Canon]".into(),
+                "TryGetValue".into(),
+                Some("System.Boolean".into()),
+                strs(&["System.__Canon", "System.__Canon&"])
+            )
         );
         assert_eq!(
             parts("Microsoft.CodeAnalysis.EmbeddedAttribute::.ctor()"),
@@ -318,6 +597,74 @@ mod tests {
                 vec![]
             )
         );
+        // Method-table pointers, `valuetype`, `class`, `[module]`, nested `/`, IL generics.
+        let a = parts(
+            "Python.Runtime.NewReference /* MT: 0x00007F663DD53F28 */ [Python.Runtime] dynamicClass::IL_STUB_ReversePInvoke(Python.Runtime.BorrowedReference /* MT: 0x00007F663DD537A8 */,native int)[Optimized]",
+        );
+        let b = parts(
+            "Python.Runtime.NewReference /* MT: 0x00007F1109343F28 */ [Python.Runtime] dynamicClass::IL_STUB_ReversePInvoke(Python.Runtime.BorrowedReference /* MT: 0x00007F11093437A8 */,native int)[Optimized]",
+        );
+        assert_eq!(a, b, "per-run pointers are not part of the identity");
+        assert_eq!(
+            a,
+            (
+                "dynamicClass".into(),
+                "IL_STUB_ReversePInvoke".into(),
+                Some("Python.Runtime.NewReference".into()),
+                strs(&["Python.Runtime.BorrowedReference", "System.IntPtr"])
+            )
+        );
+        assert_eq!(
+            parts(
+                "class Python.Runtime.ClassManager/ClassInfo [Python.Runtime] Python.Runtime.ClassManager::GetClassInfo(class [netstandard]System.Type,valuetype [System.Runtime]System.Span`1<uint8>,class [netstandard]System.Collections.Generic.Dictionary`2<string,class Python.Runtime.PyObject>[],bool&)[Optimized]"
+            ),
+            (
+                "Python.Runtime.ClassManager".into(),
+                "GetClassInfo".into(),
+                Some("Python.Runtime.ClassManager+ClassInfo".into()),
+                strs(&[
+                    "System.Type",
+                    "System.Span`1[System.Byte]",
+                    "System.Collections.Generic.Dictionary`2[System.String,Python.Runtime.PyObject][]",
+                    "System.Boolean&"
+                ])
+            )
+        );
+        assert_eq!(
+            parts("void [System.Private.CoreLib] System.Collections.Generic.ArraySortHelper`1[System.Collections.Generic.KeyValuePair`2[System.__Canon,System.Int32]]::Sort(!0[],int32,class System.Comparison`1<!0>)[QuickJitted]").3,
+            strs(&[
+                "System.Collections.Generic.KeyValuePair`2[System.__Canon,System.Int32][]",
+                "System.Int32",
+                "System.Comparison`1[System.Collections.Generic.KeyValuePair`2[System.__Canon,System.Int32]]"
+            ])
+        );
+        // A method type parameter is never instantiated in the name: it stays.
+        assert_eq!(
+            parts("bool [System.Private.CoreLib] System.Enum::TryParse(string,!!0&)[QuickJitted]")
+                .3,
+            strs(&["System.String", "!!0&"])
+        );
+        for n in [
+            "class X [M] N.T::F(valuetype Y,class [A]Z,!0)",
+            "instance valuetype System.Runtime.Intrinsics.Vector128`1<!0> [System.Private.CoreLib] System.Runtime.Intrinsics.Vector128`1[System.Byte]::get_Zero()[QuickJitted]",
+        ] {
+            let (d, m, r, p) = parts(n);
+            for t in std::iter::once(&d).chain(r.iter()).chain(&p) {
+                assert!(
+                    !t.contains("class ") && !t.contains("valuetype ") && !t.contains("/*"),
+                    "{n}: {t}"
+                );
+            }
+            assert!(!m.is_empty());
+        }
+        assert_eq!(
+            parts("instance valuetype System.Runtime.Intrinsics.Vector128`1<!0> [System.Private.CoreLib] System.Runtime.Intrinsics.Vector128`1[System.Byte]::get_Zero()[QuickJitted]").2,
+            Some("System.Runtime.Intrinsics.Vector128`1[System.Byte]".into())
+        );
+    }
+
+    #[test]
+    fn java_hotspot_cpp() {
         assert_eq!(
             parts("Ljava/lang/String;::hashCode"),
             ("java.lang.String".into(), "hashCode".into(), None, vec![])
@@ -328,9 +675,30 @@ mod tests {
                 "Hot".into(),
                 "fib".into(),
                 Some("long".into()),
-                vec!["int".into()]
+                strs(&["int"])
             )
         );
+        // Arrays in Class.getName spelling, as GraalVM writes them.
+        assert_eq!(
+            parts("java.lang.String[] Threads.split(java.lang.String, int)"),
+            (
+                "Threads".into(),
+                "split".into(),
+                Some("[Ljava.lang.String;".into()),
+                strs(&["java.lang.String", "int"])
+            )
+        );
+        assert_eq!(parts("long Threads.sumGrid(int[][])").3, strs(&["[[I"]));
+        assert_eq!(
+            parts("int Threads.checksum(byte[], int)").3,
+            strs(&["[B", "int"])
+        );
+        assert_eq!(java_type_name("boolean[]"), "[Z");
+        assert_eq!(
+            java_type_name("java.util.Map$Entry[][]"),
+            "[[Ljava.util.Map$Entry;"
+        );
+        assert_eq!(java_type_name("double"), "double");
         assert_eq!(
             parts("v8::internal::(anonymous namespace)::Invoke").1,
             "Invoke"
@@ -348,6 +716,29 @@ mod tests {
         assert_eq!(
             parts("stub<1> AllocateTemporaryEntryPoints<PRECODE_FIXUP>").1,
             "stub<1> AllocateTemporaryEntryPoints<PRECODE_FIXUP>"
+        );
+        // C++ thunks: the declaring type is the target's, the thunk stays a method of its own.
+        assert_eq!(
+            parts("non-virtual thunk to v8::internal::CancelableTask::Run()"),
+            (
+                "v8::internal::CancelableTask".into(),
+                "non-virtual thunk to Run".into(),
+                None,
+                vec![]
+            )
+        );
+        // C++ parameters keep C++ spelling.
+        assert_eq!(
+            parts("v8::internal::Heap::Collect(bool, char const*)").3,
+            strs(&["bool", "char const*"])
+        );
+        assert_eq!(
+            parts("virtual thunk to std::basic_ostream<char>::~basic_ostream()").0,
+            "std::basic_ostream<char>"
+        );
+        assert_eq!(
+            parts("non-virtual thunk to LIRGenerator::block_do").0,
+            "LIRGenerator"
         );
     }
 }
