@@ -96,30 +96,77 @@ impl<'a, 'c> Hasher<'a, 'c> {
 /// carriage returns: checked before).
 struct Lines<'a> {
     data: &'a [u8],
+    /// Where the next line (blank or not) starts.
     pos: usize,
+    /// The next non-blank line, once found: (start, end).
+    peeked: Option<(usize, usize)>,
 }
 
 impl<'a> Lines<'a> {
-    fn peek(&mut self) -> Option<&'a [u8]> {
-        loop {
-            if self.pos >= self.data.len() {
-                return None;
-            }
-            let rest = &self.data[self.pos..];
-            let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-            let line = &rest[..end];
-            if line.is_empty() || line[0] == b'#' {
-                self.pos += end + 1;
-                continue;
-            }
-            return Some(line);
+    fn new(data: &'a [u8]) -> Self {
+        Lines {
+            data,
+            pos: 0,
+            peeked: None,
         }
     }
 
+    #[inline]
+    fn find(&mut self) -> Option<(usize, usize)> {
+        if let Some(p) = self.peeked {
+            return Some(p);
+        }
+        let data = self.data;
+        loop {
+            let start = self.pos;
+            if start >= data.len() {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |i| start + i);
+            self.pos = end + 1;
+            if end > start && data[start] != b'#' {
+                self.peeked = Some((start, end));
+                return self.peeked;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<&'a [u8]> {
+        let (s, e) = self.find()?;
+        Some(&self.data[s..e])
+    }
+
+    #[inline]
     fn next(&mut self) -> Option<&'a [u8]> {
-        let line = self.peek()?;
-        self.pos += line.len() + 1;
-        Some(line)
+        let (s, e) = self.find()?;
+        self.peeked = None;
+        Some(&self.data[s..e])
+    }
+
+    /// The next line as a [`decimal`] number. Most lines of a profile are numbers of a few
+    /// digits: they are parsed as the line is scanned, without searching for its end first.
+    #[inline]
+    fn next_decimal(&mut self) -> Option<u64> {
+        if self.peeked.is_none() {
+            let d = self.data;
+            let start = self.pos;
+            let mut i = start;
+            let mut v: u64 = 0;
+            while let Some(&b) = d.get(i) {
+                let digit = b.wrapping_sub(b'0');
+                if digit > 9 {
+                    break;
+                }
+                v = v.checked_mul(10)?.checked_add(u64::from(digit))?;
+                i += 1;
+            }
+            if i > start && i - start <= 20 && d.get(i).is_none_or(|&b| b == b'\n') {
+                self.pos = i + 1;
+                return Some(v);
+            }
+        }
+        decimal(self.next()?)
     }
 }
 
@@ -155,7 +202,7 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
     if !data.is_ascii() || memchr::memchr(b'\r', data).is_some() {
         return None;
     }
-    let mut lines = Lines { data, pos: 0 };
+    let mut lines = Lines::new(data);
     let mut kind = ProfileKind::empty();
     while let Some(l) = lines.peek() {
         let Some(word) = l.strip_prefix(b":") else {
@@ -197,13 +244,13 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
         let name_hash = hasher.hash(name);
         record_names.push((name_hash, name));
         let cfg = auto_radix(lines.next()?)?;
-        let n = decimal(lines.next()?)?;
+        let n = lines.next_decimal()?;
         if n == 0 {
             return None;
         }
         let start = arena.len();
         for _ in 0..n {
-            arena.push(decimal(lines.next()?)?);
+            arena.push(lines.next_decimal()?);
         }
         let mut bitmap = Vec::new();
         if let Some(l) = lines.peek()
@@ -341,12 +388,12 @@ fn read_values<'a>(
     }
     let mut v = ValueProfile::default();
     for _ in 0..nkinds {
-        let k = decimal(lines.next()?)?;
+        let k = lines.next_decimal()?;
         let kind = u32::try_from(k).ok().and_then(ValueKind::from_u32)?;
-        let nsites = decimal(lines.next()?)?;
+        let nsites = lines.next_decimal()?;
         let mut sites = Vec::with_capacity(nsites.min(1 << 16) as usize);
         for _ in 0..nsites {
-            let nvalues = decimal(lines.next()?)?;
+            let nvalues = lines.next_decimal()?;
             let mut site = ValueSite::default();
             for _ in 0..nvalues {
                 let s = lines.next()?;
