@@ -151,6 +151,13 @@ impl<'a> Lines<'a> {
         if self.peeked.is_none() {
             let d = self.data;
             let start = self.pos;
+            // One digit and its newline: most counters of most profiles.
+            if let (Some(&b), Some(b'\n')) = (d.get(start), d.get(start + 1))
+                && b.is_ascii_digit()
+            {
+                self.pos = start + 2;
+                return Some(u64::from(b - b'0'));
+            }
             let mut i = start;
             let mut v: u64 = 0;
             while let Some(&b) = d.get(i) {
@@ -228,6 +235,8 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
     }
 
     let mut hasher = Hasher::new(cache);
+    // Room for one counter per 4 bytes of text, more than real profiles hold (the vector
+    // grows otherwise): growing would copy it, and a file of counters only is rare.
     let mut arena: Vec<u64> = Vec::with_capacity(data.len() / 4);
     // Per record: key, counters in the arena, bitmap, values.
     type Rec = (
