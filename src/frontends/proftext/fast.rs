@@ -26,6 +26,9 @@ use crate::ir::{
 /// Name → MD5 name hash.
 type NameHashes = HashMap<Box<[u8]>, u64, FxBuildHasher>;
 
+/// A symbol table shared by inputs whose records have these name hashes, in this order.
+type SharedTable = (Arc<[u64]>, Arc<SymbolTable>);
+
 /// Most distinct symbol tables kept (one per distinct sequence of function names).
 const MAX_TABLES: usize = 16;
 
@@ -37,9 +40,35 @@ pub struct TextNameCache {
     hashes: RwLock<Arc<NameHashes>>,
     /// Symbol tables by the sequence of their records' name hashes (a fingerprint, then the
     /// full sequence compared).
-    tables: Mutex<HashMap<u64, Vec<(Arc<[u64]>, Arc<SymbolTable>)>>>,
+    tables: Mutex<HashMap<u64, Vec<SharedTable>>>,
     /// The empty table of inputs without vtable names.
     empty: Arc<SymbolTable>,
+    /// The function names of the last input read whose records named functions not in the
+    /// one before, in record order: the next input of the same program names the same
+    /// functions in the same order, so its names are compared with these instead of looked
+    /// up.
+    last: RwLock<Arc<RecordNames>>,
+}
+
+/// Function names in record order, one after another, with their hashes.
+#[derive(Debug, Default)]
+struct RecordNames {
+    bytes: Vec<u8>,
+    /// Per record: end of its name in `bytes`, and its hash.
+    ends: Vec<(usize, u64)>,
+}
+
+impl RecordNames {
+    /// The hash of record `i`'s name if that name is `name`.
+    #[inline]
+    fn hash_if(&self, i: usize, name: &[u8]) -> Option<u64> {
+        let &(end, h) = self.ends.get(i)?;
+        let start = match i.checked_sub(1) {
+            Some(p) => self.ends.get(p)?.0,
+            None => 0,
+        };
+        (self.bytes.get(start..end)? == name).then_some(h)
+    }
 }
 
 impl TextNameCache {
@@ -52,6 +81,9 @@ impl TextNameCache {
 /// Hashes names through a snapshot of the cache, remembering the ones it had to hash.
 struct Hasher<'a, 'c> {
     known: Arc<NameHashes>,
+    /// The last input's function names, and whether every record so far matched them.
+    last: Arc<RecordNames>,
+    same_as_last: bool,
     new: HashMap<&'a [u8], u64, FxBuildHasher>,
     cache: &'c TextNameCache,
 }
@@ -63,11 +95,28 @@ impl<'a, 'c> Hasher<'a, 'c> {
             .read()
             .map(|m| Arc::clone(&m))
             .unwrap_or_default();
+        let last = cache
+            .last
+            .read()
+            .map(|m| Arc::clone(&m))
+            .unwrap_or_default();
         Hasher {
             known,
+            last,
+            same_as_last: true,
             new: HashMap::default(),
             cache,
         }
+    }
+
+    /// The hash of record `i`'s function name.
+    #[inline]
+    fn record_name(&mut self, i: usize, name: &'a [u8]) -> u64 {
+        if let Some(h) = self.last.hash_if(i, name) {
+            return h;
+        }
+        self.same_as_last = false;
+        self.hash(name)
     }
 
     fn hash(&mut self, name: &'a [u8]) -> u64 {
@@ -77,8 +126,19 @@ impl<'a, 'c> Hasher<'a, 'c> {
         *self.new.entry(name).or_insert_with(|| md5_hash(name))
     }
 
-    /// Publishes the names hashed here.
-    fn publish(self) {
+    /// Publishes the names hashed here, and the records' names if they were not the last
+    /// input's.
+    fn publish(self, record_names: &[(u64, &[u8])]) {
+        if !self.same_as_last || self.last.ends.len() != record_names.len() {
+            let mut r = RecordNames::default();
+            for &(h, n) in record_names {
+                r.bytes.extend_from_slice(n);
+                r.ends.push((r.bytes.len(), h));
+            }
+            if let Ok(mut last) = self.cache.last.write() {
+                *last = Arc::new(r);
+            }
+        }
         if self.new.is_empty() {
             return;
         }
@@ -250,7 +310,7 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
     let mut targets: Vec<(u64, &[u8])> = Vec::new();
     let mut vtable_targets: Vec<(u64, &[u8])> = Vec::new();
     while let Some(name) = lines.next() {
-        let name_hash = hasher.hash(name);
+        let name_hash = hasher.record_name(record_names.len(), name);
         record_names.push((name_hash, name));
         let cfg = auto_radix(lines.next()?)?;
         let n = lines.next_decimal()?;
@@ -282,7 +342,7 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
             values,
         ));
     }
-    hasher.publish();
+    hasher.publish(&record_names);
 
     let names = table_of(cache, &record_names, &targets);
     let vtable_names = if vtable_targets.is_empty() {
