@@ -121,10 +121,19 @@ impl<'a> Cursor<'a> {
         )
     }
 
+    /// [`Cursor::truncated`] kept out of line: the reads below are inlined into the readers'
+    /// loops, their error paths are not.
+    #[cold]
+    #[inline(never)]
+    fn truncated_cold(&self, what: &'static str, needed: u64) -> Error {
+        self.truncated(what, needed)
+    }
+
     /// Takes `n` bytes.
+    #[inline]
     pub fn bytes(&mut self, n: u64, what: &'static str) -> Result<&'a [u8]> {
         if n > self.remaining() as u64 {
-            return Err(self.truncated(what, n));
+            return Err(self.truncated_cold(what, n));
         }
         let n = n as usize;
         let s = &self.data[self.pos..self.pos + n];
@@ -133,6 +142,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Takes exactly `N` bytes as an array.
+    #[inline]
     pub fn array<const N: usize>(&mut self, what: &'static str) -> Result<[u8; N]> {
         let b = self.bytes(N as u64, what)?;
         let mut out = [0u8; N];
@@ -141,6 +151,7 @@ impl<'a> Cursor<'a> {
     }
 
     /// Skips `n` bytes.
+    #[inline]
     pub fn skip(&mut self, n: u64, what: &'static str) -> Result<()> {
         self.bytes(n, what).map(|_| ())
     }
@@ -166,14 +177,17 @@ impl<'a> Cursor<'a> {
         Ok(self.array::<1>(what)?[0])
     }
     /// Reads a u16 in the cursor's byte order.
+    #[inline]
     pub fn u16(&mut self, what: &'static str) -> Result<u16> {
         Ok(self.endian.u16(self.array(what)?))
     }
     /// Reads a u32 in the cursor's byte order.
+    #[inline]
     pub fn u32(&mut self, what: &'static str) -> Result<u32> {
         Ok(self.endian.u32(self.array(what)?))
     }
     /// Reads a u64 in the cursor's byte order.
+    #[inline]
     pub fn u64(&mut self, what: &'static str) -> Result<u64> {
         Ok(self.endian.u64(self.array(what)?))
     }

@@ -90,6 +90,8 @@ fn merge_attempt(
             opts.window
         };
         let cache = frontends::profraw::NameCache::new();
+        let indexed_names = frontends::profdata::IndexedNameCache::new();
+        let text_names = frontends::proftext::TextNameCache::new();
         let mut acc = Merger::new(opts, threads);
         // The layouts registered with `acc`, by their number there.
         let mut layouts: Vec<RawLayout> = Vec::new();
@@ -121,7 +123,7 @@ fn merge_attempt(
                 }
             }
             let known = &layouts;
-            let reads: Vec<(usize, Read<'_>)> = files
+            let reads: Vec<(usize, Result<Read<'_>>)> = files
                 .par_iter()
                 .map(|(k, f)| {
                     let bytes = f.bytes();
@@ -132,15 +134,13 @@ fn merge_attempt(
                         Some((li, l.scan(bytes)?))
                     });
                     let read = match fast {
-                        Some((layout, scanned)) => Read::Fast {
+                        Some((layout, scanned)) => Ok(Read::Fast {
                             layout,
                             scanned,
                             bytes,
-                        },
-                        None => Read::General(
-                            frontends::read(bytes, &cache).map_err(|e| e.with_path(f.path())),
-                            bytes,
-                        ),
+                        }),
+                        None => read_general(bytes, &cache, &indexed_names, &text_names)
+                            .map_err(|e| e.with_path(f.path())),
                     };
                     (*k, read)
                 })
@@ -162,8 +162,8 @@ fn merge_attempt(
                     continue;
                 }
                 match read {
-                    Read::General(Err(e), _) => acc.input_failed(&chunk[k].path, e)?,
-                    other => owned.push((base + k, other)),
+                    Err(e) => acc.input_failed(&chunk[k].path, e)?,
+                    Ok(other) => owned.push((base + k, other)),
                 }
             }
             for (fk, e) in failures {
@@ -186,7 +186,27 @@ fn merge_attempt(
                             values: &scanned.values,
                         })
                     }
-                    Read::General(Ok(r), _) => {
+                    Read::Indexed(s, bytes) => {
+                        let info = InputInfo {
+                            warnings: &s.warnings,
+                            raw: false,
+                            indexed: true,
+                            suspicious_counter: None,
+                        };
+                        let ok = acc.begin_input(
+                            *idx as u32,
+                            &spec.path,
+                            spec.weight,
+                            &s.profile,
+                            info,
+                        )?;
+                        ok.then_some(Src::File {
+                            layout: &s.layout,
+                            bytes,
+                            values: &s.values,
+                        })
+                    }
+                    Read::General(r, _) => {
                         let info = input_info(r, &r.warnings);
                         let ok = acc.begin_input(
                             *idx as u32,
@@ -197,7 +217,6 @@ fn merge_attempt(
                         )?;
                         ok.then_some(Src::Profile(&r.profile))
                     }
-                    Read::General(Err(_), _) => None,
                 };
                 taken.push(ok.is_some());
                 if let Some(src) = ok {
@@ -242,7 +261,7 @@ fn merge_attempt(
             // there is nothing left to speed up.
             let more = base + chunk.len() < inputs.len();
             for ((idx, read), taken) in owned.into_iter().zip(taken) {
-                if let Read::General(Ok(r), bytes) = read
+                if let Read::General(r, bytes) = read
                     && taken
                     && more
                     && may_learn(&r, opts)
@@ -325,8 +344,36 @@ fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec
     &rest[..n.max(1).min(rest.len())]
 }
 
-/// One input after reading: through a known layout, or by the full reader. (Short-lived, a
-/// window's worth at a time: the size difference of the variants does not matter.)
+/// Reads an input that no known raw layout accepts: an indexed profile as its records' places
+/// (no records built), a text profile by the merge's text reader, anything else (and what
+/// those two hand back) by the full reader.
+fn read_general<'a>(
+    bytes: &'a [u8],
+    cache: &frontends::profraw::NameCache,
+    indexed_names: &frontends::profdata::IndexedNameCache,
+    text_names: &frontends::proftext::TextNameCache,
+) -> Result<Read<'a>> {
+    match frontends::FormatKind::sniff(bytes) {
+        frontends::FormatKind::IndexedProfile => {
+            if let Some(s) = frontends::profdata::scan(bytes, indexed_names)? {
+                return Ok(Read::Indexed(s, bytes));
+            }
+        }
+        frontends::FormatKind::TextProfile => {
+            if let Some(p) = frontends::proftext::read_cached(bytes, text_names) {
+                let mut r = ReadOutput::from_profile(p);
+                r.format = frontends::FormatKind::TextProfile;
+                return Ok(Read::General(r, bytes));
+            }
+        }
+        _ => {}
+    }
+    Ok(Read::General(frontends::read(bytes, cache)?, bytes))
+}
+
+/// One input after reading: through a known layout, as an indexed profile's records' places,
+/// or by the full reader. (Short-lived, a window's worth at a time: the size difference of
+/// the variants does not matter.)
 #[allow(clippy::large_enum_variant)]
 enum Read<'a> {
     Fast {
@@ -334,5 +381,6 @@ enum Read<'a> {
         scanned: Scanned,
         bytes: &'a [u8],
     },
-    General(Result<ReadOutput<'a>>, &'a [u8]),
+    Indexed(frontends::profdata::IndexedScan<'a>, &'a [u8]),
+    General(ReadOutput<'a>, &'a [u8]),
 }

@@ -26,6 +26,7 @@ mod jitdump;
 mod libstdcxx_sort;
 mod llvm_identity;
 mod llvm_suite;
+mod merge_readers;
 mod messages;
 mod normalise_llvm;
 mod older_llvm;

@@ -90,11 +90,15 @@ fn read_item(c: &mut Cursor<'_>) -> Result<Item> {
     })
 }
 
+/// A bucket found by [`walk`]: the absolute offset of its item count, and the index of its
+/// first item among the walk's items.
+pub type BucketStart = (u64, usize);
+
 /// Walks all `num_entries` items starting at `payload` (the first byte after the summary):
-/// each bucket is a u16 item count followed by its items. Returns the items and the absolute
-/// offset of every bucket start seen. Data lengths must be multiples of 8 (instrumentation
+/// each bucket is a u16 item count followed by its items. Returns the items and every bucket
+/// start seen. Data lengths must be multiples of 8 (instrumentation
 /// profile records are made of u64 words).
-pub fn walk(file: &[u8], payload: u64, num_entries: u64) -> Result<(Vec<Item>, Vec<u64>)> {
+pub fn walk(file: &[u8], payload: u64, num_entries: u64) -> Result<(Vec<Item>, Vec<BucketStart>)> {
     let start = usize::try_from(payload).unwrap_or(usize::MAX);
     let rest = file.get(start..).ok_or_else(|| {
         Error::malformed(
@@ -111,7 +115,7 @@ pub fn walk(file: &[u8], payload: u64, num_entries: u64) -> Result<(Vec<Item>, V
     let mut left_in_bucket = 0u16;
     for _ in 0..num_entries {
         if left_in_bucket == 0 {
-            buckets.push(c.offset());
+            buckets.push((c.offset(), items.len()));
             left_in_bucket = c.u16("hash table bucket: item count")?;
             if left_in_bucket == 0 {
                 return Err(Error::malformed(
@@ -181,8 +185,49 @@ pub fn lookup(file: &[u8], table: &Table, hash: u64, key: &[u8]) -> Result<Optio
 /// that every item sits in the bucket its hash selects. Returns a description of the first
 /// inconsistency: such a file is listed by `llvm-profdata show` but compilers, which look
 /// names up through the buckets, would not find some functions.
-pub fn check_buckets(file: &[u8], table: &Table, bucket_starts: &[u64]) -> Option<String> {
-    let mut starts: std::collections::HashSet<u64> = bucket_starts.iter().copied().collect();
+///
+/// `items` and `bucket_starts` are [`walk`]'s. A consistent table is recognised in one pass
+/// over the items and the bucket array (every walked bucket is where the bucket array entry
+/// of its items' hash points, and the array has no other entry); only an inconsistent one is
+/// searched for its first problem.
+pub fn check_buckets(
+    file: &[u8],
+    table: &Table,
+    items: &[Item],
+    bucket_starts: &[BucketStart],
+) -> Option<String> {
+    let mask = table.num_buckets - 1;
+    let consistent = bucket_starts
+        .iter()
+        .enumerate()
+        .all(|(k, &(start, first))| {
+            let end = bucket_starts.get(k + 1).map_or(items.len(), |b| b.1);
+            let Some(bucket) = items.get(first).map(|it| it.hash & mask) else {
+                return false;
+            };
+            items
+                .get(first..end)
+                .is_some_and(|its| its.iter().all(|it| it.hash & mask == bucket))
+                && table.bucket(file, bucket) == Some(start)
+        })
+        && (0..table.num_buckets)
+            .filter(|&b| table.bucket(file, b).unwrap_or(0) != 0)
+            .count()
+            == bucket_starts.len();
+    if consistent {
+        return None;
+    }
+    first_bucket_problem(file, table, bucket_starts)
+}
+
+/// The first inconsistency of the bucket array, searched bucket by bucket.
+fn first_bucket_problem(
+    file: &[u8],
+    table: &Table,
+    bucket_starts: &[BucketStart],
+) -> Option<String> {
+    let mut starts: std::collections::HashSet<u64> =
+        bucket_starts.iter().map(|&(o, _)| o).collect();
     let mask = table.num_buckets - 1;
     for b in 0..table.num_buckets {
         let off = table.bucket(file, b).unwrap_or(0);

@@ -10,19 +10,28 @@
 //! Records are read in file order (the payload is walked from the end of the summary, as
 //! `llvm-profdata` does); the bucket array is checked to lead to every item, as compilers look
 //! names up through it. Counters are borrowed from the input.
+//!
+//! Two forms of the same reading: [`read`] builds IR records; [`scan`], for merges, builds
+//! none: it describes the file by a [`CounterLayout`] of its own (where each record's counters
+//! and bitmap lie) and its value blocks in one [`FlatValues`], so that a record costs no
+//! allocation, and it takes the names' hashes from an [`IndexedNameCache`] shared by the
+//! merge's inputs (module `names`). Both walk the file with the same code and give the same
+//! errors and warnings.
+
+mod names;
 
 use std::borrow::Cow;
 use std::sync::Arc;
 
 use crate::bytes::{Cursor, Endian, pad8};
 use crate::codec::chained_hash::reader::{self, Table};
-use crate::codec::value_prof_data;
+use crate::codec::value_prof_data::{self, FlatValues};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::ir::name_hash::md5_hash;
 use crate::ir::{
-    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, Summary, SummaryEntry,
-    SymbolTable, TableLayout, TemporalProfile, TemporalTrace,
+    CounterLayout, Counters, FunctionKey, FunctionRecord, LayoutRecord, Profile, ProfileKind,
+    Provenance, Summary, SummaryEntry, SymbolTable, TableLayout, TemporalProfile, TemporalTrace,
 };
+pub use names::IndexedNameCache;
 
 /// Newest index version read (LLVM 23).
 pub const NEWEST_VERSION: u32 = 14;
@@ -166,8 +175,164 @@ fn parse_summary(c: &mut Cursor<'_>) -> Result<Summary> {
     })
 }
 
+/// An indexed profile described for a merge (see [`scan`]): no records are built.
+#[derive(Debug)]
+pub struct IndexedScan<'a> {
+    /// The profile without its records (kind, names, binary IDs, traces, table layout).
+    pub profile: Profile<'a>,
+    /// Where the records lie in the file, in file order: the records [`read`] would give.
+    pub layout: CounterLayout,
+    /// The records' value blocks, numbered by [`LayoutRecord::values`].
+    pub values: FlatValues,
+    /// The index version.
+    pub version: u32,
+    /// Non-fatal problems (the same as [`read`]'s).
+    pub warnings: Vec<Warning>,
+}
+
 /// Reads an indexed profile.
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
+    let mut records = Vec::new();
+    let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
+        let values = if p.version >= 3 {
+            let v = value_prof_data::parse(&mut p.values)?;
+            (!v.is_empty()).then(|| Box::new(v))
+        } else {
+            None
+        };
+        records.push(FunctionRecord {
+            key: p.key,
+            counters: Counters::Raw64 {
+                bytes: &file[p.counters..p.counters + 8 * p.num_counters],
+                endian: Endian::Little,
+            },
+            bitmap: match p.bitmap {
+                Bitmap::Bytes(at, n) => Cow::Borrowed(&file[at..at + n]),
+                Bitmap::Words(at, n) => {
+                    Cow::Owned(file[at..at + 8 * n].chunks_exact(8).map(|w| w[0]).collect())
+                }
+            },
+            values,
+        });
+        Ok(true)
+    })?;
+    let Some(mut r) = parts else {
+        unreachable!("the reader's sink never stops the walk")
+    };
+    r.profile.records = records;
+    Ok(IndexedRead {
+        profile: r.profile,
+        version: r.version,
+        warnings: r.warnings,
+    })
+}
+
+/// Reads an indexed profile for a merge: the same reading as [`read`], but the records are
+/// described where they lie instead of built, and the names' hashes come from `cache` when
+/// an input with the same names was read before. Returns `None` for a file this form cannot
+/// describe (MC/DC bitmaps of index versions 11 to 13, stored one byte per 8-byte word): read
+/// it with [`read`].
+pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<IndexedScan<'a>>> {
+    touch(data);
+    let mut records = Vec::new();
+    let mut values = FlatValues::default();
+    let parts = read_parts(data, cache, &mut |_, p| {
+        let bitmap = match p.bitmap {
+            Bitmap::Bytes(at, n) => (at, n),
+            Bitmap::Words(_, 0) => (0, 0),
+            Bitmap::Words(..) => return Ok(false),
+        };
+        let block = if p.version < 3 {
+            None
+        } else if p.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
+            // Most records have no value sites: their block is its 8-byte header alone
+            // (total size 8, no kinds), which `parse_flat` would accept and store as a
+            // block without sites, equivalent to none.
+            p.values.skip(8, "value profile block")?;
+            None
+        } else {
+            Some(value_prof_data::parse_flat(&mut p.values, &mut values)?)
+        };
+        records.push(LayoutRecord {
+            key: p.key,
+            counters: p.counters,
+            num_counters: p.num_counters,
+            bitmap: bitmap.0,
+            bitmap_len: bitmap.1,
+            values: block,
+        });
+        Ok(true)
+    })?;
+    Ok(parts.map(|r| IndexedScan {
+        layout: CounterLayout {
+            kind: r.profile.kind,
+            endian: Endian::Little,
+            records,
+        },
+        profile: r.profile,
+        values,
+        version: r.version,
+        warnings: r.warnings,
+    }))
+}
+
+/// Reads one byte of every cache line of `data`, front to back, before the walk. The walk
+/// goes from item to item through the hash table, each next item's place depending on the
+/// lengths in the one before: on bytes not yet in the caches that is one memory latency per
+/// item. Read in order, line after line, the same bytes stream in at the memory's bandwidth
+/// (and their pages are mapped in the same go), and every later pass finds them cached.
+fn touch(data: &[u8]) {
+    let mut acc = 0u8;
+    for b in data.iter().step_by(64) {
+        acc ^= *b;
+    }
+    std::hint::black_box(acc);
+}
+
+/// A value block without sites: total size 8 and no kinds, little-endian.
+const EMPTY_VALUE_BLOCK: [u8; 8] = [8, 0, 0, 0, 0, 0, 0, 0];
+
+/// Where a record's MC/DC bitmap bytes are: absolute offset and number of bytes.
+#[derive(Debug, Clone, Copy)]
+enum Bitmap {
+    /// One after another (index version 14 and later, and records without bitmap bytes).
+    Bytes(usize, usize),
+    /// One byte in the low bits of each little-endian 8-byte word (versions 11 to 13).
+    Words(usize, usize),
+}
+
+/// One record as the walk found it, for a sink of [`read_parts`].
+struct RecordParts<'a> {
+    key: FunctionKey,
+    version: u32,
+    /// Absolute offset of the first 8-byte counter (any alignment).
+    counters: usize,
+    num_counters: usize,
+    bitmap: Bitmap,
+    /// At the record's value block (version 3 and later); the sink must read it to its end.
+    values: Cursor<'a>,
+}
+
+/// What [`read_parts`] gives besides the records: the profile without records.
+struct Parts<'a> {
+    profile: Profile<'a>,
+    version: u32,
+    warnings: Vec<Warning>,
+}
+
+/// What [`read_parts`] hands each record to: the whole file and the record; it reads the
+/// record's value block through `values` (leaving the cursor after it) and returns false to
+/// stop the walk.
+type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordParts<'a>) -> Result<bool> + 's;
+
+/// Reads everything of an indexed profile but its records, handing each record to `sink` in
+/// file order. The sink reads the record's value block through `values` and returns false to
+/// stop (then the result is `None`).
+fn read_parts<'a>(
+    data: &'a [u8],
+    cache: &IndexedNameCache,
+    sink: &mut Sink<'_, 'a>,
+) -> Result<Option<Parts<'a>>> {
     let h = parse_header(data)?;
     let version = (h.version_word & 0xffff_ffff) as u32;
     let (mut kind, unknown) = ProfileKind::from_version_word(h.version_word);
@@ -203,33 +368,19 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     // Hash table.
     let table = Table::parse(data, h.hash_offset)?;
     let (items, bucket_starts) = reader::walk(data, payload, table.num_entries)?;
-    if let Some(problem) = reader::check_buckets(data, &table, &bucket_starts) {
+    if let Some(problem) = reader::check_buckets(data, &table, &items, &bucket_starts) {
         warnings.push(Warning::new(format!(
             "the hash table's buckets do not match its items ({problem}); compilers look \
              functions up through the buckets and may not find some"
         )));
     }
 
-    let mut names = SymbolTable::new();
-    let mut layout_keys = Vec::with_capacity(items.len());
-    let mut records = Vec::with_capacity(items.len());
-    for it in &items {
-        let key = &data[it.key.0 as usize..(it.key.0 + it.key.1) as usize];
-        let h_name = md5_hash(key);
-        if h_name != it.hash {
-            warnings.push(Warning::at(
-                it.offset,
-                format!(
-                    "hash table item: stored hash {:#018x} is not the MD5 hash of its name {:?} \
-                     ({h_name:#018x})",
-                    it.hash,
-                    String::from_utf8_lossy(key)
-                ),
-            ));
+    let names = cache.names_of(data, &items);
+    warnings.extend(names.warnings);
+    for (it, &h_name) in items.iter().zip(names.hashes.iter()) {
+        if !parse_records(data, version, it.data, h_name, sink)? {
+            return Ok(None);
         }
-        names.insert(key);
-        layout_keys.push(h_name);
-        parse_records(data, version, it.data, h_name, &mut records)?;
     }
 
     // Binary IDs (v9+): the section is always read by LLVM.
@@ -271,6 +422,7 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
 
     // Vtable names (v12+).
     let mut vtable_names = SymbolTable::new();
+    let mut vtable_names_read = false;
     if version >= 12 && h.vtable_names_offset != 0 {
         let off = h.vtable_names_offset;
         let rest = data.get(off as usize..).ok_or_else(|| {
@@ -287,7 +439,13 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
             vtable_names.insert(n);
         })?;
+        vtable_names_read = true;
     }
+    let vtable_names = if vtable_names_read && !vtable_names.is_empty() {
+        Arc::new(vtable_names)
+    } else {
+        cache.empty_table()
+    };
 
     // Temporal traces (v10+, only when flagged).
     let mut temporal = TemporalProfile::default();
@@ -325,19 +483,19 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         kind.remove(ProfileKind::TEMPORAL);
     }
 
-    Ok(IndexedRead {
+    Ok(Some(Parts {
         profile: Profile {
             kind,
-            records,
-            names: Arc::new(names),
-            vtable_names: Arc::new(vtable_names),
+            records: Vec::new(),
+            names: names.table,
+            vtable_names,
             binary_ids,
             temporal,
             uncorrelated_counters: 0,
             stored_summaries: stored,
             layout: Some(TableLayout {
                 num_buckets: table.num_buckets,
-                keys: layout_keys,
+                keys: names.hashes.to_vec(),
             }),
             provenance: Provenance {
                 path: None,
@@ -346,17 +504,17 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         },
         version,
         warnings,
-    })
+    }))
 }
 
-/// Parses the records of one key's data.
+/// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
 fn parse_records<'a>(
     file: &'a [u8],
     version: u32,
     (at, len): (u64, u64),
     name: u64,
-    out: &mut Vec<FunctionRecord<'a>>,
-) -> Result<()> {
+    sink: &mut Sink<'_, 'a>,
+) -> Result<bool> {
     if len % 8 != 0 {
         return Err(Error::malformed(
             at,
@@ -382,17 +540,16 @@ fn parse_records<'a>(
                 format!("{n} counters do not fit in the key's data"),
             ));
         }
-        let counters = Counters::Raw64 {
-            bytes: c.bytes(n * 8, "record: counters")?,
-            endian: Endian::Little,
-        };
-        let mut bitmap: Cow<'a, [u8]> = Cow::Borrowed(&[]);
+        let counters = c.offset() as usize;
+        c.skip(n * 8, "record: counters")?;
+        let mut bitmap = Bitmap::Bytes(0, 0);
         if version >= 11 {
             let nb = c.u64("record: number of bitmap bytes")?;
             if version >= 14 {
                 let padded = nb.saturating_add(pad8(nb));
-                let b = c.bytes(padded, "record: bitmap bytes")?;
-                bitmap = Cow::Borrowed(&b[..nb as usize]);
+                let b_at = c.offset() as usize;
+                c.skip(padded, "record: bitmap bytes")?;
+                bitmap = Bitmap::Bytes(b_at, nb as usize);
                 let nu = c.u64("record: number of uniformity bytes")?;
                 let padded = nu.saturating_add(pad8(nu));
                 c.skip(padded, "record: uniformity bytes")?;
@@ -400,28 +557,25 @@ fn parse_records<'a>(
                 if nb.saturating_mul(8) > c.remaining() as u64 {
                     return Err(c.truncated("record: bitmap bytes", nb.saturating_mul(8)));
                 }
-                let mut v = Vec::with_capacity(nb as usize);
-                for _ in 0..nb {
-                    v.push(c.u64("record: bitmap byte")? as u8);
-                }
-                bitmap = Cow::Owned(v);
+                bitmap = Bitmap::Words(c.offset() as usize, nb as usize);
+                c.skip(nb * 8, "record: bitmap bytes")?;
             }
         }
-        let values = if version >= 3 {
-            let v = value_prof_data::parse(&mut c)?;
-            (!v.is_empty()).then(|| Box::new(v))
-        } else {
-            None
-        };
-        out.push(FunctionRecord {
+        let mut parts = RecordParts {
             key: FunctionKey { name, cfg },
+            version,
             counters,
+            num_counters: n as usize,
             bitmap,
-            values,
-        });
+            values: c,
+        };
+        if !sink(file, &mut parts)? {
+            return Ok(false);
+        }
+        c = parts.values;
         if version == 1 {
             break;
         }
     }
-    Ok(())
+    Ok(true)
 }

@@ -159,6 +159,16 @@ pub(crate) enum Src<'b> {
         /// Its value blocks, in the order the layout's records number them.
         values: &'b FlatValues,
     },
+    /// A file described by a layout of its own (an indexed profile read for a merge): its
+    /// records are the layout's, in file order, looked up by key as built records are.
+    File {
+        /// The file's records.
+        layout: &'b CounterLayout,
+        /// The whole file.
+        bytes: &'b [u8],
+        /// Its value blocks, numbered by the layout's records.
+        values: &'b FlatValues,
+    },
 }
 
 /// What a front-end said of an input besides its profile.
@@ -458,6 +468,33 @@ impl<'o> Merger<'o> {
                                 }
                                 shard.add(key, rec, item.weight, item.idx, ri as u32, weight_all);
                             }
+                        }
+                        Src::File {
+                            layout,
+                            bytes,
+                            values,
+                        } => {
+                            let key_of = |k: FunctionKey| match remap {
+                                Some(m) => FunctionKey {
+                                    name: m.map(k.name),
+                                    cfg: k.cfg,
+                                },
+                                None => k,
+                            };
+                            if shard.records.is_empty() {
+                                let (mut records, mut counters) = (0, 0);
+                                for r in &layout.records {
+                                    if shard_of(key_of(r.key).name, n) == si {
+                                        records += 1;
+                                        counters += r.num_counters;
+                                    }
+                                }
+                                shard.reserve_new(records, counters);
+                            }
+                            shard.add_file(layout, bytes, values, item, weight_all, |k| {
+                                let k = key_of(k);
+                                (shard_of(k.name, n) == si).then_some(k)
+                            });
                         }
                         Src::Layout {
                             layout,

@@ -8,7 +8,7 @@
 use super::super::weight::Weight;
 use super::value_site::{SiteOrder, merge_site};
 use crate::codec::value_prof_data::FlatValues;
-use crate::ir::{Counters, FunctionKey, ValueCount, ValueKind, ValueProfile};
+use crate::ir::{Counters, FunctionKey, ValueCount, ValueKind, ValueProfile, ValueSite};
 
 /// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.
 pub const MAX_COUNT: u64 = u64::MAX - 2;
@@ -62,6 +62,27 @@ pub(super) enum SrcValues<'s> {
 }
 
 impl<'s> SrcValues<'s> {
+    /// The sites as a value profile of their own (`None` if no kind has a site), for a
+    /// record seen for the first time.
+    pub(super) fn to_profile(self) -> Option<Box<ValueProfile>> {
+        match self {
+            SrcValues::Tree(v) => v.map(|v| Box::new(v.clone())),
+            SrcValues::Flat(_, None) => None,
+            SrcValues::Flat(_, Some(_)) => {
+                let mut out = ValueProfile::default();
+                for kind in ValueKind::ALL {
+                    let n = self.num_sites(kind);
+                    *out.kind_mut(kind) = (0..n)
+                        .map(|i| ValueSite {
+                            values: self.site(kind, i).to_vec(),
+                        })
+                        .collect();
+                }
+                (!out.is_empty()).then(|| Box::new(out))
+            }
+        }
+    }
+
     fn num_sites(self, kind: ValueKind) -> usize {
         match self {
             SrcValues::Tree(v) => v.map_or(0, |v| v.kind(kind).len()),

@@ -94,11 +94,29 @@ impl Shard {
         ri: u32,
         weight_all: bool,
     ) {
+        let src = SrcRecord {
+            counters: &rec.counters,
+            bitmap: &rec.bitmap,
+            values: SrcValues::Tree(rec.values.as_deref()),
+        };
+        self.add_src(key, &src, w, input, ri, weight_all);
+    }
+
+    /// [`Shard::add`] for any source record: merged into the key's slot, or a new record.
+    fn add_src(
+        &mut self,
+        key: FunctionKey,
+        src: &SrcRecord<'_, '_>,
+        w: Weight,
+        input: u32,
+        ri: u32,
+        weight_all: bool,
+    ) {
         match self.slot_of(key) {
             None => {
                 let mut overflow = false;
                 let start = self.counters.len();
-                self.counters.extend(rec.counters.iter());
+                self.counters.extend(src.counters.iter());
                 let counters = (start, self.counters.len() - start);
                 if w.scales_new_records() {
                     for c in &mut self.counters[start..] {
@@ -107,7 +125,7 @@ impl Shard {
                         *c = v.min(MAX_COUNT);
                     }
                 }
-                let mut values = rec.values.clone();
+                let mut values = src.values.to_profile();
                 if let Some(v) = values.as_mut() {
                     for sites in &mut v.sites {
                         for site in sites.iter_mut() {
@@ -134,20 +152,49 @@ impl Shard {
                     key,
                     first_seen: (input, ri),
                     counters,
-                    bitmap: rec.bitmap.to_vec(),
+                    bitmap: src.bitmap.to_vec(),
                     values,
                     values_by_value: 0,
                     values_repeated: 0,
                 });
             }
-            Some(slot) => {
-                let src = SrcRecord {
-                    counters: &rec.counters,
-                    bitmap: &rec.bitmap,
-                    values: SrcValues::Tree(rec.values.as_deref()),
-                };
-                self.merge_slot(slot, key, &src, w, input, ri, weight_all);
-            }
+            Some(slot) => self.merge_slot(slot, key, src, w, input, ri, weight_all),
+        }
+    }
+
+    /// Folds the records of a file described by a layout of its own (an indexed profile)
+    /// whose keys (after `key_of`) this shard owns (`mine`), in record order: each is merged
+    /// into its key's slot or starts a new record, as [`Shard::add`] does for built records.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn add_file(
+        &mut self,
+        layout: &CounterLayout,
+        bytes: &[u8],
+        values: &FlatValues,
+        item: &Item<'_>,
+        weight_all: bool,
+        mine: impl Fn(FunctionKey) -> Option<FunctionKey>,
+    ) {
+        for (ri, r) in layout.records.iter().enumerate() {
+            let Some(key) = mine(r.key) else {
+                continue;
+            };
+            let (Some(cbytes), Some(bitmap)) = (
+                bytes.get(r.counters..r.counters + 8 * r.num_counters),
+                bytes.get(r.bitmap..r.bitmap + r.bitmap_len),
+            ) else {
+                continue;
+            };
+            let counters = Counters::Raw64 {
+                bytes: cbytes,
+                endian: layout.endian,
+            };
+            let src = SrcRecord {
+                counters: &counters,
+                bitmap,
+                values: SrcValues::Flat(values, r.values),
+            };
+            self.add_src(key, &src, item.weight, item.idx, ri as u32, weight_all);
         }
     }
 

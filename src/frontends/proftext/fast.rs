@@ -1,0 +1,501 @@
+//! The text reader for merges: the same profile as [`super::read`] at close to the speed of
+//! scanning the bytes.
+//!
+//! Lines are found with `memchr` and never copied; numbers are parsed from their bytes; all
+//! counters of a file go into one arena; names are hashed through a [`TextNameCache`] shared
+//! by the merge's inputs, so that a name seen in an earlier input costs a hash-map look-up
+//! instead of an MD5, and inputs naming the same functions share one symbol table (which the
+//! merge then adds once, not once per input).
+//!
+//! It reads only what it can read exactly as [`super::read`] does: anything else (a line it
+//! cannot parse, a byte that is not ASCII, a carriage return, temporal traces, a value written
+//! as a raw `0x` hash) makes it give up, and the input is read by [`super::read`], whose
+//! result and errors are then the ones reported.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use super::EXTERNAL_SYMBOL;
+use crate::ir::fx::FxBuildHasher;
+use crate::ir::name_hash::md5_hash;
+use crate::ir::{
+    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
+    TemporalProfile, ValueCount, ValueKind, ValueProfile, ValueSite,
+};
+
+/// Name → MD5 name hash.
+type NameHashes = HashMap<Box<[u8]>, u64, FxBuildHasher>;
+
+/// A symbol table shared by inputs whose records have these name hashes, in this order.
+type SharedTable = (Arc<[u64]>, Arc<SymbolTable>);
+
+/// Most distinct symbol tables kept (one per distinct sequence of function names).
+const MAX_TABLES: usize = 16;
+
+/// Names and symbol tables shared by the text inputs of one merge (thread-safe).
+#[derive(Debug, Default)]
+pub struct TextNameCache {
+    /// Every name hashed so far. Readers take a snapshot (an `Arc`) and look names up without
+    /// a lock; a reader that hashed new names publishes a new map with them.
+    hashes: RwLock<Arc<NameHashes>>,
+    /// Symbol tables by the sequence of their records' name hashes (a fingerprint, then the
+    /// full sequence compared).
+    tables: Mutex<HashMap<u64, Vec<SharedTable>>>,
+    /// The empty table of inputs without vtable names.
+    empty: Arc<SymbolTable>,
+    /// The function names of the last input read whose records named functions not in the
+    /// one before, in record order: the next input of the same program names the same
+    /// functions in the same order, so its names are compared with these instead of looked
+    /// up.
+    last: RwLock<Arc<RecordNames>>,
+}
+
+/// Function names in record order, one after another, with their hashes.
+#[derive(Debug, Default)]
+struct RecordNames {
+    bytes: Vec<u8>,
+    /// Per record: end of its name in `bytes`, and its hash.
+    ends: Vec<(usize, u64)>,
+}
+
+impl RecordNames {
+    /// The hash of record `i`'s name if that name is `name`.
+    #[inline]
+    fn hash_if(&self, i: usize, name: &[u8]) -> Option<u64> {
+        let &(end, h) = self.ends.get(i)?;
+        let start = match i.checked_sub(1) {
+            Some(p) => self.ends.get(p)?.0,
+            None => 0,
+        };
+        (self.bytes.get(start..end)? == name).then_some(h)
+    }
+}
+
+impl TextNameCache {
+    /// An empty cache.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+/// Hashes names through a snapshot of the cache, remembering the ones it had to hash.
+struct Hasher<'a, 'c> {
+    known: Arc<NameHashes>,
+    /// The last input's function names, and whether every record so far matched them.
+    last: Arc<RecordNames>,
+    same_as_last: bool,
+    new: HashMap<&'a [u8], u64, FxBuildHasher>,
+    cache: &'c TextNameCache,
+}
+
+impl<'a, 'c> Hasher<'a, 'c> {
+    fn new(cache: &'c TextNameCache) -> Self {
+        let known = cache
+            .hashes
+            .read()
+            .map(|m| Arc::clone(&m))
+            .unwrap_or_default();
+        let last = cache
+            .last
+            .read()
+            .map(|m| Arc::clone(&m))
+            .unwrap_or_default();
+        Hasher {
+            known,
+            last,
+            same_as_last: true,
+            new: HashMap::default(),
+            cache,
+        }
+    }
+
+    /// The hash of record `i`'s function name.
+    #[inline]
+    fn record_name(&mut self, i: usize, name: &'a [u8]) -> u64 {
+        if let Some(h) = self.last.hash_if(i, name) {
+            return h;
+        }
+        self.same_as_last = false;
+        self.hash(name)
+    }
+
+    fn hash(&mut self, name: &'a [u8]) -> u64 {
+        if let Some(&h) = self.known.get(name) {
+            return h;
+        }
+        *self.new.entry(name).or_insert_with(|| md5_hash(name))
+    }
+
+    /// Publishes the names hashed here, and the records' names if they were not the last
+    /// input's.
+    fn publish(self, record_names: &[(u64, &[u8])]) {
+        if !self.same_as_last || self.last.ends.len() != record_names.len() {
+            let mut r = RecordNames::default();
+            for &(h, n) in record_names {
+                r.bytes.extend_from_slice(n);
+                r.ends.push((r.bytes.len(), h));
+            }
+            if let Ok(mut last) = self.cache.last.write() {
+                *last = Arc::new(r);
+            }
+        }
+        if self.new.is_empty() {
+            return;
+        }
+        if let Ok(mut shared) = self.cache.hashes.write() {
+            let mut m: NameHashes = (**shared).clone();
+            for (n, h) in self.new {
+                m.entry(Box::from(n)).or_insert(h);
+            }
+            *shared = Arc::new(m);
+        }
+    }
+}
+
+/// The lines of a text profile without blanks and comments (the file is ASCII without
+/// carriage returns: checked before).
+struct Lines<'a> {
+    data: &'a [u8],
+    /// Where the next line (blank or not) starts.
+    pos: usize,
+    /// The next non-blank line, once found: (start, end).
+    peeked: Option<(usize, usize)>,
+}
+
+impl<'a> Lines<'a> {
+    fn new(data: &'a [u8]) -> Self {
+        Lines {
+            data,
+            pos: 0,
+            peeked: None,
+        }
+    }
+
+    #[inline]
+    fn find(&mut self) -> Option<(usize, usize)> {
+        if let Some(p) = self.peeked {
+            return Some(p);
+        }
+        let data = self.data;
+        loop {
+            let start = self.pos;
+            if start >= data.len() {
+                return None;
+            }
+            let end = memchr::memchr(b'\n', &data[start..]).map_or(data.len(), |i| start + i);
+            self.pos = end + 1;
+            if end > start && data[start] != b'#' {
+                self.peeked = Some((start, end));
+                return self.peeked;
+            }
+        }
+    }
+
+    #[inline]
+    fn peek(&mut self) -> Option<&'a [u8]> {
+        let (s, e) = self.find()?;
+        Some(&self.data[s..e])
+    }
+
+    #[inline]
+    fn next(&mut self) -> Option<&'a [u8]> {
+        let (s, e) = self.find()?;
+        self.peeked = None;
+        Some(&self.data[s..e])
+    }
+
+    /// The next line as a [`decimal`] number. Most lines of a profile are numbers of a few
+    /// digits: they are parsed as the line is scanned, without searching for its end first.
+    #[inline]
+    fn next_decimal(&mut self) -> Option<u64> {
+        if self.peeked.is_none() {
+            let d = self.data;
+            let start = self.pos;
+            // One digit and its newline: most counters of most profiles.
+            if let (Some(&b), Some(b'\n')) = (d.get(start), d.get(start + 1))
+                && b.is_ascii_digit()
+            {
+                self.pos = start + 2;
+                return Some(u64::from(b - b'0'));
+            }
+            let mut i = start;
+            let mut v: u64 = 0;
+            while let Some(&b) = d.get(i) {
+                let digit = b.wrapping_sub(b'0');
+                if digit > 9 {
+                    break;
+                }
+                v = v.checked_mul(10)?.checked_add(u64::from(digit))?;
+                i += 1;
+            }
+            if i > start && i - start <= 20 && d.get(i).is_none_or(|&b| b == b'\n') {
+                self.pos = i + 1;
+                return Some(v);
+            }
+        }
+        decimal(self.next()?)
+    }
+}
+
+/// A decimal number as [`super::parse_radix`] reads one with radix 10 (digits only, no
+/// overflow); `None` for anything else.
+#[inline]
+fn decimal(s: &[u8]) -> Option<u64> {
+    if s.is_empty() || s.len() > 20 {
+        return None;
+    }
+    let mut v: u64 = 0;
+    for &b in s {
+        let d = b.wrapping_sub(b'0');
+        if d > 9 {
+            return None;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(d))?;
+    }
+    Some(v)
+}
+
+/// [`super::parse_auto_radix`] on bytes (decimal fast; the other radixes through it).
+fn auto_radix(s: &[u8]) -> Option<u64> {
+    if s.len() > 1 && s[0] == b'0' {
+        return super::parse_auto_radix(std::str::from_utf8(s).ok()?);
+    }
+    decimal(s)
+}
+
+/// Reads a text profile for a merge, or `None` if it is not one this reader reads exactly
+/// as [`super::read`] (then read it with that).
+pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
+    if !data.is_ascii() || memchr::memchr(b'\r', data).is_some() {
+        return None;
+    }
+    let mut lines = Lines::new(data);
+    let mut kind = ProfileKind::empty();
+    while let Some(l) = lines.peek() {
+        let Some(word) = l.strip_prefix(b":") else {
+            break;
+        };
+        lines.next();
+        match word.to_ascii_lowercase().as_slice() {
+            b"ir" => kind.insert(ProfileKind::IR),
+            b"fe" => kind.insert(ProfileKind::FRONTEND),
+            b"csir" => kind.insert(ProfileKind::IR.union(ProfileKind::CONTEXT_SENSITIVE)),
+            b"entry_first" => kind.insert(ProfileKind::ENTRY_FIRST),
+            b"not_entry_first" => kind.remove(ProfileKind::ENTRY_FIRST),
+            b"single_byte_coverage" => kind.insert(ProfileKind::BYTE_COVERAGE),
+            b"instrument_loop_entries" => kind.insert(ProfileKind::LOOP_ENTRIES),
+            // Temporal traces and unknown words: the full reader.
+            _ => return None,
+        }
+    }
+    if kind.contains(ProfileKind::IR) {
+        kind.remove(ProfileKind::FRONTEND);
+    } else {
+        kind.insert(ProfileKind::FRONTEND);
+    }
+
+    let mut hasher = Hasher::new(cache);
+    // Room for one counter per 4 bytes of text, more than real profiles hold (the vector
+    // grows otherwise): growing would copy it, and a file of counters only is rare.
+    let mut arena: Vec<u64> = Vec::with_capacity(data.len() / 4);
+    // Per record: key, counters in the arena, bitmap, values.
+    type Rec = (
+        FunctionKey,
+        (usize, usize),
+        Vec<u8>,
+        Option<Box<ValueProfile>>,
+    );
+    let mut recs: Vec<Rec> = Vec::new();
+    let mut record_names: Vec<(u64, &[u8])> = Vec::new();
+    let mut targets: Vec<(u64, &[u8])> = Vec::new();
+    let mut vtable_targets: Vec<(u64, &[u8])> = Vec::new();
+    while let Some(name) = lines.next() {
+        let name_hash = hasher.record_name(record_names.len(), name);
+        record_names.push((name_hash, name));
+        let cfg = auto_radix(lines.next()?)?;
+        let n = lines.next_decimal()?;
+        if n == 0 {
+            return None;
+        }
+        let start = arena.len();
+        for _ in 0..n {
+            arena.push(lines.next_decimal()?);
+        }
+        let mut bitmap = Vec::new();
+        if let Some(l) = lines.peek()
+            && let Some(count) = l.strip_prefix(b"$")
+        {
+            lines.next();
+            let nb = auto_radix(count.trim_ascii())?;
+            for _ in 0..nb {
+                bitmap.push(u8::try_from(auto_radix(lines.next()?)?).ok()?);
+            }
+        }
+        let values = read_values(&mut lines, &mut hasher, &mut targets, &mut vtable_targets)?;
+        recs.push((
+            FunctionKey {
+                name: name_hash,
+                cfg,
+            },
+            (start, n as usize),
+            bitmap,
+            values,
+        ));
+    }
+    hasher.publish(&record_names);
+
+    let names = table_of(cache, &record_names, &targets);
+    let vtable_names = if vtable_targets.is_empty() {
+        Arc::clone(&cache.empty)
+    } else {
+        let mut t = SymbolTable::new();
+        for &(h, n) in &vtable_targets {
+            t.insert_hashed(h, Arc::from(n));
+        }
+        Arc::new(t)
+    };
+    let all = Arc::new(arena);
+    let records = recs
+        .into_iter()
+        .map(|(key, (start, len), bitmap, values)| FunctionRecord {
+            key,
+            counters: Counters::Shared {
+                all: Arc::clone(&all),
+                start,
+                len,
+            },
+            bitmap: bitmap.into(),
+            values,
+        })
+        .collect();
+    Some(Profile {
+        kind,
+        records,
+        names,
+        vtable_names,
+        binary_ids: Vec::new(),
+        temporal: TemporalProfile::default(),
+        uncorrelated_counters: 0,
+        stored_summaries: None,
+        layout: None,
+        provenance: Provenance {
+            path: None,
+            format: "text profile".into(),
+        },
+    })
+}
+
+/// The symbol table of a file: its records' names and its value sites' target names. Files
+/// whose records name the same functions in the same order share one table, unless a target
+/// is not among those functions.
+fn table_of(
+    cache: &TextNameCache,
+    record_names: &[(u64, &[u8])],
+    targets: &[(u64, &[u8])],
+) -> Arc<SymbolTable> {
+    let mut fp = record_names.len() as u64;
+    for &(h, _) in record_names {
+        fp = (fp.rotate_left(23) ^ h).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+    }
+    let same = |seq: &[u64]| {
+        seq.len() == record_names.len() && seq.iter().zip(record_names).all(|(a, (b, _))| a == b)
+    };
+    let mut shared = None;
+    if let Ok(map) = cache.tables.lock()
+        && let Some(list) = map.get(&fp)
+    {
+        shared = list
+            .iter()
+            .find(|(seq, _)| same(seq))
+            .map(|(_, t)| Arc::clone(t));
+    }
+    let table = match shared {
+        Some(t) => t,
+        None => {
+            let mut t = SymbolTable::new();
+            for &(h, n) in record_names {
+                t.insert_hashed(h, Arc::from(n));
+            }
+            let t = Arc::new(t);
+            if let Ok(mut map) = cache.tables.lock()
+                && map.values().map(Vec::len).sum::<usize>() < MAX_TABLES
+            {
+                let seq: Arc<[u64]> = record_names.iter().map(|&(h, _)| h).collect();
+                map.entry(fp).or_default().push((seq, Arc::clone(&t)));
+            }
+            t
+        }
+    };
+    if targets.iter().all(|&(h, _)| table.contains(h)) {
+        return table;
+    }
+    let mut t = (*table).clone();
+    for &(h, n) in targets {
+        t.insert_hashed(h, Arc::from(n));
+    }
+    Arc::new(t)
+}
+
+/// [`super::read_values`] on bytes; `None` where that one would fail or read a raw hash.
+fn read_values<'a>(
+    lines: &mut Lines<'a>,
+    hasher: &mut Hasher<'a, '_>,
+    targets: &mut Vec<(u64, &'a [u8])>,
+    vtable_targets: &mut Vec<(u64, &'a [u8])>,
+) -> Option<Option<Box<ValueProfile>>> {
+    let Some(l) = lines.peek() else {
+        return Some(None);
+    };
+    // The full reader takes any all-digit line here as the number of value kinds.
+    if l.is_empty() || !l.iter().all(u8::is_ascii_digit) {
+        return Some(None);
+    }
+    let nkinds = decimal(l)?;
+    lines.next();
+    if nkinds == 0 || nkinds > ValueKind::COUNT as u64 {
+        return None;
+    }
+    let mut v = ValueProfile::default();
+    for _ in 0..nkinds {
+        let k = lines.next_decimal()?;
+        let kind = u32::try_from(k).ok().and_then(ValueKind::from_u32)?;
+        let nsites = lines.next_decimal()?;
+        let mut sites = Vec::with_capacity(nsites.min(1 << 16) as usize);
+        for _ in 0..nsites {
+            let nvalues = lines.next_decimal()?;
+            let mut site = ValueSite::default();
+            for _ in 0..nvalues {
+                let s = lines.next()?;
+                let colon = memchr::memrchr(b':', s)?;
+                let (val, count) = (&s[..colon], &s[colon + 1..]);
+                let count = decimal(count)?;
+                let value = match kind {
+                    ValueKind::MemOpSize => decimal(val)?,
+                    _ if val == EXTERNAL_SYMBOL.as_bytes() => 0,
+                    _ if val.is_empty() || looks_like_raw_hash(val) => return None,
+                    ValueKind::VTable => {
+                        let h = hasher.hash(val);
+                        vtable_targets.push((h, val));
+                        h
+                    }
+                    _ => {
+                        let h = hasher.hash(val);
+                        targets.push((h, val));
+                        h
+                    }
+                };
+                site.values.push(ValueCount { value, count });
+            }
+            sites.push(site);
+        }
+        if !sites.is_empty() {
+            *v.kind_mut(kind) = sites;
+        }
+    }
+    Some((!v.is_empty()).then(|| Box::new(v)))
+}
+
+/// `0x` and 16 hex digits: the full reader may take it as a hash (see `super::raw_hash`).
+fn looks_like_raw_hash(s: &[u8]) -> bool {
+    s.len() == 18 && s.starts_with(b"0x") && s[2..].iter().all(u8::is_ascii_hexdigit)
+}

@@ -1,0 +1,210 @@
+//! The merge's readers of indexed and text profiles (`profdata::scan`, `proftext::read_cached`)
+//! against the full readers (`profdata::read`, `proftext::read`): the same records, names,
+//! warnings and errors, on every real file in testdata/profdata and on damaged copies, and
+//! with their name caches warm (a second input of the same program).
+
+use pgo_merge::codec::value_prof_data::FlatValues;
+use pgo_merge::frontends::{profdata, proftext};
+use pgo_merge::ir::{
+    Counters, FunctionRecord, LayoutRecord, SymbolTable, ValueKind, ValueProfile, ValueSite,
+};
+
+use crate::common::*;
+
+fn files(ext: &str) -> Vec<std::path::PathBuf> {
+    let mut v: Vec<_> = std::fs::read_dir(root().join("testdata/profdata"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == ext))
+        .collect();
+    v.sort();
+    assert!(!v.is_empty());
+    v
+}
+
+fn names(t: &SymbolTable) -> Vec<(u64, Vec<u8>)> {
+    let mut v: Vec<_> = t.iter().map(|(h, n)| (h, n.to_vec())).collect();
+    v.sort();
+    v
+}
+
+/// The record a layout record of a scanned file stands for.
+fn record_of<'a>(data: &'a [u8], r: &LayoutRecord, values: &FlatValues) -> FunctionRecord<'a> {
+    let v = r.values.and_then(|b| {
+        let mut out = ValueProfile::default();
+        for kind in ValueKind::ALL {
+            *out.kind_mut(kind) = (0..values.num_sites(b, kind))
+                .map(|i| ValueSite {
+                    values: values.site(b, kind, i).to_vec(),
+                })
+                .collect();
+        }
+        (!out.is_empty()).then(|| Box::new(out))
+    });
+    FunctionRecord {
+        key: r.key,
+        counters: Counters::Raw64 {
+            bytes: &data[r.counters..r.counters + 8 * r.num_counters],
+            endian: pgo_merge::bytes::Endian::Little,
+        },
+        bitmap: data[r.bitmap..r.bitmap + r.bitmap_len].to_vec().into(),
+        values: v,
+    }
+}
+
+/// `scan` (cold and warm cache) reads `data` as `read` does, or hands it back.
+fn assert_scan_like_read(data: &[u8], what: &str, cache: &profdata::IndexedNameCache) {
+    let full = profdata::read(data);
+    let scanned = profdata::scan(data, cache);
+    match (full, scanned) {
+        (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{what}"),
+        (Ok(_), Ok(None)) => {}
+        (Ok(a), Ok(Some(b))) => {
+            let warn =
+                |w: &[pgo_merge::Warning]| w.iter().map(|w| w.to_string()).collect::<Vec<_>>();
+            assert_eq!(warn(&a.warnings), warn(&b.warnings), "{what}: warnings");
+            assert_eq!(a.version, b.version, "{what}");
+            assert_eq!(a.profile.kind, b.profile.kind, "{what}");
+            assert_eq!(names(&a.profile.names), names(&b.profile.names), "{what}");
+            assert_eq!(
+                names(&a.profile.vtable_names),
+                names(&b.profile.vtable_names),
+                "{what}"
+            );
+            assert_eq!(a.profile.binary_ids, b.profile.binary_ids, "{what}");
+            assert_eq!(a.profile.temporal, b.profile.temporal, "{what}");
+            assert_eq!(a.profile.layout, b.profile.layout, "{what}");
+            assert_eq!(a.profile.records.len(), b.layout.records.len(), "{what}");
+            for (x, r) in a.profile.records.iter().zip(&b.layout.records) {
+                assert_eq!(*x, record_of(data, r, &b.values), "{what}: {:?}", r.key);
+            }
+        }
+        (a, b) => panic!("{what}: read {:?}, scan {:?}", a.err(), b.err()),
+    }
+}
+
+#[test]
+fn indexed_scan_reads_every_real_file_as_the_full_reader() {
+    for f in files("profdata") {
+        let data = std::fs::read(&f).unwrap();
+        let cache = profdata::IndexedNameCache::new();
+        // Cold, then warm: the second read takes the names from the cache.
+        assert_scan_like_read(&data, &f.display().to_string(), &cache);
+        assert_scan_like_read(&data, &f.display().to_string(), &cache);
+    }
+}
+
+#[test]
+fn indexed_scan_fails_and_warns_as_the_full_reader_on_damaged_files() {
+    let data = std::fs::read(root().join("testdata/profdata/clang22-ir-llvm22.profdata")).unwrap();
+    let cache = profdata::IndexedNameCache::new();
+    assert_scan_like_read(&data, "intact", &cache);
+    for cut in (0..data.len()).step_by(7) {
+        assert_scan_like_read(&data[..cut], &format!("cut at {cut}"), &cache);
+    }
+    for at in 0..data.len() {
+        let mut d = data.clone();
+        d[at] ^= 0x5a;
+        assert_scan_like_read(&d, &format!("byte {at} changed"), &cache);
+    }
+}
+
+#[test]
+fn a_name_that_is_not_its_stored_hash_is_reported_with_the_cache_warm() {
+    let data = std::fs::read(root().join("testdata/profdata/clang22-ir-llvm22.profdata")).unwrap();
+    let cache = profdata::IndexedNameCache::new();
+    let good = profdata::scan(&data, &cache).unwrap().unwrap();
+    assert!(good.warnings.is_empty());
+    // Change the last byte of the first name: its stored hash no longer matches.
+    let (name, _) = good.profile.names.iter().next().unwrap();
+    let name = good.profile.names.get(name).unwrap().to_vec();
+    let at = data
+        .windows(name.len())
+        .position(|w| w == name.as_slice())
+        .unwrap()
+        + name.len()
+        - 1;
+    let mut bad = data.clone();
+    bad[at] ^= 1;
+    for _ in 0..2 {
+        let s = profdata::scan(&bad, &cache).unwrap().unwrap();
+        assert!(
+            s.warnings
+                .iter()
+                .any(|w| w.to_string().contains("is not the MD5 hash of its name")),
+            "{:?}",
+            s.warnings
+        );
+    }
+}
+
+/// `read_cached` reads `text` as `read` does, or hands it back; it never accepts what `read`
+/// refuses.
+fn assert_text_like_read(text: &[u8], what: &str, cache: &proftext::TextNameCache) {
+    let full = proftext::read(text);
+    let Some(b) = proftext::read_cached(text, cache) else {
+        return;
+    };
+    let a = match full {
+        Ok(a) => a,
+        Err(e) => panic!("{what}: read fails ({e}) but read_cached accepts it"),
+    };
+    assert_eq!(a.kind, b.kind, "{what}");
+    assert_eq!(a.records, b.records, "{what}");
+    assert_eq!(names(&a.names), names(&b.names), "{what}");
+    assert_eq!(names(&a.vtable_names), names(&b.vtable_names), "{what}");
+    assert_eq!(a.temporal, b.temporal, "{what}");
+}
+
+#[test]
+fn text_reader_of_merges_reads_every_real_file_as_the_full_reader() {
+    let mut read = 0;
+    for f in files("proftext") {
+        let data = std::fs::read(&f).unwrap();
+        let cache = proftext::TextNameCache::new();
+        assert_text_like_read(&data, &f.display().to_string(), &cache);
+        assert_text_like_read(&data, &f.display().to_string(), &cache);
+        read += usize::from(proftext::read_cached(&data, &cache).is_some());
+    }
+    assert!(read > 10, "the merge's text reader read only {read} files");
+}
+
+#[test]
+fn text_reader_of_merges_hands_back_what_it_cannot_read_exactly() {
+    let data =
+        std::fs::read(root().join("testdata/profdata/clang22-vtable-llvm22.proftext")).unwrap();
+    let cache = proftext::TextNameCache::new();
+    assert_text_like_read(&data, "intact", &cache);
+    assert!(proftext::read_cached(&data, &cache).is_some());
+    let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
+    let variants: &[&[u8]] = &[
+        b"",
+        b"#",
+        b"x",
+        b"0",
+        b"7",
+        b"00000000000000000000000000001",
+        b"99999999999999999999",
+        b"18446744073709551616",
+        b"0x0000000000000001",
+        b"0x0000000000000001:5",
+        b":5",
+        b" 5",
+        b"5\r",
+        b"$1",
+        b":ir",
+        b"\xc3\xa9",
+    ];
+    for i in 0..lines.len() {
+        for v in variants {
+            let mut d: Vec<u8> = Vec::with_capacity(data.len() + 32);
+            for (k, l) in lines.iter().enumerate() {
+                if k > 0 {
+                    d.push(b'\n');
+                }
+                d.extend_from_slice(if k == i { v } else { l });
+            }
+            assert_text_like_read(&d, &format!("line {} as {:?}", i + 1, v), &cache);
+        }
+    }
+}
