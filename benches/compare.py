@@ -2,6 +2,7 @@
 """Side-by-side comparison of `pgo-merge` and `llvm-profdata merge` (issue 7).
 
     python3 benches/compare.py run FILES_OR_DIRS... [--rounds 5] [--threads 1,2] [--check]
+    python3 benches/compare.py workload sqlite-raw|ripgrep-raw [--check] ...
     python3 benches/compare.py scaling [--grid 10000:1,10,100,1000 100000:1,10,100 ...]
 
 `run` merges the same inputs (directories: their *.profraw files, sorted) with both tools,
@@ -12,6 +13,9 @@ what copying their bytes out of the kernel costs). Both tools get the inputs as 
 `--input-files` list, write to a file under --work, and run with no progress output. With
 --check the outputs are compared byte for byte with `llvm-profdata merge --num-threads=1`
 (the result we reproduce at every thread count).
+
+`workload NAME` is `run` on a named set of real profiles, made first by its script if its
+directory has none (see WORKLOADS), so that every figure of docs/performance.md is one command.
 
 `scaling` makes synthetic inputs with the generator (`cargo run --release --example
 gen_profraw`), runs `run` on every (functions, files) cell of the grid and prints a Markdown
@@ -39,6 +43,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
+# Named workloads: their directory under --bench-dir and the script (in benches/) that makes
+# them there when it is empty.
+WORKLOADS = {
+    # 198 raw profiles of the sqlite shell (6 workloads x 33 runs), made with clang-22.
+    "sqlite-raw": ("sqlite", "sqlite-workload.sh"),
+    # 24 raw profiles of ripgrep 14.1.1 built by rustc with -Cprofile-generate (13k functions,
+    # 1.8 MB each), searching cargo's registry sources.
+    "ripgrep-raw": ("ripgrep", "ripgrep-workload.sh"),
+}
+
 
 def expand(paths):
     out = []
@@ -53,6 +67,17 @@ def expand(paths):
         else:
             out.append(p)
     return out
+
+
+def workload_files(name, bench_dir):
+    """The files of a named workload, made by its script first if there are none."""
+    sub, script = WORKLOADS[name]
+    d = os.path.join(bench_dir, sub)
+    files = expand([d]) if os.path.isdir(d) else []
+    if not files:
+        subprocess.run(["bash", os.path.join(HERE, script), d], check=True)
+        files = expand([d])
+    return files
 
 
 def measure(cmd, stdout=subprocess.DEVNULL):
@@ -203,6 +228,12 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("inputs", nargs="+")
+    w = sub.add_parser("workload")
+    w.add_argument("name", choices=sorted(WORKLOADS))
+    w.add_argument(
+        "--bench-dir", default="/tmp/pgo-merge-bench",
+        help="where the workloads' directories are (their scripts' defaults)",
+    )
     s = sub.add_parser("scaling")
     s.add_argument(
         "--grid", nargs="+",
@@ -217,8 +248,11 @@ def main():
     for tool in (args.pgo_merge, args.llvm):
         if shutil.which(tool) is None and not os.path.exists(tool):
             sys.exit(f"compare.py: {tool} not found (cargo build --release, or --profile profiling?)")
-    if args.cmd == "run":
-        files = expand(args.inputs)
+    if args.cmd in ("run", "workload"):
+        if args.cmd == "run":
+            files = expand(args.inputs)
+        else:
+            files = workload_files(args.name, args.bench_dir)
         if not files:
             sys.exit("compare.py: no inputs")
         run(files, args.rounds, args.threads, args.pgo_merge, args.llvm,
