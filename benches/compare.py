@@ -2,7 +2,7 @@
 """Side-by-side comparison of `pgo-merge` and `llvm-profdata merge` (issue 7).
 
     python3 benches/compare.py run FILES_OR_DIRS... [--rounds 5] [--threads 1,2] [--check]
-    python3 benches/compare.py workload sqlite-raw|sqlite-indexed|sqlite-text [--check] ...
+    python3 benches/compare.py workload sqlite-raw|sqlite-indexed|sqlite-text|ripgrep-raw [--check] ...
     python3 benches/compare.py scaling [--grid 10000:1,10,100,1000 100000:1,10,100 ...]
 
 `run` merges the same inputs (directories: their *.profraw files, sorted) with both tools,
@@ -44,19 +44,22 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
-
 # The LLVM profile files a directory argument contributes.
 EXTENSIONS = (".profraw", ".profdata", ".proftext")
 
-# Named workloads: their directory under --bench-dir, and whether benches/sqlite-derived.sh
-# makes them from the raw ones (else benches/sqlite-workload.sh makes them).
+# Named workloads: their directory under --bench-dir, and how they are made when it is empty:
+# by the named script (in benches/), or, "derived", by benches/sqlite-derived.sh from the
+# raw sqlite profiles (which benches/sqlite-workload.sh makes first if needed).
 WORKLOADS = {
     # 198 raw profiles of the sqlite shell (6 workloads x 33 runs), made with clang-22.
-    "sqlite-raw": ("sqlite", False),
+    "sqlite-raw": ("sqlite", "sqlite-workload.sh"),
     # The same 198 runs, each as its own indexed profile (llvm-profdata-22 merge).
-    "sqlite-indexed": ("sqlite-indexed", True),
+    "sqlite-indexed": ("sqlite-indexed", "derived"),
     # The same 198 runs, each as its own text profile (llvm-profdata-22 merge --text).
-    "sqlite-text": ("sqlite-text", True),
+    "sqlite-text": ("sqlite-text", "derived"),
+    # 24 raw profiles of ripgrep 14.1.1 built by rustc with -Cprofile-generate (13k functions,
+    # 1.8 MB each), searching cargo's registry sources.
+    "ripgrep-raw": ("ripgrep", "ripgrep-workload.sh"),
 }
 
 
@@ -77,19 +80,21 @@ def expand(paths):
 
 def workload_files(name, bench_dir):
     """The files of a named workload, made by its script first if there are none."""
-    sub, derived = WORKLOADS[name]
+    sub, maker = WORKLOADS[name]
     d = os.path.join(bench_dir, sub)
-    raw = os.path.join(bench_dir, "sqlite")
     files = expand([d]) if os.path.isdir(d) else []
     if not files:
-        if not (os.path.isdir(raw) and expand([raw])):
-            subprocess.run(["bash", os.path.join(HERE, "sqlite-workload.sh"), raw], check=True)
-        if derived:
+        if maker == "derived":
+            raw = os.path.join(bench_dir, "sqlite")
+            if not (os.path.isdir(raw) and expand([raw])):
+                subprocess.run(["bash", os.path.join(HERE, "sqlite-workload.sh"), raw], check=True)
             subprocess.run(
                 ["bash", os.path.join(HERE, "sqlite-derived.sh"), raw,
                  os.path.join(bench_dir, "sqlite-indexed"), os.path.join(bench_dir, "sqlite-text")],
                 check=True,
             )
+        else:
+            subprocess.run(["bash", os.path.join(HERE, maker), d], check=True)
         files = expand([d])
     return files
 

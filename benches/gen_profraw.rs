@@ -12,7 +12,8 @@
 //! binary ID; what differs between files is what differs between runs — the counter values,
 //! the values seen at value sites, and, as with a position-independent executable under
 //! ASLR, the load address (every `FunctionPointer` and indirect-call target moves by the same
-//! per-run offset).
+//! per-run offset, and so does the header's BitmapDelta, the distance to the absent bitmap
+//! section).
 //!
 //! Densities follow the sqlite shell built with clang-22 (`benches/sqlite-workload.sh`):
 //! ~14.6 counters per function, ~30 % of functions with value sites (~3.5 sites each, 4 in
@@ -177,7 +178,9 @@ pub fn write_run(b: &Binary, run: u64, seed: u64, out: &mut Vec<u8>) {
     put64(out, 0);
     put64(out, b.names_blob.len() as u64);
     put64(out, counters_delta);
-    put64(out, counters_delta.wrapping_sub(0x1000));
+    // BitmapDelta: with no bitmap section its start symbol is null, so this is `0 − data
+    // start`, which moves with the load address (as in every run of a real PIE).
+    put64(out, 0u64.wrapping_sub(base + 0x70_0000));
     put64(out, base + 0x80_0000);
     put64(out, 0); // vtables
     put64(out, 0);
@@ -193,7 +196,7 @@ pub fn write_run(b: &Binary, run: u64, seed: u64, out: &mut Vec<u8>) {
         put64(out, b.cfg_hashes[i]);
         let rec = 64 * i as u64;
         put64(out, counters_delta.wrapping_add(off).wrapping_sub(rec));
-        put64(out, counters_delta.wrapping_sub(0x1000).wrapping_sub(rec));
+        put64(out, 0); // BitmapPtr: no bitmap bytes
         put64(out, base + b.code_offsets[i]);
         put64(out, 0); // Values: the runtime's pointer, not used by readers
         out.extend_from_slice(&b.num_counters[i].to_le_bytes());

@@ -288,9 +288,12 @@ fn merge_attempt(
 }
 
 /// Learns the layout of a folded raw input, so that later files of its binary take the
-/// fast path: unless a known layout already accepts it, or the layout's records are not
-/// exactly the `records` records the full reader gave (then the two would not agree), or
-/// the file changed while the layout was taken from it (the input was folded whole before:
+/// fast path: unless a known layout has the file's header and binary IDs (it accepts the
+/// file, or the file is of a binary already learned but differs from its layout in a way
+/// the layout does not allow: if that happens in every run, learning again would keep one
+/// more copy of the binary's records and names per run, up to 16, for nothing), or the
+/// layout's records are not exactly the `records` records the full reader gave (then the
+/// two would not agree), or the file changed while the layout was taken from it (the input was folded whole before:
 /// only the layout is left out).
 #[allow(clippy::too_many_arguments)]
 fn learn(
@@ -302,10 +305,7 @@ fn learn(
     bytes: &[u8],
     file: &InputFile,
 ) {
-    if layouts
-        .iter()
-        .any(|l| l.header_matches(bytes) && l.scan(bytes).is_some())
-    {
+    if layouts.iter().any(|l| l.header_matches(bytes)) {
         return;
     }
     let Some(layout) = RawLayout::learn(bytes, kind, names) else {

@@ -6,6 +6,8 @@
 
 use std::path::{Path, PathBuf};
 
+use pgo_merge::frontends::profraw::NameCache;
+use pgo_merge::frontends::profraw::layout::RawLayout;
 use pgo_merge::passes::{FailureMode, MergeOptions};
 
 use pgo_merge::pipeline::{InputSpec, merge_files};
@@ -208,5 +210,99 @@ fn another_load_address_translates_the_same_targets() {
                 "delta {delta:#x}, fast {fast}: targets translated differently"
             );
         }
+    }
+}
+
+/// The layout learned from `first` (read by the full reader, as the merge does).
+fn layout_of(first: &[u8]) -> RawLayout {
+    let cache = NameCache::new();
+    let r = pgo_merge::frontends::read(first, &cache).expect("read");
+    assert!(r.warnings.is_empty(), "a file that may teach a layout");
+    RawLayout::learn(first, r.profile.kind, r.profile.names.clone()).expect("a layout")
+}
+
+/// Offset of BitmapDelta in a raw v9/v10 header.
+const BITMAP_DELTA_AT: usize = 88;
+
+/// Two runs of one position-independent executable without MC/DC bitmaps have different
+/// BitmapDelta words (the distance from the data records to a bitmap section that does not
+/// exist, which moves with the load address): the later run is still read through the first
+/// one's layout, and merges as the full reader merges it.
+#[test]
+fn later_runs_of_a_pie_without_bitmaps_take_the_layout() {
+    let pairs = [
+        (
+            "clang22/ir-basic-run1.profraw",
+            "clang22/ir-basic-run2.profraw",
+        ),
+        (
+            "clang22/ir-basic-m32-run1.profraw",
+            "clang22/ir-basic-m32-run2.profraw",
+        ),
+        (
+            "rustc-nightly/ir-run1.profraw",
+            "rustc-nightly/ir-run2.profraw",
+        ),
+    ];
+    let mut differing = 0;
+    for (a, b) in pairs {
+        let (pa, pb) = (raw(a), raw(b));
+        if !pa.exists() || !pb.exists() {
+            eprintln!("SKIPPED: {a} or {b} is not in testdata");
+            continue;
+        }
+        let (one, two) = (
+            std::fs::read(&pa).expect("read"),
+            std::fs::read(&pb).expect("read"),
+        );
+        if one[BITMAP_DELTA_AT..BITMAP_DELTA_AT + 8] != two[BITMAP_DELTA_AT..BITMAP_DELTA_AT + 8] {
+            differing += 1;
+        }
+        let layout = layout_of(&one);
+        assert!(
+            layout.header_matches(&two),
+            "{b}: header not matched by {a}'s layout"
+        );
+        assert!(
+            layout.scan(&two).is_some(),
+            "{b}: not read through {a}'s layout"
+        );
+        same(
+            b,
+            &[spec(&pa, "1"), spec(&pb, "2"), spec(&pb, "1")],
+            1,
+            FailureMode::Any,
+        );
+    }
+    assert!(
+        differing > 0,
+        "no pair of runs with different BitmapDelta words in testdata"
+    );
+}
+
+/// When records do have bitmap bytes, BitmapDelta locates them: a file whose BitmapDelta
+/// differs is not the same layout (the full reader decides what it is).
+#[test]
+fn bitmap_delta_is_compared_when_there_are_bitmaps() {
+    let p = raw("clang22/mcdc.profraw");
+    let bytes = std::fs::read(&p).expect("read");
+    let layout = layout_of(&bytes);
+    assert!(
+        layout.scan(&bytes).is_some(),
+        "the file itself is of its layout"
+    );
+    let mut moved = bytes.clone();
+    add64(&mut moved, BITMAP_DELTA_AT, 8);
+    assert!(!layout.header_matches(&moved) && layout.scan(&moved).is_none());
+    let dir = tempdir();
+    let other = dir.path().join("moved.profraw");
+    std::fs::write(&other, &moved).expect("write");
+    for mode in [FailureMode::Any, FailureMode::Warn] {
+        same(
+            "mcdc, BitmapDelta moved",
+            &[spec(&p, "1"), spec(&other, "1")],
+            1,
+            mode,
+        );
     }
 }

@@ -2,7 +2,9 @@
 //! building records.
 //!
 //! Every run of one instrumented binary writes the same header (but for `NamesDelta`, an
-//! address), the same binary IDs, the same data records (but for `FunctionPointer` and
+//! address, and `BitmapDelta` when the binary has no MC/DC bitmap: then it is the distance from
+//! the data records to a null section start, which moves with the load address of a
+//! position-independent executable), the same binary IDs, the same data records (but for `FunctionPointer` and
 //! `Values`, addresses that move with the load address of a position-independent executable)
 //! and the same names section. Only the counters, bitmap bytes and value data differ. A
 //! [`RawLayout`] is learned from one file that the full reader ([`super::read`]) accepted
@@ -38,8 +40,11 @@ pub struct RawLayout {
     names: Arc<SymbolTable>,
     /// Header and binary IDs, up to the data records.
     prefix: Vec<u8>,
-    /// Offset of the header's NamesDelta word (an address, not compared).
-    names_delta_at: usize,
+    /// Offsets of the header words that are not compared, ascending: NamesDelta (an
+    /// address, which the reader ignores) and, when no record has bitmap bytes, BitmapDelta
+    /// (which the reader then never uses; without a bitmap section it is `0 − data start`,
+    /// different in every run of a position-independent executable).
+    free_words: Vec<usize>,
     data_start: usize,
     data: Vec<u8>,
     record_size: usize,
@@ -141,6 +146,15 @@ impl RawLayout {
             return None;
         }
         let layout = h.record_layout();
+        let mut free_words = vec![usize::try_from(h.offset_of(Field::NamesDelta)).ok()?];
+        if h.fields.contains(&Field::BitmapDelta) && records.iter().all(|r| r.bitmap_len == 0) {
+            // The full reader locates bitmap bytes through BitmapDelta only for records that
+            // have some, and a scanned file's records are those of this one (their bitmap
+            // sizes are compared with the rest of the data records).
+            free_words.push(usize::try_from(h.offset_of(Field::BitmapDelta)).ok()?);
+        }
+        free_words.sort_unstable();
+        free_words.dedup();
         let record_size = usize::try_from(layout.size).ok()?;
         let data_start = usize::try_from(p.sections.data).ok()?;
         let data_end = data_start.checked_add(record_size.checked_mul(records.len())?)?;
@@ -173,7 +187,7 @@ impl RawLayout {
             kind,
             names,
             prefix: data.get(..data_start)?.to_vec(),
-            names_delta_at: usize::try_from(h.offset_of(Field::NamesDelta)).ok()?,
+            free_words,
             data_start,
             data: data.get(data_start..data_end)?.to_vec(),
             record_size,
@@ -215,10 +229,19 @@ impl RawLayout {
 
     /// True if `data` starts with this layout's header and binary IDs (a cheap first test).
     pub fn header_matches(&self, data: &[u8]) -> bool {
-        let n = self.names_delta_at;
-        data.len() >= self.values_start
-            && data.get(..n) == self.prefix.get(..n)
-            && data.get(n + 8..self.prefix.len()) == self.prefix.get(n + 8..)
+        if data.len() < self.values_start {
+            return false;
+        }
+        // The prefix, compared in the runs between the words that may differ.
+        let mut from = 0;
+        for &w in self.free_words.iter().chain([&self.prefix.len()]) {
+            let to = w.min(self.prefix.len());
+            if from < to && data.get(from..to) != self.prefix.get(from..to) {
+                return false;
+            }
+            from = from.max(w + 8);
+        }
+        true
     }
 
     /// Checks that `data` is a profile of this layout (see the module docs) and reads its
