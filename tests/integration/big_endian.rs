@@ -813,19 +813,12 @@ fn assert_same_text(a: &str, b: &str, what: &str) {
     if a == b {
         return;
     }
-    let diff: Vec<String> = a
-        .lines()
-        .zip(b.lines())
-        .enumerate()
-        .filter(|(_, (x, y))| x != y)
-        .take(10)
-        .map(|(i, (x, y))| format!("line {}: LE: {x:?}\n         BE: {y:?}", i + 1))
-        .collect();
+    let diff = crate::common::differing_lines(a, b, 10, "LE", "BE");
     panic!(
         "{what} differ ({} vs {} lines)\n{}",
         a.lines().count(),
         b.lines().count(),
-        diff.join("\n")
+        diff
     );
 }
 

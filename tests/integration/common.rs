@@ -18,15 +18,35 @@ pub fn raw(rel: &str) -> PathBuf {
 
 /// All `.profraw` files under `testdata/profraw/<producer>`, sorted.
 pub fn raws_of(producer: &str) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(raw(producer))
+    files_with_extension(&raw(producer), "profraw")
+}
+
+/// The files of `dir` (not below it) whose extension is `ext`, sorted; none if `dir` cannot
+/// be read.
+pub fn files_with_extension(dir: &Path, ext: &str) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
         .map(|d| {
             d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
+                .filter(|p| p.extension().is_some_and(|e| e == ext))
                 .collect()
         })
         .unwrap_or_default();
     v.sort();
     v
+}
+
+/// The first `n` lines where `a` and `b` differ, each as `line N: <la>: .. / <lb>: ..`, for
+/// a failure message.
+pub fn differing_lines(a: &str, b: &str, n: usize, la: &str, lb: &str) -> String {
+    let pad = " ".repeat(la.len().max(lb.len()) + 7);
+    a.lines()
+        .zip(b.lines())
+        .enumerate()
+        .filter(|(_, (x, y))| x != y)
+        .take(n)
+        .map(|(i, (x, y))| format!("line {}: {la}: {x:?}\n{pad}{lb}: {y:?}", i + 1))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// A fresh temporary directory for one test.
@@ -236,21 +256,14 @@ fn compare_views(
             b = canonical(&b);
         }
         if a != b {
-            let diff: Vec<String> = a
-                .lines()
-                .zip(b.lines())
-                .enumerate()
-                .filter(|(_, (x, y))| x != y)
-                .take(10)
-                .map(|(i, (x, y))| format!("line {}: llvm: {x:?}\n         ours: {y:?}", i + 1))
-                .collect();
+            let diff = differing_lines(&a, &b, 10, "llvm", "ours");
             panic!(
                 "{what}: `{} {}` differs ({} vs {} lines)\n{}",
                 llvm_profdata.display(),
                 view.join(" "),
                 a.lines().count(),
                 b.lines().count(),
-                diff.join("\n")
+                diff
             );
         }
     }

@@ -453,18 +453,8 @@ fn llvm_to_iprof_to_llvm_shows_identically() {
             continue;
         }
         if a != b {
-            let diff: Vec<String> = a
-                .lines()
-                .zip(b.lines())
-                .enumerate()
-                .filter(|(_, (x, y))| x != y)
-                .take(8)
-                .map(|(i, (x, y))| format!("line {}: direct {x:?}\n   round trip {y:?}", i + 1))
-                .collect();
-            panic!(
-                "{name}: the round trip shows differently\n{}",
-                diff.join("\n")
-            );
+            let diff = crate::common::differing_lines(&a, &b, 8, "direct", "round trip");
+            panic!("{name}: the round trip shows differently\n{}", diff);
         }
         same += 1;
     }

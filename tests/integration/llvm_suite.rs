@@ -568,19 +568,12 @@ impl Pair {
         );
         let (sa, sb) = (self.comparable(&a.stdout), self.comparable(&b.stdout));
         if sa != sb {
-            let diff: Vec<String> = sa
-                .lines()
-                .zip(sb.lines())
-                .enumerate()
-                .filter(|(_, (x, y))| x != y)
-                .take(8)
-                .map(|(i, (x, y))| format!("line {}: llvm: {x:?}\n         ours: {y:?}", i + 1))
-                .collect();
+            let diff = crate::common::differing_lines(&sa, &sb, 8, "llvm", "ours");
             panic!(
                 "{what}: stdout differs ({} vs {} lines)\n{}\n--- llvm:\n{sa}\n--- ours:\n{sb}",
                 sa.lines().count(),
                 sb.lines().count(),
-                diff.join("\n")
+                diff
             );
         }
         self.assert_same_writes(&before, &what);

@@ -373,14 +373,7 @@ fn sqlite_profiles(test: &str) -> Option<Vec<PathBuf>> {
     let dir = std::env::var_os("PGO_MERGE_SQLITE_PROFILES")
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("/tmp/pgo-merge-bench/sqlite"));
-    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .map(|d| {
-            d.filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|p| p.extension().is_some_and(|e| e == "profraw"))
-                .collect()
-        })
-        .unwrap_or_default();
-    v.sort();
+    let v = crate::common::files_with_extension(&dir, "profraw");
     if v.len() < 20 {
         eprintln!(
             "SKIPPED {test}: no sqlite benchmark profiles in {} (make them with \
