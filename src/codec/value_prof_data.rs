@@ -105,6 +105,41 @@ impl FlatValues {
         }
     }
 
+    /// Appends one value to the site being built (values read elsewhere, as from a text
+    /// profile): [`FlatValues::push_site`] closes the site, [`FlatValues::push_block`] the
+    /// block. Returns false (and adds nothing) once the store holds 2^32 values.
+    pub fn push_value(&mut self, v: ValueCount) -> bool {
+        if u32::try_from(self.values.len()).is_err() {
+            return false;
+        }
+        self.values.push(v);
+        true
+    }
+
+    /// Closes a site: the values pushed since the last site was closed (or the store was
+    /// cleared). Returns its index among all sites, or `None` past 2^32 sites.
+    pub fn push_site(&mut self) -> Option<u32> {
+        let start = self.sites.last().map_or(0, |&(s, n)| s + n);
+        let end = u32::try_from(self.values.len()).ok()?;
+        let index = u32::try_from(self.sites.len()).ok()?;
+        self.sites.push((start, end.checked_sub(start)?));
+        Some(index)
+    }
+
+    /// Adds a block whose sites of each kind (in [`ValueKind::index`] order) are the closed
+    /// sites `first..first + n`; returns its ordinal, or `None` if a range is not of closed
+    /// sites.
+    pub fn push_block(&mut self, kinds: [(u32, u32); ValueKind::COUNT]) -> Option<u32> {
+        for &(first, n) in &kinds {
+            if first as usize + n as usize > self.sites.len() {
+                return None;
+            }
+        }
+        let ordinal = u32::try_from(self.blocks.len()).ok()?;
+        self.blocks.push(kinds);
+        Some(ordinal)
+    }
+
     /// Number of blocks.
     pub fn len(&self) -> usize {
         self.blocks.len()

@@ -11,9 +11,10 @@
 //! that targets whose names are unknown survive a text round trip (our writer prints them that
 //! way; llvm-profdata prints them as external symbols and loses them).
 //!
-//! Merges read text inputs with [`read_cached`] (module `fast`): the same profile, read at
-//! close to the speed of scanning the bytes, with names hashed once per merge; it hands
-//! anything unusual back to [`read`].
+//! Merges read text inputs with [`scan_cached`] (module `fast`): the same records, read at
+//! close to the speed of scanning the bytes into one counter buffer and one store of value
+//! sites per file (no record built), with names hashed once per merge; it hands anything
+//! unusual back to [`read`]. [`read_cached`] is the same reader with the records built.
 
 mod fast;
 
@@ -26,7 +27,7 @@ use crate::ir::{
     TemporalProfile, TemporalTrace, ValueCount, ValueKind, ValueProfile, ValueSite,
 };
 
-pub use fast::{TextNameCache, read as read_cached};
+pub use fast::{TextNameCache, TextScan, read as read_cached, scan as scan_cached};
 
 /// The literal LLVM uses for a value with no known name.
 pub const EXTERNAL_SYMBOL: &str = "** External Symbol **";

@@ -206,6 +206,20 @@ fn merge_attempt(
                             values: &s.values,
                         })
                     }
+                    Read::Text(s) => {
+                        let ok = acc.begin_input(
+                            *idx as u32,
+                            &spec.path,
+                            spec.weight,
+                            &s.profile,
+                            InputInfo::default(),
+                        )?;
+                        ok.then_some(Src::File {
+                            layout: &s.layout,
+                            bytes: &s.bytes,
+                            values: &s.values,
+                        })
+                    }
                     Read::General(r, _) => {
                         let info = input_info(r, &r.warnings);
                         let ok = acc.begin_input(
@@ -360,10 +374,8 @@ fn read_general<'a>(
             }
         }
         frontends::FormatKind::TextProfile => {
-            if let Some(p) = frontends::proftext::read_cached(bytes, text_names) {
-                let mut r = ReadOutput::from_profile(p);
-                r.format = frontends::FormatKind::TextProfile;
-                return Ok(Read::General(r, bytes));
+            if let Some(s) = frontends::proftext::scan_cached(bytes, text_names) {
+                return Ok(Read::Text(s));
             }
         }
         _ => {}
@@ -382,5 +394,7 @@ enum Read<'a> {
         bytes: &'a [u8],
     },
     Indexed(frontends::profdata::IndexedScan<'a>, &'a [u8]),
+    /// A text profile read by the merge's text reader: its counters in a buffer of its own.
+    Text(frontends::proftext::TextScan),
     General(ReadOutput<'a>, &'a [u8]),
 }

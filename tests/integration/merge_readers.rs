@@ -208,3 +208,72 @@ fn text_reader_of_merges_hands_back_what_it_cannot_read_exactly() {
         }
     }
 }
+
+/// A text profile of functions `f` (`nf` counters, two indirect-call sites) and `g`, in the
+/// order given.
+fn text_profile(order: &[&str], nf: usize, base: u64) -> String {
+    let mut s = String::from(":ir\n");
+    for name in order {
+        if *name == "f" {
+            s += &format!("f\n11\n{nf}\n");
+            for i in 0..nf as u64 {
+                s += &format!("{}\n", base + i);
+            }
+            s += &format!("1\n0\n2\n2\ng:{base}\nh:3\n1\nh:{}\n", base + 1);
+        } else {
+            s += &format!("g\n22\n1\n{base}\n");
+        }
+    }
+    s
+}
+
+/// Files of one program after the first take the merge's slot cache (the same keys in the
+/// same order), others the look-ups: the output is llvm-profdata's either way, and a record
+/// whose counter count changed under the same keys is still a conflict.
+#[test]
+fn repeat_inputs_of_one_program_merge_as_llvm_profdata_does() {
+    let Some(llvm) = tool("llvm-profdata-22", "slot cache vs llvm-profdata-22") else {
+        return;
+    };
+    let dir = tempdir();
+    let write = |name: &str, text: String| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    };
+    let a = write("a.proftext", text_profile(&["f", "g"], 2, 5));
+    let b = write("b.proftext", text_profile(&["f", "g"], 2, 7));
+    let c = write("c.proftext", text_profile(&["g", "f"], 2, 9));
+    let conflict = write("d.proftext", text_profile(&["f", "g"], 3, 1));
+    let inputs = [&a, &b, &b, &c, &a, &b, &c, &c, &a, &a];
+    let ours = dir.path().join("ours.profdata");
+    let theirs = dir.path().join("theirs.profdata");
+    for threads in ["1", "2"] {
+        let mut args: Vec<std::ffi::OsString> = vec!["-j".into(), threads.into(), "-o".into()];
+        args.push(ours.clone().into());
+        args.extend(inputs.iter().map(|p| p.as_os_str().to_owned()));
+        assert_ok(&run_ours(&args), "pgo-merge of repeat text inputs");
+        let mut l: Vec<&std::ffi::OsStr> =
+            vec!["merge".as_ref(), "--num-threads=1".as_ref(), "-o".as_ref()];
+        l.push(theirs.as_os_str());
+        l.extend(inputs.iter().map(|p| p.as_os_str()));
+        assert_ok(&run(&llvm, &l), "llvm-profdata merge");
+        assert_eq!(
+            std::fs::read(&ours).unwrap(),
+            std::fs::read(&theirs).unwrap(),
+            "-j {threads}"
+        );
+    }
+    let out = run_ours([
+        "-o".as_ref(),
+        ours.as_os_str(),
+        a.as_os_str(),
+        b.as_os_str(),
+        a.as_os_str(),
+        conflict.as_os_str(),
+    ]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("number of counters differs"), "{err}");
+    assert!(err.contains("d.proftext"), "{err}");
+}

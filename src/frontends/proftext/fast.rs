@@ -16,11 +16,13 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 
 use super::EXTERNAL_SYMBOL;
+use crate::bytes::Endian;
+use crate::codec::value_prof_data::FlatValues;
 use crate::ir::fx::FxBuildHasher;
 use crate::ir::name_hash::md5_hash;
 use crate::ir::{
-    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
-    TemporalProfile, ValueCount, ValueKind, ValueProfile, ValueSite,
+    CounterLayout, Counters, FunctionKey, FunctionRecord, LayoutRecord, Profile, ProfileKind,
+    Provenance, SymbolTable, TemporalProfile, ValueCount, ValueKind, ValueProfile, ValueSite,
 };
 
 /// Name → MD5 name hash.
@@ -263,9 +265,73 @@ fn auto_radix(s: &[u8]) -> Option<u64> {
     decimal(s)
 }
 
+/// A text profile described for a merge (see [`scan`]): no records are built. Its counters
+/// (8-byte little-endian words) and MC/DC bitmaps are in [`TextScan::bytes`], where
+/// [`TextScan::layout`] places them, its value sites in one [`FlatValues`]: no allocation per
+/// record.
+#[derive(Debug)]
+pub struct TextScan {
+    /// The profile without its records (kind and names).
+    pub profile: Profile<'static>,
+    /// The records, in file order, placed in [`TextScan::bytes`].
+    pub layout: CounterLayout,
+    /// The records' counters and bitmaps.
+    pub bytes: Vec<u8>,
+    /// The records' value sites, numbered by [`LayoutRecord::values`].
+    pub values: FlatValues,
+}
+
+impl TextScan {
+    /// The records the layout describes, built (what [`read`] gives).
+    pub fn records(&self) -> Vec<FunctionRecord<'static>> {
+        self.layout
+            .records
+            .iter()
+            .map(|r| FunctionRecord {
+                key: r.key,
+                counters: Counters::Owned(
+                    self.bytes[r.counters..r.counters + 8 * r.num_counters]
+                        .chunks_exact(8)
+                        .map(|c| {
+                            let mut a = [0u8; 8];
+                            a.copy_from_slice(c);
+                            u64::from_le_bytes(a)
+                        })
+                        .collect(),
+                ),
+                bitmap: self.bytes[r.bitmap..r.bitmap + r.bitmap_len]
+                    .to_vec()
+                    .into(),
+                values: r.values.and_then(|b| {
+                    let mut v = ValueProfile::default();
+                    for kind in ValueKind::ALL {
+                        *v.kind_mut(kind) = (0..self.values.num_sites(b, kind))
+                            .map(|i| ValueSite {
+                                values: self.values.site(b, kind, i).to_vec(),
+                            })
+                            .collect();
+                    }
+                    (!v.is_empty()).then(|| Box::new(v))
+                }),
+            })
+            .collect()
+    }
+}
+
 /// Reads a text profile for a merge, or `None` if it is not one this reader reads exactly
-/// as [`super::read`] (then read it with that).
+/// as [`super::read`] (then read it with that): [`scan`] with the records built.
 pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
+    let s = scan(data, cache)?;
+    let records = s.records();
+    Some(Profile {
+        records,
+        ..s.profile
+    })
+}
+
+/// Describes a text profile for a merge, or `None` if it is not one this reader reads
+/// exactly as [`super::read`] (then read it with that).
+pub fn scan(data: &[u8], cache: &TextNameCache) -> Option<TextScan> {
     if !data.is_ascii() || memchr::memchr(b'\r', data).is_some() {
         return None;
     }
@@ -295,17 +361,12 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
     }
 
     let mut hasher = Hasher::new(cache);
-    // Room for one counter per 4 bytes of text, more than real profiles hold (the vector
-    // grows otherwise): growing would copy it, and a file of counters only is rare.
-    let mut arena: Vec<u64> = Vec::with_capacity(data.len() / 4);
-    // Per record: key, counters in the arena, bitmap, values.
-    type Rec = (
-        FunctionKey,
-        (usize, usize),
-        Vec<u8>,
-        Option<Box<ValueProfile>>,
-    );
-    let mut recs: Vec<Rec> = Vec::new();
+    // Room for one counter per 4 bytes of text (8 bytes each), more than real profiles hold
+    // (the vector grows otherwise): growing would copy it, and a file of counters only is
+    // rare. Pages never written are never touched.
+    let mut bytes: Vec<u8> = Vec::with_capacity(data.len().saturating_mul(2));
+    let mut values = FlatValues::default();
+    let mut layout: Vec<LayoutRecord> = Vec::new();
     let mut record_names: Vec<(u64, &[u8])> = Vec::new();
     let mut targets: Vec<(u64, &[u8])> = Vec::new();
     let mut vtable_targets: Vec<(u64, &[u8])> = Vec::new();
@@ -317,30 +378,39 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
         if n == 0 {
             return None;
         }
-        let start = arena.len();
+        let counters = bytes.len();
         for _ in 0..n {
-            arena.push(lines.next_decimal()?);
+            bytes.extend_from_slice(&lines.next_decimal()?.to_le_bytes());
         }
-        let mut bitmap = Vec::new();
+        let bitmap = bytes.len();
         if let Some(l) = lines.peek()
             && let Some(count) = l.strip_prefix(b"$")
         {
             lines.next();
             let nb = auto_radix(count.trim_ascii())?;
             for _ in 0..nb {
-                bitmap.push(u8::try_from(auto_radix(lines.next()?)?).ok()?);
+                bytes.push(u8::try_from(auto_radix(lines.next()?)?).ok()?);
             }
         }
-        let values = read_values(&mut lines, &mut hasher, &mut targets, &mut vtable_targets)?;
-        recs.push((
-            FunctionKey {
+        let bitmap_len = bytes.len() - bitmap;
+        let block = read_values(
+            &mut lines,
+            &mut hasher,
+            &mut values,
+            &mut targets,
+            &mut vtable_targets,
+        )?;
+        layout.push(LayoutRecord {
+            key: FunctionKey {
                 name: name_hash,
                 cfg,
             },
-            (start, n as usize),
+            counters,
+            num_counters: n as usize,
             bitmap,
-            values,
-        ));
+            bitmap_len,
+            values: block,
+        });
     }
     hasher.publish(&record_names);
 
@@ -354,34 +424,29 @@ pub fn read(data: &[u8], cache: &TextNameCache) -> Option<Profile<'static>> {
         }
         Arc::new(t)
     };
-    let all = Arc::new(arena);
-    let records = recs
-        .into_iter()
-        .map(|(key, (start, len), bitmap, values)| FunctionRecord {
-            key,
-            counters: Counters::Shared {
-                all: Arc::clone(&all),
-                start,
-                len,
+    Some(TextScan {
+        profile: Profile {
+            kind,
+            records: Vec::new(),
+            names,
+            vtable_names,
+            binary_ids: Vec::new(),
+            temporal: TemporalProfile::default(),
+            uncorrelated_counters: 0,
+            stored_summaries: None,
+            layout: None,
+            provenance: Provenance {
+                path: None,
+                format: "text profile".into(),
             },
-            bitmap: bitmap.into(),
-            values,
-        })
-        .collect();
-    Some(Profile {
-        kind,
-        records,
-        names,
-        vtable_names,
-        binary_ids: Vec::new(),
-        temporal: TemporalProfile::default(),
-        uncorrelated_counters: 0,
-        stored_summaries: None,
-        layout: None,
-        provenance: Provenance {
-            path: None,
-            format: "text profile".into(),
         },
+        layout: CounterLayout {
+            kind,
+            endian: Endian::Little,
+            records: layout,
+        },
+        bytes,
+        values,
     })
 }
 
@@ -436,13 +501,15 @@ fn table_of(
     Arc::new(t)
 }
 
-/// [`super::read_values`] on bytes; `None` where that one would fail or read a raw hash.
+/// [`super::read_values`] on bytes, into `out`: the record's block (`None` if it has no
+/// site); `None` where that one would fail or read a raw hash.
 fn read_values<'a>(
     lines: &mut Lines<'a>,
     hasher: &mut Hasher<'a, '_>,
+    out: &mut FlatValues,
     targets: &mut Vec<(u64, &'a [u8])>,
     vtable_targets: &mut Vec<(u64, &'a [u8])>,
-) -> Option<Option<Box<ValueProfile>>> {
+) -> Option<Option<u32>> {
     let Some(l) = lines.peek() else {
         return Some(None);
     };
@@ -455,15 +522,16 @@ fn read_values<'a>(
     if nkinds == 0 || nkinds > ValueKind::COUNT as u64 {
         return None;
     }
-    let mut v = ValueProfile::default();
+    // Per kind: (first site, number of sites); a kind listed again replaces its sites, as
+    // in the full reader.
+    let mut kinds = [(0u32, 0u32); ValueKind::COUNT];
     for _ in 0..nkinds {
         let k = lines.next_decimal()?;
         let kind = u32::try_from(k).ok().and_then(ValueKind::from_u32)?;
         let nsites = lines.next_decimal()?;
-        let mut sites = Vec::with_capacity(nsites.min(1 << 16) as usize);
+        let mut first = None;
         for _ in 0..nsites {
             let nvalues = lines.next_decimal()?;
-            let mut site = ValueSite::default();
             for _ in 0..nvalues {
                 let s = lines.next()?;
                 let colon = memchr::memrchr(b':', s)?;
@@ -484,15 +552,21 @@ fn read_values<'a>(
                         h
                     }
                 };
-                site.values.push(ValueCount { value, count });
+                if !out.push_value(ValueCount { value, count }) {
+                    return None;
+                }
             }
-            sites.push(site);
+            let site = out.push_site()?;
+            first.get_or_insert(site);
         }
-        if !sites.is_empty() {
-            *v.kind_mut(kind) = sites;
+        if let Some(first) = first {
+            kinds[kind.index()] = (first, u32::try_from(nsites).ok()?);
         }
     }
-    Some((!v.is_empty()).then(|| Box::new(v)))
+    if kinds.iter().all(|&(_, n)| n == 0) {
+        return Some(None);
+    }
+    out.push_block(kinds).map(Some)
 }
 
 /// `0x` and 16 hex digits: the full reader may take it as a hash (see `super::raw_hash`).

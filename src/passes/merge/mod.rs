@@ -236,6 +236,30 @@ pub(crate) struct Merger<'o> {
     layout: Option<crate::ir::TableLayout>,
     /// Layouts registered so far (the fast path).
     layouts: Vec<KnownLayout>,
+    /// The slots of the records of the last file folded as [`Src::File`] (none with a
+    /// remapping): a later file with the same keys in the same order (an indexed profile of
+    /// the same program, whose table lists its records in the same order) is merged through
+    /// them, without a look-up per record.
+    file_slots: Option<FileSlots>,
+}
+
+/// The keys of a file's records in file order and, per shard, the (record index, slot)
+/// pairs of the records it owns.
+struct FileSlots {
+    keys: Vec<FunctionKey>,
+    by_shard: Vec<Vec<(u32, u32)>>,
+}
+
+impl FileSlots {
+    /// True if `layout`'s records have exactly these keys, in this order.
+    fn matches(&self, layout: &CounterLayout) -> bool {
+        self.keys.len() == layout.records.len()
+            && self
+                .keys
+                .iter()
+                .zip(&layout.records)
+                .all(|(k, r)| *k == r.key)
+    }
 }
 
 impl<'o> Merger<'o> {
@@ -261,6 +285,7 @@ impl<'o> Merger<'o> {
             any_indexed: false,
             layout: None,
             layouts: Vec::new(),
+            file_slots: None,
         }
     }
 
@@ -436,12 +461,34 @@ impl<'o> Merger<'o> {
         let n = self.shards.len();
         let weight_all = self.opts.weight_all_values;
         let remap = self.opts.remapping.as_deref();
+        // Per item: whether it is a file whose keys are those of the slot cache's.
+        let cached: Vec<bool> = batch
+            .iter()
+            .map(|item| match (&item.src, &self.file_slots) {
+                (Src::File { layout, .. }, Some(c)) => remap.is_none() && c.matches(layout),
+                _ => false,
+            })
+            .collect();
+        let file_slots = &self.file_slots;
         let layouts = &self.layouts;
         self.shards
             .par_iter_mut()
             .enumerate()
             .for_each(|(si, shard)| {
-                for item in batch {
+                for (item, &cached) in batch.iter().zip(&cached) {
+                    if let (
+                        true,
+                        Src::File {
+                            layout,
+                            bytes,
+                            values,
+                        },
+                        Some(c),
+                    ) = (cached, &item.src, file_slots)
+                    {
+                        shard.add_layout(layout, &c.by_shard[si], bytes, values, item, weight_all);
+                        continue;
+                    }
                     match &item.src {
                         Src::Profile(p) => {
                             let key_of = |rec: &FunctionRecord<'_>| match remap {
@@ -516,6 +563,34 @@ impl<'o> Merger<'o> {
                     }
                 }
             });
+        // Learn the slots of the last file that did not match the cache: all its keys have
+        // slots now.
+        if remap.is_none()
+            && let Some((Src::File { layout, .. }, _)) = batch
+                .iter()
+                .zip(&cached)
+                .rev()
+                .find(|(item, _)| matches!(item.src, Src::File { .. }))
+                .filter(|(_, cached)| !**cached)
+                .map(|(item, c)| (item.src, c))
+        {
+            self.file_slots = self.slots_of(layout);
+        }
+    }
+
+    /// The slots of `layout`'s records, if every one has a slot.
+    fn slots_of(&self, layout: &CounterLayout) -> Option<FileSlots> {
+        let n = self.shards.len();
+        let mut by_shard: Vec<Vec<(u32, u32)>> = vec![Vec::new(); n];
+        for (ri, rec) in layout.records.iter().enumerate() {
+            let si = shard_of(rec.key.name, n);
+            let slot = self.shards[si].slot_of(rec.key)?;
+            by_shard[si].push((u32::try_from(ri).ok()?, u32::try_from(slot).ok()?));
+        }
+        Some(FileSlots {
+            keys: layout.records.iter().map(|r| r.key).collect(),
+            by_shard,
+        })
     }
 
     /// Builds the merged profile; `total_inputs` counts every input, skipped ones included.
