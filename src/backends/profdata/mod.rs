@@ -333,8 +333,43 @@ fn write_into(
     };
     let mut sum = new_summary();
     let mut cs_sum = new_summary();
+    // The groups in emission order (bucket after bucket). Buckets follow the name hashes,
+    // so consecutive groups, their records, counters and names lie far apart in memory:
+    // walking this sequence lets the loop below prefetch what it will write a few keys ahead
+    // instead of waiting for a cache miss per key (and per record, counter run and name).
+    let mut seq: Vec<u32> = Vec::with_capacity(keys.len());
+    for b in 0..plan.num_buckets() {
+        seq.extend(
+            plan.bucket(b)
+                .iter()
+                .map(|&item| group_of.get(item as usize).map_or(u32::MAX, |&g| g as u32)),
+        );
+    }
+    let group_at = |p: usize| seq.get(p).and_then(|&gi| groups.get(gi as usize));
+    let look_ahead = |p: usize| {
+        if let Some(g) = group_at(p + 24) {
+            prefetch(g);
+        }
+        if let Some(g) = group_at(p + 16) {
+            prefetch(g.name);
+            prefetch(g.records.as_ptr());
+        }
+        if let Some(g) = group_at(p + 8) {
+            prefetch(g.name.as_ptr());
+            for &(_, i) in g.records {
+                prefetch(rec(i));
+            }
+        }
+        if let Some(g) = group_at(p + 4) {
+            for &(_, i) in g.records {
+                prefetch_record_data(rec(i));
+            }
+        }
+    };
+    let mut pos = 0usize;
     let mut recs: Vec<&FunctionRecord<'_>> = Vec::new();
     let mut cfgs: Vec<u64> = Vec::new();
+    let mut ordered: Vec<usize> = Vec::new();
     for (b, offset) in bucket_offsets.iter_mut().enumerate() {
         let items = plan.bucket(b);
         if items.is_empty() {
@@ -343,25 +378,28 @@ fn write_into(
         *offset = w.len();
         w.u16(items.len() as u16);
         for &item in items {
+            look_ahead(pos);
+            pos += 1;
             let (name, h) = keys[item as usize];
             let Some(g) = group_of.get(item as usize).and_then(|&gi| groups.get(gi)) else {
                 continue;
             };
             recs.clear();
             recs.extend(g.records.iter().map(|&(_, i)| rec(i)));
-            let ordered: Vec<usize> = if opts.preserve_record_order || recs.len() == 1 {
-                (0..recs.len()).collect()
+            ordered.clear();
+            if opts.preserve_record_order || recs.len() == 1 {
+                ordered.extend(0..recs.len());
             } else {
                 cfgs.clear();
                 cfgs.extend(recs.iter().map(|r| r.key.cfg));
-                record_order::order(&cfgs, model.record_hash)
-            };
+                ordered.extend(record_order::order(&cfgs, model.record_hash));
+            }
             let data_len: u64 = recs.iter().map(|r| record_size(version, r)).sum();
             w.u64(h);
             w.u64(name.len() as u64);
             w.u64(data_len);
             w.bytes(name);
-            for i in ordered {
+            for &i in &ordered {
                 let r = recs[i];
                 if r.key.is_context_sensitive() {
                     cs_sum.add_record(r.counters.iter());
@@ -659,6 +697,39 @@ fn layout_plan(
     let plan = chained_hash::BucketPlan::from_sorted(usize::try_from(l.num_buckets).ok()?, pairs)?;
     *keys = ordered;
     Some(plan)
+}
+
+/// Asks the CPU to bring the cache line holding `p` closer, without waiting for it. Only a
+/// hint: no memory is read, so any address is allowed (a no-op off x86-64).
+#[inline(always)]
+fn prefetch<T: ?Sized>(p: *const T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        // SAFETY: a prefetch does not access memory and cannot fault, whatever the address;
+        // SSE is part of the x86-64 baseline.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(p.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = p;
+}
+
+/// Prefetches the start of a record's counters (the first two cache lines: most records have
+/// fewer than 16 counters) and its value profile.
+#[inline(always)]
+fn prefetch_record_data(r: &FunctionRecord<'_>) {
+    let start: *const u8 = match &r.counters {
+        crate::ir::Counters::Raw64 { bytes, .. } => bytes.as_ptr(),
+        c => match c.in_memory() {
+            Some(v) => v.as_ptr().cast(),
+            None => return,
+        },
+    };
+    prefetch(start);
+    prefetch(start.wrapping_add(64));
+    if let Some(v) = r.values.as_deref() {
+        prefetch(v);
+    }
 }
 
 fn patch(w: &mut ByteWriter, slot: Option<Slot>, v: u64) {
