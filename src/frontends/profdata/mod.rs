@@ -216,8 +216,10 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
         });
         Ok(true)
     })?;
+    // The sink above never stops the walk, so the parts are always there; should that change,
+    // a read that stopped early is an error, not a panic.
     let Some(mut r) = parts else {
-        unreachable!("the reader's sink never stops the walk")
+        return Err(Error::malformed(0, "indexed profile", "the record walk stopped early"));
     };
     r.profile.records = records;
     Ok(IndexedRead {
