@@ -219,7 +219,11 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     // The sink above never stops the walk, so the parts are always there; should that change,
     // a read that stopped early is an error, not a panic.
     let Some(mut r) = parts else {
-        return Err(Error::malformed(0, "indexed profile", "the record walk stopped early"));
+        return Err(Error::malformed(
+            0,
+            "indexed profile",
+            "the record walk stopped early",
+        ));
     };
     r.profile.records = records;
     Ok(IndexedRead {
