@@ -122,6 +122,28 @@ pub fn assert_schema_valid(bytes: &[u8]) {
     assert!(errors.is_empty(), "schema errors: {errors:#?}");
 }
 
+/// The schemas are stricter than GraalVM's in one respect: a signature names at least the
+/// declaring and the return type, so a one-id signature is rejected.
+#[test]
+fn schemas_reject_signatures_shorter_than_two() {
+    for version in ["1.0.0", "1.1.0"] {
+        let doc = |sig: &str| -> serde_json::Value {
+            serde_json::from_str(&format!(
+                r#"{{"version":"{version}","types":[{{"id":1,"name":"A"}}],"methods":[{{"id":5,"name":"m","signature":{sig}}}],"callCountProfiles":[],"conditionalProfiles":[],"virtualInvokeProfiles":[],"instanceofProfiles":[],"samplingProfiles":[],"monitorProfiles":[]}}"#
+            ))
+            .unwrap()
+        };
+        let v = schema_validator(version);
+        assert!(v.is_valid(&doc("[1,1]")), "{version}");
+        let errors: Vec<String> = v.iter_errors(&doc("[1]")).map(|e| e.to_string()).collect();
+        assert_eq!(errors.len(), 1, "{version}: {errors:?}");
+        assert!(
+            errors[0].contains("less than 2 items"),
+            "{version}: {errors:?}"
+        );
+    }
+}
+
 #[test]
 fn real_040_file_reads_with_expected_counts() {
     let Some(data) = real_data(REAL_040, "real_040_file_reads_with_expected_counts") else {
