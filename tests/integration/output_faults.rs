@@ -729,3 +729,80 @@ fn nested_perf_map_regions_use_little_memory() {
     );
     assert!(kib < 64 << 10, "peak RSS {kib} KiB, the limit is 64 MiB");
 }
+
+/// A jitdump of 4,000 nested code loads, each inside the one before and loaded later (the
+/// index would list every older load under every segment of a newer one: 8 million entries,
+/// over 128 MB): symbolisation keeps a load history instead, stays under 64 MB, and
+/// resolves each sample to the load that was current at its time.
+#[cfg(target_os = "linux")]
+#[test]
+fn nested_jitdump_loads_use_little_memory() {
+    let dir = tempdir();
+    let d = dir.path();
+    let n = 4_000u64;
+    let (pid, base) = (7u32, 0x40_0000u64);
+    let mut dump = Vec::new();
+    // Header: magic, version 1, header size 40, x86-64, padding, pid, timestamp, flags.
+    for w in [0x4A69_5444u32, 1, 40, 62, 0, pid] {
+        dump.extend_from_slice(&w.to_le_bytes());
+    }
+    dump.extend_from_slice(&0u64.to_le_bytes());
+    dump.extend_from_slice(&0u64.to_le_bytes());
+    for i in 0..n {
+        let name = format!("nested_{i}\0");
+        let (addr, size) = (base + i, 2 * (n - i) + 16);
+        let total = 16 + 40 + name.len() as u64 + size;
+        dump.extend_from_slice(&0u32.to_le_bytes()); // JIT_CODE_LOAD
+        dump.extend_from_slice(&(total as u32).to_le_bytes());
+        dump.extend_from_slice(&(1_000 + 10 * i).to_le_bytes()); // load time, ns
+        dump.extend_from_slice(&pid.to_le_bytes());
+        dump.extend_from_slice(&pid.to_le_bytes());
+        for w in [addr, addr, size, i] {
+            dump.extend_from_slice(&w.to_le_bytes());
+        }
+        dump.extend_from_slice(name.as_bytes());
+        dump.resize(dump.len() + size as usize, 0xc3);
+    }
+    let jit = d.join("jit-7.dump");
+    std::fs::write(&jit, &dump).unwrap();
+    // Samples at the centre, which every load covers: at 0.000002005 s (after load 100,
+    // before load 101) and after the last load; and near the outer edge, which only the
+    // first loads cover, late.
+    let script = d.join("script.txt");
+    let sample = |ns: u64, addr: u64| {
+        format!("app  7/7   0.{ns:09}: \n\t{addr:x} [unknown] ([unknown])\n\n")
+    };
+    let centre = base + n;
+    let text = [
+        sample(2_005, centre),
+        sample(1_000_000, centre),
+        sample(1_000_000, base + 3),
+    ]
+    .concat();
+    std::fs::write(&script, text).unwrap();
+    let out = d.join("out.folded");
+    let Some((code, kib, err)) = peak_rss_kib(
+        &[
+            "symbolize".as_ref(),
+            "--jitdump".as_ref(),
+            jit.as_os_str(),
+            "--perf-script".as_ref(),
+            script.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+        "nested_jitdump_loads_use_little_memory",
+    ) else {
+        return;
+    };
+    eprintln!("nested_jitdump_loads_use_little_memory: peak RSS {kib} KiB");
+    assert_eq!(code, 0, "{err}");
+    let folded = std::fs::read_to_string(&out).unwrap();
+    for name in ["nested_100", &format!("nested_{}", n - 1), "nested_3"] {
+        assert!(
+            folded.lines().any(|l| l.ends_with(&format!("{name} 1"))),
+            "{name}: {folded}"
+        );
+    }
+    assert!(kib < 64 << 10, "peak RSS {kib} KiB, the limit is 64 MiB");
+}

@@ -10,9 +10,11 @@
 //! Layout: the address space is cut at every region start and end into elementary segments;
 //! each segment lists the regions covering it, sorted by load time. A query is a binary
 //! search for the segment, then (in reused code only) one for the time. Segments with no region are gaps. In real dumps almost every
-//! segment has one region; a reused address has one entry per load. The total number of
-//! (segment, region) entries is bounded by [`MAX_INDEX_ENTRIES`] so that a pathological
-//! input (thousands of nested regions) is refused instead of exhausting memory.
+//! segment has one region; a reused address has one entry per load. Regions that nest (each
+//! load inside the one before, at another time) would make those lists grow as n²: once they
+//! would hold more than [`list_budget`] entries, the index keeps instead a *load history*
+//! (`history`: a persistent segment tree, n log n nodes) that answers the same questions, and
+//! refuses an input that needs more than [`MAX_INDEX_ENTRIES`] of its nodes.
 //!
 //! A time-less index (perf maps, r2rmaps: [`CodeIndexBuilder::newest_only`]) is only ever
 //! asked for the newest region, so its segments keep that one and no lists: n nested
@@ -20,11 +22,19 @@
 
 use std::collections::BTreeSet;
 
+use super::history::LoadHistory;
 use crate::error::{Error, ErrorKind, Result};
 
-/// Largest number of (segment, region) entries an index may hold (64 Mi, 1 GiB of
-/// entries); real inputs need about one per region.
+/// Largest number of load-history nodes an index may hold (64 Mi, 768 MiB): about
+/// 4 log₂(2n) per region of n, so only inputs of millions of regions that overlap at many
+/// times come near it.
 pub const MAX_INDEX_ENTRIES: u64 = 64 << 20;
+
+/// Most (segment, region) list entries kept for `regions` regions before the index turns to
+/// a load history: eight per region, and at least 64 Ki. Real dumps use about one.
+pub fn list_budget(regions: usize) -> u64 {
+    (regions as u64).saturating_mul(8).max(1 << 16)
+}
 
 /// A code region: `[start, end)` from `time` on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -70,9 +80,24 @@ pub struct CodeIndex {
     /// For segments covered by several regions: a count followed by the (load time,
     /// payload) entries ascending by (time, region order).
     multi: Vec<(u64, u32)>,
+    /// Instead of `multi` when the lists would be too long: the regions' paints in load
+    /// order, with the regions by rank and their times.
+    history: Option<History>,
+}
+
+/// The load history of an index whose segments' lists were too long (see `history`).
+#[derive(Debug, Clone, Default)]
+struct History {
+    paints: LoadHistory,
+    /// Region index by rank (ascending load time, then region order).
+    by_rank: Vec<u32>,
+    /// Load time by rank (ascending).
+    times: Vec<u64>,
 }
 
 const NONE: u32 = u32::MAX;
+/// `Seg::multi` of a segment covered by several regions whose candidates are in the history.
+const IN_HISTORY: u32 = u32::MAX - 1;
 
 /// Keys per node of the search levels.
 pub const FANOUT: usize = 16;
@@ -96,6 +121,8 @@ pub struct CodeIndexBuilder {
     regions: Vec<Region>,
     /// Keep only the newest region of each segment (see [`CodeIndexBuilder::newest_only`]).
     newest_only: bool,
+    /// List entries allowed before the load history is used (default [`list_budget`]).
+    budget: Option<u64>,
 }
 
 impl CodeIndexBuilder {
@@ -114,6 +141,14 @@ impl CodeIndexBuilder {
             newest_only: true,
             ..Self::default()
         }
+    }
+
+    /// Uses the load history once the lists would hold more than `entries` entries instead
+    /// of [`list_budget`] (0: always, when any segment has several regions). Both answer
+    /// alike; this is for tests and measurements.
+    pub fn with_list_budget(mut self, entries: u64) -> Self {
+        self.budget = Some(entries);
+        self
     }
 
     /// Adds a region; empty ones (`end <= start`) are ignored and reported as `false`.
@@ -140,7 +175,10 @@ impl CodeIndexBuilder {
         let Self {
             regions,
             newest_only,
+            budget,
         } = self;
+        let budget = budget.unwrap_or_else(|| list_budget(regions.len()));
+        let mut in_history = false;
         if regions.len() >= u32::MAX as usize {
             return Err(Error::new(ErrorKind::LimitExceeded {
                 what: "code regions",
@@ -186,15 +224,19 @@ impl CodeIndexBuilder {
                     region: payload(r),
                     multi: NONE,
                 }
+            } else if in_history || (multi.len() + active.len() + 1) as u64 > budget {
+                // Too many entries: every segment with several regions is answered from the
+                // load history built below.
+                in_history = true;
+                multi = Vec::new();
+                Seg {
+                    end,
+                    time: t,
+                    region: payload(r),
+                    multi: IN_HISTORY,
+                }
             } else {
                 let n = active.len();
-                if (multi.len() + n + 1) as u64 > MAX_INDEX_ENTRIES {
-                    return Err(Error::new(ErrorKind::LimitExceeded {
-                        what: "overlapping code-region entries (regions × the segments they cover)",
-                        value: (multi.len() + n + 1) as u64,
-                        limit: MAX_INDEX_ENTRIES,
-                    }));
-                }
                 let at = multi.len() as u32;
                 multi.push((n as u64, 0));
                 multi.extend(active.iter().map(|&(t, r)| (t, payload(r))));
@@ -208,6 +250,16 @@ impl CodeIndexBuilder {
             keys.push(addr);
             segs.push(seg);
         }
+        if in_history {
+            // Segments listed before the switch keep their lists' marker: all of them go to
+            // the history.
+            for seg in segs.iter_mut().filter(|s| s.multi != NONE) {
+                seg.multi = IN_HISTORY;
+            }
+        }
+        let history = in_history
+            .then(|| history_of(&regions, &keys))
+            .transpose()?;
         let mut levels = vec![keys];
         while let Some(l) = levels.last().filter(|l| l.len() > FANOUT * FANOUT) {
             let up: Vec<u64> = l.iter().step_by(FANOUT).copied().collect();
@@ -218,8 +270,41 @@ impl CodeIndexBuilder {
             levels,
             segs,
             multi,
+            history,
         })
     }
+}
+
+/// The load history of `regions` over the covered segments starting at `keys` (each region
+/// covers a run of consecutive segments: those from its start to its end).
+fn history_of(regions: &[Region], keys: &[u64]) -> Result<History> {
+    let mut by_rank: Vec<u32> = (0..regions.len() as u32).collect();
+    by_rank.sort_by_key(|&i| (regions.get(i as usize).map_or(0, |r| r.time), i));
+    let times: Vec<u64> = by_rank
+        .iter()
+        .map(|&i| regions.get(i as usize).map_or(0, |r| r.time))
+        .collect();
+    let mut paints = LoadHistory::new(keys.len() as u32);
+    for &i in &by_rank {
+        let Some(r) = regions.get(i as usize) else {
+            continue;
+        };
+        let a = keys.partition_point(|&k| k < r.start) as u32;
+        let b = keys.partition_point(|&k| k < r.end) as u32;
+        paints.paint(a, b);
+        if paints.nodes() as u64 > MAX_INDEX_ENTRIES {
+            return Err(Error::new(ErrorKind::LimitExceeded {
+                what: "load-history nodes of overlapping code regions",
+                value: paints.nodes() as u64,
+                limit: MAX_INDEX_ENTRIES,
+            }));
+        }
+    }
+    Ok(History {
+        paints,
+        by_rank,
+        times,
+    })
 }
 
 /// Result of a lookup.
@@ -261,11 +346,11 @@ impl CodeIndex {
         Some(i)
     }
 
-    /// The segment containing `addr`, if any.
+    /// The segment containing `addr`, if any, and its index.
     #[inline]
-    fn segment(&self, addr: u64) -> Option<&Seg> {
+    fn segment(&self, addr: u64) -> Option<(usize, &Seg)> {
         let i = self.seg_index(addr)?;
-        self.segs.get(i).filter(|s| addr < s.end)
+        self.segs.get(i).filter(|s| addr < s.end).map(|s| (i, s))
     }
 
     /// The candidates of a segment with several regions, ascending by load time.
@@ -289,8 +374,8 @@ impl CodeIndex {
     /// as it is being logged.
     #[inline]
     pub fn lookup(&self, addr: u64, time: u64, slack: u64) -> Option<Hit> {
-        let seg = self.segment(addr)?;
-        self.resolve_in(seg, time, slack)
+        let (i, seg) = self.segment(addr)?;
+        self.resolve_in(i, seg, time, slack)
     }
 
     /// [`CodeIndex::lookup`] for many addresses at once: `out[i]` is the answer for
@@ -318,16 +403,17 @@ impl CodeIndex {
             }
             for (x, &(addr, time)) in idx.iter().zip(chunk) {
                 let hit = x
-                    .and_then(|i| self.segs.get(i))
-                    .filter(|s| addr < s.end)
-                    .and_then(|seg| self.resolve_in(seg, time, slack));
+                    .and_then(|i| self.segs.get(i).map(|s| (i, s)))
+                    .filter(|(_, s)| addr < s.end)
+                    .and_then(|(i, seg)| self.resolve_in(i, seg, time, slack));
                 out.push(hit);
             }
         }
     }
 
+    /// The answer for segment `i` (`seg`) at `time`.
     #[inline]
-    fn resolve_in(&self, seg: &Seg, time: u64, slack: u64) -> Option<Hit> {
+    fn resolve_in(&self, i: usize, seg: &Seg, time: u64, slack: u64) -> Option<Hit> {
         if seg.time <= time {
             return Self::hit(seg.region, seg.time, false);
         }
@@ -335,6 +421,9 @@ impl CodeIndex {
             return (seg.time - time <= slack)
                 .then(|| Self::hit(seg.region, seg.time, true))
                 .flatten();
+        }
+        if seg.multi == IN_HISTORY {
+            return self.resolve_in_history(i, time, slack);
         }
         let c = self.multi_of(seg);
         let n = c.partition_point(|&(t, _)| t <= time);
@@ -345,14 +434,45 @@ impl CodeIndex {
         (t - time <= slack).then(|| Self::hit(p, t, true)).flatten()
     }
 
+    /// [`CodeIndex::resolve_in`] for a segment whose candidates are in the load history.
+    #[cold]
+    fn resolve_in_history(&self, i: usize, time: u64, slack: u64) -> Option<Hit> {
+        let h = self.history.as_ref()?;
+        let s = u32::try_from(i).ok()?;
+        let region = |rank: u32| {
+            let r = self.regions.get(*h.by_rank.get(rank as usize)? as usize)?;
+            Some((r.payload, r.time))
+        };
+        let loaded = h.times.partition_point(|&t| t <= time);
+        if let Some((p, t)) = h.paints.latest(loaded, s).and_then(region) {
+            return Self::hit(p, t, false);
+        }
+        let (p, t) = h.paints.earliest(s).and_then(region)?;
+        (t.saturating_sub(time) <= slack)
+            .then(|| Self::hit(p, t, true))
+            .flatten()
+    }
+
     /// (load time, payload) of every region covering `addr` at any time, ascending by
     /// load time (for tests and diagnostics).
     pub fn all_covering(&self, addr: u64) -> Vec<(u64, u32)> {
-        let Some(seg) = self.segment(addr) else {
+        let Some((_, seg)) = self.segment(addr) else {
             return Vec::new();
         };
         if seg.multi == NONE {
             return vec![(seg.time, seg.region)];
+        }
+        if seg.multi == IN_HISTORY {
+            // Diagnostics only: a scan of the regions.
+            let mut all: Vec<(u64, usize, u32)> = self
+                .regions
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| r.start <= addr && addr < r.end)
+                .map(|(i, r)| (r.time, i, r.payload))
+                .collect();
+            all.sort_unstable();
+            return all.into_iter().map(|(t, _, p)| (t, p)).collect();
         }
         self.multi_of(seg).to_vec()
     }
@@ -405,7 +525,14 @@ mod tests {
 
     #[test]
     fn matches_a_linear_scan() {
-        // Deterministic pseudo-random regions, compared with the definition.
+        for budget in [None, Some(0), Some(500)] {
+            matches_a_linear_scan_with(budget);
+        }
+    }
+
+    /// The index (with lists, with the load history from the start or after some lists)
+    /// against the definition, on deterministic pseudo-random regions, early hits included.
+    fn matches_a_linear_scan_with(budget: Option<u64>) {
         let mut s = 0x9e37_79b9_7f4a_7c15u64;
         let mut next = || {
             s ^= s << 13;
@@ -415,6 +542,9 @@ mod tests {
         };
         let mut regions = Vec::new();
         let mut b = CodeIndexBuilder::new();
+        if let Some(n) = budget {
+            b = b.with_list_budget(n);
+        }
         for i in 0..3000 {
             let start = next() % 20000;
             let len = 1 + next() % 60;
@@ -436,9 +566,20 @@ mod tests {
                 .max_by_key(|(i, g)| (g.time, *i))
                 .map(|(_, g)| g.payload);
             assert_eq!(ix.lookup(a, t, 0).map(|h| h.payload), want, "{a} {t}");
+            if want.is_none() {
+                let early = regions
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, g)| g.start <= a && a < g.end && g.time <= t + 50)
+                    .min_by_key(|(i, g)| (g.time, *i))
+                    .map(|(_, g)| (g.payload, true));
+                let got = ix.lookup(a, t, 50).map(|h| (h.payload, h.early));
+                assert_eq!(got, early, "early {a} {t}");
+            }
             queries.push((a, t));
             wants.push(want);
         }
+        assert_eq!(ix.history.is_some(), budget.is_some(), "{budget:?}");
         assert!(ix.levels.len() >= 2, "the test must cross levels");
         let mut out = Vec::new();
         ix.lookup_batch(&queries, 0, &mut out);
@@ -463,7 +604,8 @@ mod tests {
             newest.add(reg);
         }
         let (full, newest) = (full.build().unwrap(), newest.build().unwrap());
-        assert!(newest.multi.is_empty() && !full.multi.is_empty());
+        assert!(newest.multi.is_empty() && newest.history.is_none());
+        assert!(!full.multi.is_empty() || full.history.is_some());
         for a in 0..21000 {
             assert_eq!(
                 newest.lookup(a, u64::MAX, 0),
@@ -486,5 +628,43 @@ mod tests {
         );
         assert_eq!(ix.lookup(0, u64::MAX, 0).unwrap().payload, 0);
         assert_eq!(ix.lookup(2 * n - 1, u64::MAX, 0).unwrap().payload, 0);
+    }
+
+    /// Nested jitdump loads at different times (each inside the one before, loaded later):
+    /// lists would hold n²/2 entries; the load history answers with n log n nodes.
+    #[test]
+    fn nested_loads_use_the_history_and_answer_by_time() {
+        let n = 20_000u64;
+        let mut b = CodeIndexBuilder::new();
+        let mut regions = Vec::new();
+        for i in 0..n {
+            let reg = r(i, 2 * n - i, 10 * i, i as u32);
+            b.add(reg);
+            regions.push(reg);
+        }
+        let ix = b.build().unwrap();
+        let h = ix.history.as_ref().expect("the lists are over budget");
+        assert!(ix.multi.is_empty());
+        let log = u64::from(64 - (2 * n).leading_zeros());
+        assert!(
+            (h.paints.nodes() as u64) < 4 * n * (log + 1),
+            "{} nodes",
+            h.paints.nodes()
+        );
+        let mut s = 0x1234_5678_9abc_def1u64;
+        for _ in 0..2000 {
+            s ^= s << 13;
+            s ^= s >> 7;
+            s ^= s << 17;
+            let a = s % (2 * n + 5);
+            let t = (s >> 20) % (10 * n + 20);
+            let want = regions
+                .iter()
+                .filter(|g| g.start <= a && a < g.end && g.time <= t)
+                .max_by_key(|g| (g.time, g.payload))
+                .map(|g| g.payload);
+            assert_eq!(ix.lookup(a, t, 0).map(|h| h.payload), want, "{a} {t}");
+        }
+        assert_eq!(ix.all_covering(n).len(), n as usize);
     }
 }

@@ -19,6 +19,7 @@
 //! * MOVE records add the moved code at its new address from the move's time on; the old
 //!   range stays mapped until other code is loaded over it, as with `perf inject --jit`.
 
+mod history;
 pub mod index;
 pub mod names;
 pub mod sample;
