@@ -281,19 +281,22 @@ impl Staged {
             Staged::Unnamed { mut file, dir } => match link_unnamed(&file, &dir) {
                 Ok(t) => t,
                 // No /proc to name the file by (a minimal chroot): copied to a named file.
-                Err(_) => {
-                    let mut t = temp_names().tempfile_in(&dir)?;
-                    std::io::Seek::rewind(&mut file)?;
-                    std::io::copy(&mut file, t.as_file_mut())?;
-                    t.as_file().sync_all()?;
-                    t.into_temp_path()
-                }
+                Err(_) => copy_to_named(&mut file, &dir)?,
             },
             Staged::Named(t) => t.into_temp_path(),
         };
         // Removed again if the rename fails.
         named.persist(target).map_err(|e| e.error)
     }
+}
+
+/// A copy of `file` (from its start) under a temporary name in `dir`, synced to disk.
+fn copy_to_named(file: &mut std::fs::File, dir: &Path) -> std::io::Result<tempfile::TempPath> {
+    let mut t = temp_names().tempfile_in(dir)?;
+    std::io::Seek::rewind(file)?;
+    std::io::copy(file, t.as_file_mut())?;
+    t.as_file().sync_all()?;
+    Ok(t.into_temp_path())
 }
 
 /// Gives the `O_TMPFILE` file `file` a temporary name in `dir` (then it is renamed over
@@ -399,5 +402,90 @@ pub fn write_stream(
             out.flush()?;
             Ok(())
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The names in `dir`, sorted.
+    fn names(dir: &Path) -> Vec<String> {
+        let mut v: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// The permission bits a file made by `File::create` gets in `dir` (0666 less the umask).
+    #[cfg(unix)]
+    fn created_mode(dir: &Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
+        let probe = dir.join("probe");
+        std::fs::File::create(&probe).unwrap();
+        let mode = std::fs::metadata(&probe).unwrap().permissions().mode() & 0o777;
+        std::fs::remove_file(&probe).unwrap();
+        mode
+    }
+
+    /// Where `O_TMPFILE` is not supported: a named temporary file beside the output, renamed
+    /// over it, with the mode of an ordinary new file, and nothing else left behind.
+    #[test]
+    fn named_staging_replaces_the_output() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.profdata");
+        std::fs::write(&target, b"old").unwrap();
+        let mut s = Staged::Named(temp_names().tempfile_in(dir.path()).unwrap());
+        s.file().write_all(b"new contents").unwrap();
+        s.persist(&target).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"new contents");
+        assert_eq!(names(dir.path()), ["out.profdata"]);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            let mode = std::fs::metadata(&target).unwrap().permissions().mode() & 0o777;
+            assert_eq!(mode, created_mode(dir.path()));
+        }
+    }
+
+    /// A named temporary file dropped before it is persisted (a write failed) is removed,
+    /// and the output is left as it was.
+    #[test]
+    fn named_staging_dropped_leaves_the_output_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.profdata");
+        std::fs::write(&target, b"old").unwrap();
+        let mut s = Staged::Named(temp_names().tempfile_in(dir.path()).unwrap());
+        s.file().write_all(b"half").unwrap();
+        assert_eq!(names(dir.path()).len(), 2);
+        drop(s);
+        assert_eq!(names(dir.path()), ["out.profdata"]);
+        assert_eq!(std::fs::read(&target).unwrap(), b"old");
+    }
+
+    /// Without `/proc` an `O_TMPFILE` file cannot be linked by name: its contents are copied
+    /// to a named temporary file, which then becomes the output.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn unnamed_file_copied_when_it_cannot_be_linked() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("out.profdata");
+        let mut s = Staged::create(dir.path()).unwrap();
+        s.file().write_all(b"0123456789").unwrap();
+        let Staged::Unnamed { mut file, .. } = s else {
+            eprintln!("unnamed_file_copied_when_it_cannot_be_linked: SKIPPED (no O_TMPFILE here)");
+            return;
+        };
+        assert!(
+            names(dir.path()).is_empty(),
+            "an O_TMPFILE file has no name"
+        );
+        let t = copy_to_named(&mut file, dir.path()).unwrap();
+        drop(file);
+        t.persist(&target).unwrap();
+        assert_eq!(std::fs::read(&target).unwrap(), b"0123456789");
+        assert_eq!(names(dir.path()), ["out.profdata"]);
     }
 }
