@@ -2,7 +2,7 @@
 """Side-by-side comparison of `pgo-merge` and `llvm-profdata merge` (issue 7).
 
     python3 benches/compare.py run FILES_OR_DIRS... [--rounds 5] [--threads 1,2] [--check]
-    python3 benches/compare.py workload sqlite-raw|sqlite-indexed|sqlite-text|ripgrep-raw [--check] ...
+    python3 benches/compare.py workload sqlite-raw|sqlite-indexed|sqlite-text|ripgrep-raw|sample-synthetic [--check] ...
     python3 benches/compare.py scaling [--grid 10000:1,10,100,1000 100000:1,10,100 ...]
 
 `run` merges the same inputs (directories: their *.profraw files, sorted) with both tools,
@@ -45,7 +45,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 
 # The LLVM profile files a directory argument contributes.
-EXTENSIONS = (".profraw", ".profdata", ".proftext")
+EXTENSIONS = (".profraw", ".profdata", ".proftext", ".afdo")
 
 # Named workloads: their directory under --bench-dir, and how they are made when it is empty:
 # by the named script (in benches/), or, "derived", by benches/sqlite-derived.sh from the
@@ -60,7 +60,13 @@ WORKLOADS = {
     # 24 raw profiles of ripgrep 14.1.1 built by rustc with -Cprofile-generate (13k functions,
     # 1.8 MB each), searching cargo's registry sources.
     "ripgrep-raw": ("ripgrep", "ripgrep-workload.sh"),
+    # 200 sample profiles (extbinary) of a synthetic program of 20,000 functions; merged with
+    # `--sample` by both tools (SAMPLE_WORKLOADS).
+    "sample-synthetic": ("sample-synthetic", "sample-synthetic.sh"),
 }
+# Workloads of sample profiles: both tools get `--sample` (llvm-profdata also `--extbinary`,
+# which is its default; pgo-merge writes extbinary by default too).
+SAMPLE_WORKLOADS = {"sample-synthetic"}
 
 
 def expand(paths):
@@ -128,7 +134,7 @@ def med(xs):
     return statistics.median(xs)
 
 
-def run(files, rounds, threads, pgo, llvm, work, check, quiet=False):
+def run(files, rounds, threads, pgo, llvm, work, check, quiet=False, sample=False):
     os.makedirs(work, exist_ok=True)
     lst = os.path.join(work, "inputs.txt")
     with open(lst, "w") as f:
@@ -136,20 +142,23 @@ def run(files, rounds, threads, pgo, llvm, work, check, quiet=False):
     total = sum(os.path.getsize(p) for p in files)
     out_l = os.path.join(work, "llvm.profdata")
     out_o = os.path.join(work, "ours.profdata")
+    # Sample profiles: `merge --sample --extbinary` and `pgo-merge --sample`.
+    lmode = ["--sample", "--extbinary"] if sample else []
+    omode = ["--sample"] if sample else []
     # Warm the page cache.
     measure(["cat"] + files)
     if check:
-        measure([llvm, "merge", "--num-threads=1", "-o", out_l, "--input-files", lst])
+        measure([llvm, "merge", *lmode, "--num-threads=1", "-o", out_l, "--input-files", lst])
     res = {}
     for t in threads:
         cmds = {
-            "llvm": [llvm, "merge", f"--num-threads={t}", "-o", out_l, "--input-files", lst],
-            "ours": [pgo, "-q", "-j", str(t), "-o", out_o, "--input-files", lst],
+            "llvm": [llvm, "merge", *lmode, f"--num-threads={t}", "-o", out_l, "--input-files", lst],
+            "ours": [pgo, "-q", *omode, "-j", str(t), "-o", out_o, "--input-files", lst],
         }
         if check:
             measure(cmds["ours"])
             ref = os.path.join(work, "ref.profdata")
-            measure([llvm, "merge", "--num-threads=1", "-o", ref, "--input-files", lst])
+            measure([llvm, "merge", *lmode, "--num-threads=1", "-o", ref, "--input-files", lst])
             with open(ref, "rb") as a, open(out_o, "rb") as b:
                 if a.read() != b.read():
                     sys.exit(f"compare.py: output with -j {t} differs from llvm-profdata --num-threads=1")
@@ -247,6 +256,7 @@ def main():
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run")
     r.add_argument("inputs", nargs="+")
+    r.add_argument("--sample", action="store_true", help="the inputs are sample profiles")
     w = sub.add_parser("workload")
     w.add_argument("name", choices=sorted(WORKLOADS))
     w.add_argument(
@@ -270,12 +280,14 @@ def main():
     if args.cmd in ("run", "workload"):
         if args.cmd == "run":
             files = expand(args.inputs)
+            sample = args.sample
         else:
             files = workload_files(args.name, args.bench_dir)
+            sample = args.name in SAMPLE_WORKLOADS
         if not files:
             sys.exit("compare.py: no inputs")
         run(files, args.rounds, args.threads, args.pgo_merge, args.llvm,
-            os.path.join(args.work, "out"), args.check)
+            os.path.join(args.work, "out"), args.check, sample=sample)
     else:
         scaling(args)
 
