@@ -19,6 +19,7 @@
 //! errors and warnings.
 
 mod names;
+mod one_pass;
 
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -240,6 +241,9 @@ pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
 /// it with [`read`].
 pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<IndexedScan<'a>>> {
     touch(data);
+    if let Some(s) = one_pass::scan_known(data, cache) {
+        return Ok(Some(s));
+    }
     let mut records = Vec::new();
     let mut values = FlatValues::default();
     let parts = read_parts(data, cache, &mut |_, p| {
@@ -389,6 +393,49 @@ fn read_parts<'a>(
         }
     }
 
+    let sections = read_sections(data, &h, version, &mut kind, cache)?;
+
+    Ok(Some(Parts {
+        profile: Profile {
+            kind,
+            records: Vec::new(),
+            names: names.table,
+            vtable_names: sections.vtable_names,
+            binary_ids: sections.binary_ids,
+            temporal: sections.temporal,
+            uncorrelated_counters: 0,
+            stored_summaries: stored,
+            layout: Some(TableLayout {
+                num_buckets: table.num_buckets,
+                keys: names.hashes.to_vec(),
+            }),
+            provenance: Provenance {
+                path: None,
+                format: format!("indexed profile v{version}"),
+            },
+        },
+        version,
+        warnings,
+    }))
+}
+
+/// The sections after the hash table: binary IDs, vtable names, temporal traces.
+struct Sections {
+    binary_ids: Vec<Vec<u8>>,
+    vtable_names: Arc<SymbolTable>,
+    temporal: TemporalProfile,
+}
+
+/// Reads the sections the header points to after the hash table (binary IDs from version 9,
+/// vtable names from 12, temporal traces from 10 when `kind` says so; `kind` loses
+/// [`ProfileKind::TEMPORAL`] if the version has no traces).
+fn read_sections(
+    data: &[u8],
+    h: &IndexedHeader,
+    version: u32,
+    kind: &mut ProfileKind,
+    cache: &IndexedNameCache,
+) -> Result<Sections> {
     // Binary IDs (v9+): the section is always read by LLVM.
     let mut binary_ids = Vec::new();
     if version >= 9 {
@@ -489,28 +536,11 @@ fn read_parts<'a>(
         kind.remove(ProfileKind::TEMPORAL);
     }
 
-    Ok(Some(Parts {
-        profile: Profile {
-            kind,
-            records: Vec::new(),
-            names: names.table,
-            vtable_names,
-            binary_ids,
-            temporal,
-            uncorrelated_counters: 0,
-            stored_summaries: stored,
-            layout: Some(TableLayout {
-                num_buckets: table.num_buckets,
-                keys: names.hashes.to_vec(),
-            }),
-            provenance: Provenance {
-                path: None,
-                format: format!("indexed profile v{version}"),
-            },
-        },
-        version,
-        warnings,
-    }))
+    Ok(Sections {
+        binary_ids,
+        vtable_names,
+        temporal,
+    })
 }
 
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.

@@ -27,15 +27,27 @@ const MAX_TABLES: usize = 16;
 
 /// The checked names of one table: its items' hashes and names in table order.
 #[derive(Debug)]
-struct KnownNames {
-    hashes: Arc<[u64]>,
+pub(super) struct KnownNames {
+    /// Per item: the stored hash, which is the MD5 of its name.
+    pub(super) hashes: Arc<[u64]>,
     /// The names one after another; `ends[i]` is the end of name `i` in `bytes`.
     bytes: Vec<u8>,
     ends: Vec<usize>,
-    table: Arc<SymbolTable>,
+    /// Hash → name, for every item.
+    pub(super) table: Arc<SymbolTable>,
 }
 
 impl KnownNames {
+    /// The name of item `i`, if the table has that many items.
+    #[inline]
+    pub(super) fn name(&self, i: usize) -> Option<&[u8]> {
+        let start = match i {
+            0 => 0,
+            _ => *self.ends.get(i - 1)?,
+        };
+        self.bytes.get(start..*self.ends.get(i)?)
+    }
+
     /// True if the items of `file` hold exactly these hashes and names, in this order.
     fn matches(&self, file: &[u8], items: &[Item]) -> bool {
         if items.len() != self.hashes.len() {
@@ -75,6 +87,9 @@ pub struct IndexedNameCache {
     map: Mutex<HashMap<u64, Vec<Arc<KnownNames>>>>,
     /// An empty table, shared by every input without vtable names.
     empty: Arc<SymbolTable>,
+    /// The table [`IndexedNameCache::names_of`] last found or kept: the one the next input
+    /// most likely has (inputs of one program come one after another).
+    recent: Mutex<Option<Arc<KnownNames>>>,
 }
 
 impl IndexedNameCache {
@@ -86,6 +101,18 @@ impl IndexedNameCache {
     /// A shared empty symbol table.
     pub(crate) fn empty_table(&self) -> Arc<SymbolTable> {
         Arc::clone(&self.empty)
+    }
+
+    /// The table last found or kept by [`IndexedNameCache::names_of`].
+    pub(super) fn recent(&self) -> Option<Arc<KnownNames>> {
+        self.recent.lock().ok()?.clone()
+    }
+
+    /// Remembers `k` as the most recent table.
+    fn set_recent(&self, k: &Arc<KnownNames>) {
+        if let Ok(mut r) = self.recent.lock() {
+            *r = Some(Arc::clone(k));
+        }
     }
 
     /// Number of distinct name tables kept.
@@ -110,6 +137,7 @@ impl IndexedNameCache {
         {
             for k in list {
                 if k.matches(file, items) {
+                    self.set_recent(k);
                     return TableNames {
                         hashes: Arc::clone(&k.hashes),
                         table: Arc::clone(&k.table),
@@ -151,12 +179,14 @@ impl IndexedNameCache {
             && let Ok(mut map) = self.map.lock()
             && map.values().map(Vec::len).sum::<usize>() < MAX_TABLES
         {
-            map.entry(fp).or_default().push(Arc::new(KnownNames {
+            let k = Arc::new(KnownNames {
                 hashes: Arc::clone(&names.hashes),
                 bytes,
                 ends,
                 table: Arc::clone(&names.table),
-            }));
+            });
+            self.set_recent(&k);
+            map.entry(fp).or_default().push(k);
         }
         names
     }

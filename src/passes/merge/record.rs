@@ -260,7 +260,7 @@ fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
 /// `decode`; returns true on saturation. Kept branch-free for the compiler: this loop is where
 /// most bytes of a merge go.
 #[inline(always)]
-fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
+pub(super) fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
     let (src, _) = bytes.as_chunks::<8>();
     let mut sat = false;
     for (d, s) in dst.iter_mut().zip(src) {

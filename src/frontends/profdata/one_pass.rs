@@ -1,0 +1,281 @@
+//! One pass over an indexed profile whose names a merge has already checked.
+//!
+//! [`super::scan`] reads a file in stages: the walk of the hash table into a list of items,
+//! the bucket check over that list, the names (hashed, or compared with a known table), then
+//! the records. For the common case of a merge (one more profile of a program seen before:
+//! the same names in the same table order, a consistent bucket array, no warnings) this
+//! module does all of it in one walk over the file, with no list of items: each item is
+//! checked against the known table as it is met, its bucket against the bucket array, and
+//! its records are described as they are reached.
+//!
+//! It only ever accepts a file that the staged reading accepts without a warning, and then
+//! gives the same description. At anything else (a name that differs, a table the staged
+//! reading would warn about, any malformed field, an MC/DC bitmap in 8-byte words) it gives
+//! up and returns `None`, and the staged reading runs from the start: its errors and
+//! warnings are the ones reported, and a file is never partly described.
+
+use super::names::KnownNames;
+use super::{
+    EMPTY_VALUE_BLOCK, IndexedNameCache, IndexedScan, parse_header, parse_summary, read_sections,
+};
+use crate::bytes::{Cursor, Endian, pad8};
+use crate::codec::chained_hash::reader::Table;
+use crate::codec::value_prof_data::{self, FlatValues};
+use crate::ir::{
+    CounterLayout, FunctionKey, LayoutRecord, Profile, ProfileKind, Provenance, TableLayout,
+};
+
+/// Describes `data` for a merge in one pass if its hash table holds exactly the names of the
+/// table `cache` saw last (see the module documentation); `None` to read it the staged way.
+pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option<IndexedScan<'a>> {
+    let known = cache.recent()?;
+    let h = parse_header(data).ok()?;
+    let version = (h.version_word & 0xffff_ffff) as u32;
+    // Versions 1 and 2 (no value blocks, one record per key in version 1) are left to the
+    // staged reading.
+    if version < 3 {
+        return None;
+    }
+    let (mut kind, unknown) = ProfileKind::from_version_word(h.version_word);
+    if unknown != 0 || kind.contains(ProfileKind::MEMPROF) {
+        return None;
+    }
+    let mut c = Cursor::new(data.get(h.size as usize..)?, h.size, Endian::Little);
+    let mut stored = None;
+    if version >= 4 {
+        let s = parse_summary(&mut c).ok()?;
+        let cs = if kind.contains(ProfileKind::CONTEXT_SENSITIVE) {
+            Some(parse_summary(&mut c).ok()?)
+        } else {
+            None
+        };
+        stored = Some((s, cs));
+    }
+    let payload = usize::try_from(c.offset()).ok()?;
+    let table = Table::parse(data, h.hash_offset).ok()?;
+    if table.num_entries != known.hashes.len() as u64 {
+        return None;
+    }
+    let mut records = Vec::with_capacity(known.hashes.len());
+    let mut values = FlatValues::default();
+    walk_known(
+        data,
+        payload,
+        &table,
+        &known,
+        version,
+        &mut records,
+        &mut values,
+    )?;
+    let sections = read_sections(data, &h, version, &mut kind, cache).ok()?;
+    Some(IndexedScan {
+        layout: CounterLayout {
+            kind,
+            endian: Endian::Little,
+            records,
+        },
+        profile: Profile {
+            kind,
+            records: Vec::new(),
+            names: known.table.clone(),
+            vtable_names: sections.vtable_names,
+            binary_ids: sections.binary_ids,
+            temporal: sections.temporal,
+            uncorrelated_counters: 0,
+            stored_summaries: stored,
+            layout: Some(TableLayout {
+                num_buckets: table.num_buckets,
+                keys: known.hashes.to_vec(),
+            }),
+            provenance: Provenance {
+                path: None,
+                format: format!("indexed profile v{version}"),
+            },
+        },
+        values,
+        version,
+        warnings: Vec::new(),
+    })
+}
+
+/// A little-endian u64 at `at`, if it lies before `end`.
+#[inline(always)]
+fn word(data: &[u8], at: usize, end: usize) -> Option<u64> {
+    if at.checked_add(8)? > end {
+        return None;
+    }
+    Endian::Little.u64_at(data, at)
+}
+
+/// Walks the `table.num_entries` items from `payload`: each bucket is a u16 item count and
+/// its items. Checks what the staged reading checks (every item's stored hash and name are
+/// the known table's, in order; every bucket is where the bucket array entry of its items'
+/// hash points, and the array has no other entry) and describes each item's records into
+/// `records` and `values`. `None` at the first difference.
+#[allow(clippy::too_many_arguments)]
+fn walk_known(
+    data: &[u8],
+    payload: usize,
+    table: &Table,
+    known: &KnownNames,
+    version: u32,
+    records: &mut Vec<LayoutRecord>,
+    values: &mut FlatValues,
+) -> Option<()> {
+    let mask = table.num_buckets - 1;
+    let n = known.hashes.len();
+    let end = data.len();
+    let mut pos = payload;
+    let mut i = 0usize;
+    let mut buckets = 0u64;
+    while i < n {
+        let start = pos;
+        let count = usize::from(Endian::Little.u16_at(data, pos)?);
+        pos += 2;
+        if count == 0 || count > n - i {
+            return None;
+        }
+        buckets += 1;
+        let bucket = word(data, pos, end)? & mask;
+        if table.bucket(data, bucket) != Some(start as u64) {
+            return None;
+        }
+        for _ in 0..count {
+            let hash = word(data, pos, end)?;
+            let klen = usize::try_from(word(data, pos + 8, end)?).ok()?;
+            let dlen = usize::try_from(word(data, pos + 16, end)?).ok()?;
+            let key_at = pos + 24;
+            let data_at = key_at.checked_add(klen)?;
+            let data_end = data_at.checked_add(dlen)?;
+            if data_end > end
+                || dlen % 8 != 0
+                || hash & mask != bucket
+                || known.hashes.get(i) != Some(&hash)
+                || known.name(i) != data.get(key_at..data_at)
+            {
+                return None;
+            }
+            records_of(data, data_at, data_end, hash, version, records, values)?;
+            pos = data_end;
+            i += 1;
+        }
+    }
+    let used = (0..table.num_buckets)
+        .filter(|&b| table.bucket(data, b).unwrap_or(0) != 0)
+        .count() as u64;
+    (used == buckets).then_some(())
+}
+
+/// Describes the records of one key's data (`data[at..end]`, version 3 or later) as the
+/// staged reading does; `None` if anything is malformed or a bitmap is stored in words.
+#[allow(clippy::too_many_arguments)]
+fn records_of(
+    data: &[u8],
+    at: usize,
+    end: usize,
+    name: u64,
+    version: u32,
+    records: &mut Vec<LayoutRecord>,
+    values: &mut FlatValues,
+) -> Option<()> {
+    let mut pos = at;
+    while pos < end {
+        let cfg = word(data, pos, end)?;
+        let n = usize::try_from(word(data, pos + 8, end)?).ok()?;
+        pos += 16;
+        let counters = pos;
+        pos = pos.checked_add(n.checked_mul(8)?)?;
+        if pos > end {
+            return None;
+        }
+        let (mut bitmap, mut bitmap_len) = (0, 0);
+        if version >= 11 {
+            let nb = word(data, pos, end)?;
+            pos += 8;
+            if version < 14 {
+                // Bitmap bytes in 8-byte words: the staged reading handles those.
+                if nb != 0 {
+                    return None;
+                }
+            } else {
+                bitmap = pos;
+                bitmap_len = usize::try_from(nb).ok()?;
+                pos = pos.checked_add(usize::try_from(nb.checked_add(pad8(nb))?).ok()?)?;
+                let nu = word(data, pos, end)?;
+                pos += 8;
+                pos = pos.checked_add(usize::try_from(nu.checked_add(pad8(nu))?).ok()?)?;
+                if pos > end {
+                    return None;
+                }
+            }
+        }
+        let block = if pos + 8 <= end && data.get(pos..pos + 8) == Some(&EMPTY_VALUE_BLOCK) {
+            pos += 8;
+            None
+        } else {
+            let mut c = Cursor::new(data.get(pos..end)?, pos as u64, Endian::Little);
+            let b = value_prof_data::parse_flat(&mut c, values).ok()?;
+            pos += c.position();
+            Some(b)
+        };
+        records.push(LayoutRecord {
+            key: FunctionKey { name, cfg },
+            counters,
+            num_counters: n,
+            bitmap,
+            bitmap_len,
+            values: block,
+        });
+    }
+    Some(())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+
+    /// On every real indexed file of the test data: once its names are known, the one pass
+    /// describes it (unless it is of a form left to the staged reading) exactly as the staged
+    /// reading does.
+    #[test]
+    fn one_pass_describes_real_files_as_the_staged_reading() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata/profdata");
+        let mut taken = 0;
+        for e in std::fs::read_dir(dir).unwrap() {
+            let path = e.unwrap().path();
+            if path.extension().is_none_or(|x| x != "profdata") {
+                continue;
+            }
+            let data = std::fs::read(&path).unwrap();
+            let cache = IndexedNameCache::new();
+            // A cold cache: the staged reading, which keeps the names.
+            let Ok(Some(staged)) = super::super::scan(&data, &cache) else {
+                continue;
+            };
+            let Some(one) = scan_known(&data, &cache) else {
+                continue;
+            };
+            let what = path.display().to_string();
+            assert!(staged.warnings.is_empty(), "{what}");
+            assert_eq!(one.layout, staged.layout, "{what}");
+            assert_eq!(one.values, staged.values, "{what}");
+            assert_eq!(one.version, staged.version, "{what}");
+            assert_eq!(one.profile.kind, staged.profile.kind, "{what}");
+            assert_eq!(one.profile.layout, staged.profile.layout, "{what}");
+            assert_eq!(one.profile.binary_ids, staged.profile.binary_ids, "{what}");
+            assert_eq!(one.profile.temporal, staged.profile.temporal, "{what}");
+            assert_eq!(
+                one.profile.stored_summaries, staged.profile.stored_summaries,
+                "{what}"
+            );
+            assert!(
+                Arc::ptr_eq(&one.profile.names, &staged.profile.names),
+                "{what}"
+            );
+            taken += 1;
+        }
+        assert!(taken >= 10, "the one pass took only {taken} files");
+    }
+}
