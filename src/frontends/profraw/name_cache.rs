@@ -8,9 +8,12 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
+use rayon::prelude::*;
+
 use crate::codec::names_blob;
 use crate::error::Result;
-use crate::ir::SymbolTable;
+use crate::ir::name_hash::md5_hash;
+use crate::ir::{Name, SymbolTable};
 
 /// Decoded blobs that share a key: the blob bytes and their table.
 type Bucket = Vec<(Arc<[u8]>, Arc<SymbolTable>)>;
@@ -47,10 +50,19 @@ impl NameCache {
                 }
             }
         }
-        let mut table = SymbolTable::new();
-        names_blob::for_each_name(blob, base, |n| {
-            table.insert(n);
-        })?;
+        // The names first, then their MD5s (in parallel: a million names take a tenth of a
+        // second to hash), then the table at its size.
+        let mut names: Vec<Name> = Vec::new();
+        names_blob::for_each_name(blob, base, |n| names.push(Arc::from(n)))?;
+        let hashes: Vec<u64> = names
+            .par_iter()
+            .with_min_len(1 << 12)
+            .map(|n| md5_hash(n))
+            .collect();
+        let mut table = SymbolTable::with_capacity(names.len());
+        for (h, n) in hashes.into_iter().zip(names) {
+            table.insert_hashed(h, n);
+        }
         let table = Arc::new(table);
         if let Ok(mut map) = self.map.lock() {
             map.entry(key)
