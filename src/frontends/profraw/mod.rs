@@ -706,11 +706,12 @@ fn build<'a>(
             uncorrelated += h.num_counters;
         }
         binary_ids.extend(p.binary_ids.iter().map(|b| b.to_vec()));
-        let names = cache.get_or_decode(p.names.0, p.names.1)?;
+        let decoded = cache.get_or_decode(p.names.0, p.names.1)?;
+        let (names, order) = (decoded.table, decoded.order);
         let vnames = if p.vnames.0.is_empty() {
             Arc::new(SymbolTable::new())
         } else {
-            cache.get_or_decode(p.vnames.0, p.vnames.1)?
+            cache.get_or_decode(p.vnames.0, p.vnames.1)?.table
         };
 
         // Address maps for value translation. Functions by address only if a target is
@@ -730,8 +731,9 @@ fn build<'a>(
         vt.sort_by_key(|v| v.start);
 
         let byte_coverage = h.counter_entry_size() == 1;
+        let mut in_order = NameOrder::new(&order);
         for l in p.records {
-            let name_ok = names.contains(l.rec.name_ref);
+            let name_ok = in_order.has(l.rec.name_ref) || names.contains(l.rec.name_ref);
             if !name_ok {
                 warnings.push(Warning::at(
                     l.rec.offset,
@@ -833,6 +835,38 @@ fn build<'a>(
         warnings,
         suspicious_counter: suspicious,
     })
+}
+
+/// A walk along the hashes of a names section in its order, beside the data records: a
+/// record whose name is the next one (or a few further: a function whose record the linker
+/// dropped still has its name) is known to be named without a probe into the names table,
+/// a random memory access per record with a million functions.
+struct NameOrder<'o> {
+    order: &'o [u64],
+    /// The position after the last name matched.
+    next: usize,
+}
+
+impl<'o> NameOrder<'o> {
+    /// Names looked at beyond the expected one.
+    const REACH: usize = 8;
+
+    fn new(order: &'o [u64]) -> Self {
+        NameOrder { order, next: 0 }
+    }
+
+    /// True if `hash` is among the next few names (then the walk moves past it); false says
+    /// nothing.
+    fn has(&mut self, hash: u64) -> bool {
+        let ahead = self.order.get(self.next..).unwrap_or(&[]);
+        match ahead.iter().take(Self::REACH).position(|&h| h == hash) {
+            Some(k) => {
+                self.next += k + 1;
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// The functions of one profile by run-time address (`FunctionPointer`), for translating
