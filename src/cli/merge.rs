@@ -71,6 +71,8 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         remapping_file: a.remapping_file.clone(),
         llvm_compatible: a.llvm_compatible,
         llvm_profdata: mode == Mode::LlvmProfdata,
+        // The process ends after the merge: its memory goes back to the system then.
+        exit_after: true,
     })
 }
 

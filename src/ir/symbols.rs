@@ -44,6 +44,13 @@ impl SymbolTable {
         Self::default()
     }
 
+    /// An empty table with room for `n` names.
+    pub fn with_capacity(n: usize) -> Self {
+        SymbolTable {
+            map: HashKeyed::with_capacity_and_hasher(n, Default::default()),
+        }
+    }
+
     /// Adds a name; returns its hash. An existing entry with the same hash is kept.
     pub fn insert(&mut self, name: &[u8]) -> u64 {
         let h = md5_hash(name);

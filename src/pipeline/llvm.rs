@@ -171,7 +171,10 @@ fn merge_attempt(
             }
             let mut accepted: Vec<Item<'_>> = Vec::new();
             let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
-            for (idx, r) in &owned {
+            // The only input of the merge, built into records: they become the merged
+            // records (`Merger::fold_sole`) instead of going through the shards.
+            let sole = inputs.len() == 1 && owned.len() == 1;
+            for (idx, r) in owned.iter_mut() {
                 let spec = &inputs[*idx];
                 let ok = match r {
                     Read::Fast {
@@ -229,6 +232,12 @@ fn merge_attempt(
                             &r.profile,
                             info,
                         )?;
+                        if ok && sole {
+                            let p = std::mem::take(&mut r.profile);
+                            acc.fold_sole(*idx as u32, spec.weight, p);
+                            taken.push(true);
+                            continue;
+                        }
                         ok.then_some(Src::Profile(&r.profile))
                     }
                 };

@@ -109,6 +109,11 @@ pub struct MergeRequest {
     /// llvm-profdata's conventions: standard output by default, every file of a directory,
     /// always an indexed output unless text is asked for.
     pub llvm_profdata: bool,
+    /// The process exits once the merge is written: the merged profile of an LLVM merge is
+    /// then left to the system instead of being freed piece by piece (with a million
+    /// functions, a million names and records: a few per cent of the run). A program that
+    /// goes on after the merge leaves this false, or that memory stays allocated.
+    pub exit_after: bool,
 }
 
 impl Default for MergeRequest {
@@ -143,6 +148,7 @@ impl Default for MergeRequest {
             remapping_file: None,
             llvm_compatible: false,
             llvm_profdata: false,
+            exit_after: false,
         }
     }
 }
@@ -662,6 +668,10 @@ fn merge_llvm(
             .into_iter()
             .map(|m| Message::Warning(Warning::new(m))),
     );
+    let records = merged.profile.records.len();
+    if r.exit_after {
+        std::mem::forget(merged.profile);
+    }
     Ok(MergeOutcome {
         output: plan.output.clone(),
         written: match plan.format {
@@ -670,7 +680,7 @@ fn merge_llvm(
             },
             _ => Written::Proftext,
         },
-        records: merged.profile.records.len(),
+        records,
         inputs_merged: merged.inputs_merged,
         inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
         messages,

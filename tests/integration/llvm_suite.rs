@@ -875,6 +875,53 @@ fn raw_two_profiles() {
     p.same(&["merge", "%t-both.profraw", "-o", "%o/m.profdata"]);
 }
 
+/// A merge of one raw file whose records repeat a function (in two profiles of the file, and
+/// twice in one profile): the repeated records are merged, as llvm-profdata merges them, not
+/// taken as they are like the records of a lone input that name each function once.
+#[test]
+fn raw_sole_input_repeating_a_function() {
+    let Some(p) = Pair::new("llvm-profdata-22", "raw_sole_input_repeating_a_function") else {
+        return;
+    };
+    let exe = RawProfile::new(
+        LE64,
+        10,
+        vec![
+            func("main_loop", 0x3, &[5]),
+            func("inline_hash", 0x7, &[2, 9]),
+        ],
+    );
+    let lib = RawProfile::new(
+        LE64,
+        10,
+        vec![
+            func("inline_hash", 0x7, &[40, 1]),
+            func("lib_decode", 0x9, &[88, 13]),
+        ],
+    );
+    let p = p.with("t-both.profraw", [exe.bytes(), lib.bytes()].concat());
+    p.same(&["merge", "%t-both.profraw", "-o", "%o/m.profdata"]);
+    let twice = RawProfile::new(
+        LE64,
+        10,
+        vec![
+            func("inline_hash", 0x7, &[2, 9]),
+            func("main_loop", 0x3, &[5]),
+            func("inline_hash", 0x7, &[40, 1]),
+        ],
+    );
+    let p = p.with("t-twice.profraw", twice.bytes());
+    p.same(&["merge", "%t-twice.profraw", "-o", "%o/t.profdata"]);
+    p.same(&[
+        "merge",
+        "-j",
+        "2",
+        "%t-twice.profraw",
+        "-o",
+        "%o/t2.profdata",
+    ]);
+}
+
 /// Follows raw-magic-but-no-header.test: a file holding only a raw magic (either byte order)
 /// is an error, not an empty profile.
 #[test]

@@ -58,8 +58,7 @@ pub struct RawLayout {
     /// Records with a value block, in file order.
     value_records: usize,
     /// FunctionPointer of the learned file → name hash of the first record (in file order)
-    /// at that address, keyed by [`address_key`]: what the full reader's binary search over
-    /// sorted addresses finds, in one probe.
+    /// at that address, keyed by [`address_key`], as the full reader finds it.
     fn_addrs: HashKeyed<u64>,
     /// The counters of all records form one contiguous, gap-free range.
     counter_range: Option<(usize, usize)>,
@@ -355,6 +354,6 @@ impl RawLayout {
 /// A function address as a hash-map key: multiplied by an odd constant (a bijection, so
 /// distinct addresses stay distinct) and rotated, so that aligned addresses spread over the
 /// buckets of an identity-hashed map.
-fn address_key(addr: u64) -> u64 {
+pub(super) fn address_key(addr: u64) -> u64 {
     addr.wrapping_mul(0x9e37_79b9_7f4a_7c15).rotate_left(32)
 }

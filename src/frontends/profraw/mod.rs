@@ -31,10 +31,12 @@ use records::{DataRecord, PointerMode, Span, SpanKind, check_span, section_offse
 use crate::bytes::{Cursor, PointerWidth, pad8};
 use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::ir::symbols::HashKeyed;
 use crate::ir::{
     Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
     TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
 };
+use layout::address_key;
 
 /// Counters above this value make `llvm-profdata merge` reject a raw input as corrupt
 /// ("excessively large counter value suggests corrupted profile data"); we do the same.
@@ -704,27 +706,34 @@ fn build<'a>(
             uncorrelated += h.num_counters;
         }
         binary_ids.extend(p.binary_ids.iter().map(|b| b.to_vec()));
-        let names = cache.get_or_decode(p.names.0, p.names.1)?;
+        let decoded = cache.get_or_decode(p.names.0, p.names.1)?;
+        let (names, order) = (decoded.table, decoded.order);
         let vnames = if p.vnames.0.is_empty() {
             Arc::new(SymbolTable::new())
         } else {
-            cache.get_or_decode(p.vnames.0, p.vnames.1)?
+            cache.get_or_decode(p.vnames.0, p.vnames.1)?.table
         };
 
-        // Address maps for value translation.
-        let mut fn_addrs: Vec<(u64, u64)> = p
+        // Address maps for value translation. Functions by address only if a target is
+        // to be translated (a million records are a million inserts).
+        let fn_addrs = p
             .records
             .iter()
-            .filter(|l| l.rec.function_ptr != 0)
-            .map(|l| (l.rec.function_ptr, l.rec.name_ref))
-            .collect();
-        fn_addrs.sort_by_key(|&(a, _)| a);
+            .any(|l| {
+                l.values.as_ref().is_some_and(|v| {
+                    v.kind(ValueKind::IndirectCall)
+                        .iter()
+                        .any(|s| !s.values.is_empty())
+                })
+            })
+            .then(|| FunctionAddrs::new(&p.records));
         let mut vt: Vec<VTable> = p.vtables.iter().copied().filter(|v| v.start != 0).collect();
         vt.sort_by_key(|v| v.start);
 
         let byte_coverage = h.counter_entry_size() == 1;
+        let mut in_order = NameOrder::new(&order);
         for l in p.records {
-            let name_ok = names.contains(l.rec.name_ref);
+            let name_ok = in_order.has(l.rec.name_ref) || names.contains(l.rec.name_ref);
             if !name_ok {
                 warnings.push(Warning::at(
                     l.rec.offset,
@@ -763,9 +772,11 @@ fn build<'a>(
                 }
             };
             let values = l.values.map(|mut v| {
-                for site in v.kind_mut(ValueKind::IndirectCall) {
-                    for vc in &mut site.values {
-                        vc.value = function_at(&fn_addrs, vc.value);
+                if let Some(addrs) = &fn_addrs {
+                    for site in v.kind_mut(ValueKind::IndirectCall) {
+                        for vc in &mut site.values {
+                            vc.value = addrs.function_at(vc.value);
+                        }
                     }
                 }
                 for site in v.kind_mut(ValueKind::VTable) {
@@ -826,14 +837,70 @@ fn build<'a>(
     })
 }
 
-/// The name hash of the function at run-time address `addr`, 0 if none; `fn_addrs` is
-/// (address, name hash) sorted stably by address. Several functions at one address (identical
-/// code folding) give the first in record order.
-fn function_at(fn_addrs: &[(u64, u64)], addr: u64) -> u64 {
-    let i = fn_addrs.partition_point(|&(a, _)| a < addr);
-    match fn_addrs.get(i) {
-        Some(&(a, h)) if a == addr => h,
-        _ => 0,
+/// A walk along the hashes of a names section in its order, beside the data records: a
+/// record whose name is the next one (or a few further: a function whose record the linker
+/// dropped still has its name) is known to be named without a probe into the names table,
+/// a random memory access per record with a million functions.
+struct NameOrder<'o> {
+    order: &'o [u64],
+    /// The position after the last name matched.
+    next: usize,
+}
+
+impl<'o> NameOrder<'o> {
+    /// Names looked at beyond the expected one.
+    const REACH: usize = 8;
+
+    fn new(order: &'o [u64]) -> Self {
+        NameOrder { order, next: 0 }
+    }
+
+    /// True if `hash` is among the next few names (then the walk moves past it); false says
+    /// nothing.
+    fn has(&mut self, hash: u64) -> bool {
+        let ahead = self.order.get(self.next..).unwrap_or(&[]);
+        match ahead.iter().take(Self::REACH).position(|&h| h == hash) {
+            Some(k) => {
+                self.next += k + 1;
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// The functions of one profile by run-time address (`FunctionPointer`), for translating
+/// indirect-call targets to name hashes.
+///
+/// A hash map, not a sorted list: with a million functions a binary search is some twenty
+/// dependent cache misses per target, a probe here about one.
+struct FunctionAddrs {
+    /// `address_key` of an address → name hash of the first record (in record order) at
+    /// that address.
+    by_key: HashKeyed<u64>,
+}
+
+impl FunctionAddrs {
+    fn new(records: &[Located<'_>]) -> Self {
+        let mut by_key = HashKeyed::default();
+        by_key.reserve(records.len());
+        for l in records {
+            if l.rec.function_ptr != 0 {
+                by_key
+                    .entry(address_key(l.rec.function_ptr))
+                    .or_insert(l.rec.name_ref);
+            }
+        }
+        FunctionAddrs { by_key }
+    }
+
+    /// The name hash of the function at run-time address `addr`, 0 if none. Several
+    /// functions at one address (identical code folding) give the first in record order.
+    fn function_at(&self, addr: u64) -> u64 {
+        if addr == 0 {
+            return 0;
+        }
+        self.by_key.get(&address_key(addr)).copied().unwrap_or(0)
     }
 }
 

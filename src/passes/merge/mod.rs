@@ -241,6 +241,10 @@ pub(crate) struct Merger<'o> {
     /// the same program, whose table lists its records in the same order) is merged through
     /// them, without a look-up per record.
     file_slots: Option<FileSlots>,
+    /// The merged records when the merge is of one input taken whole
+    /// ([`Merger::fold_sole`]); the shards are then empty.
+    /// With the input's position.
+    sole: Option<(u32, Vec<FunctionRecord<'static>>)>,
 }
 
 /// The keys of a file's records in file order and, per shard, the (record index, slot)
@@ -286,6 +290,7 @@ impl<'o> Merger<'o> {
             layout: None,
             layouts: Vec::new(),
             file_slots: None,
+            sole: None,
         }
     }
 
@@ -458,6 +463,21 @@ impl<'o> Merger<'o> {
 
     /// Folds the records of accepted inputs (in input order) into the shards, in parallel.
     pub fn fold(&mut self, batch: &[Item<'_>]) {
+        if batch.is_empty() {
+            return;
+        }
+        if let Some((idx, records)) = self.sole.take() {
+            // Inputs after one taken whole: fold that one first, as it would have been.
+            let p = Profile {
+                records,
+                ..Profile::default()
+            };
+            self.fold(&[Item {
+                idx,
+                weight: Weight::ONE,
+                src: Src::Profile(&p),
+            }]);
+        }
         let n = self.shards.len();
         let weight_all = self.opts.weight_all_values;
         let remap = self.opts.remapping.as_deref();
@@ -578,6 +598,67 @@ impl<'o> Merger<'o> {
         }
     }
 
+    /// Folds `p`, an input accepted by [`Merger::begin_input`] at position `idx`, as
+    /// [`Merger::fold`] would, when it is the only input of the merge.
+    ///
+    /// A record seen once is taken as it is (its value sites sorted and cut as the merge
+    /// cuts them), so when nothing is folded before or after, no two records share a key,
+    /// the weight is 1 and no remapping renames functions, the merged records are `p`'s:
+    /// its records are moved into the result in their order (the order of first appearance)
+    /// with their counters copied into one arena, without the shards' index, their per-record
+    /// state or a second copy of the value sites. Otherwise this is [`Merger::fold`].
+    pub fn fold_sole(&mut self, idx: u32, weight: Weight, p: Profile<'_>) {
+        let plain = weight.is_one()
+            && self.opts.remapping.is_none()
+            && self.sole.is_none()
+            && self.shards.iter().all(|s| s.records.is_empty())
+            && keys_distinct(&p.records);
+        if !plain {
+            self.fold(&[Item {
+                idx,
+                weight,
+                src: Src::Profile(&p),
+            }]);
+            return;
+        }
+        let total: usize = p.records.iter().map(|r| r.counters.len()).sum();
+        let mut arena: Vec<u64> = Vec::with_capacity(total);
+        for r in &p.records {
+            arena.extend(r.counters.iter());
+        }
+        let arena = Arc::new(arena);
+        let mut start = 0;
+        // Same layout for any lifetime: collected in place, in the records' allocation.
+        let records: Vec<FunctionRecord<'static>> = p
+            .records
+            .into_iter()
+            .map(|r| {
+                let len = r.counters.len();
+                let counters = Counters::Shared {
+                    all: Arc::clone(&arena),
+                    start,
+                    len,
+                };
+                start += len;
+                let values = r.values.map(|mut v| {
+                    for sites in &mut v.sites {
+                        for site in sites.iter_mut() {
+                            site.sort_and_cap();
+                        }
+                    }
+                    v
+                });
+                FunctionRecord {
+                    key: r.key,
+                    counters,
+                    bitmap: Cow::Owned(r.bitmap.into_owned()),
+                    values,
+                }
+            })
+            .collect();
+        self.sole = Some((idx, records));
+    }
+
     /// The slots of `layout`'s records, if every one has a slot.
     fn slots_of(&self, layout: &CounterLayout) -> Option<FileSlots> {
         let n = self.shards.len();
@@ -676,25 +757,29 @@ impl<'o> Merger<'o> {
         warnings.sort_by_key(|(i, _)| *i);
 
         let kind = self.kind.unwrap_or(ProfileKind::empty());
-        let out_records: Vec<FunctionRecord<'static>> = records
-            .into_iter()
-            .map(|(mut r, si)| {
-                if let Some(v) = r.values.as_deref_mut() {
-                    finish_value_order(v, r.values_by_value);
-                }
-                let (start, len) = r.counters;
-                FunctionRecord {
-                    key: r.key,
-                    counters: Counters::Shared {
-                        all: Arc::clone(&arenas[si]),
-                        start,
-                        len,
-                    },
-                    bitmap: Cow::Owned(r.bitmap),
-                    values: r.values,
-                }
-            })
-            .collect();
+        let out_records: Vec<FunctionRecord<'static>> = match self.sole.take() {
+            // Nothing was folded besides it (`fold` folds it first otherwise).
+            Some((_, sole)) => sole,
+            None => records
+                .into_iter()
+                .map(|(mut r, si)| {
+                    if let Some(v) = r.values.as_deref_mut() {
+                        finish_value_order(v, r.values_by_value);
+                    }
+                    let (start, len) = r.counters;
+                    FunctionRecord {
+                        key: r.key,
+                        counters: Counters::Shared {
+                            all: Arc::clone(&arenas[si]),
+                            start,
+                            len,
+                        },
+                        bitmap: Cow::Owned(r.bitmap),
+                        values: r.values,
+                    }
+                })
+                .collect(),
+        };
         Ok(MergeOutput {
             profile: Profile {
                 kind,
@@ -721,6 +806,14 @@ impl<'o> Merger<'o> {
             sole_input_indexed: self.merged == 1 && self.any_indexed,
         })
     }
+}
+
+/// True if no two of `records` have the same key (a file may hold a function twice, e.g.
+/// in two profiles of one file: those records are merged).
+fn keys_distinct(records: &[FunctionRecord<'_>]) -> bool {
+    let mut keys: Vec<(u64, u64)> = records.iter().map(|r| (r.key.name, r.key.cfg)).collect();
+    keys.par_sort_unstable();
+    keys.windows(2).all(|w| w[0] != w[1])
 }
 
 /// Why two profile kinds cannot be merged, if they cannot.
