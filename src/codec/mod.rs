@@ -11,4 +11,5 @@ pub mod chained_hash;
 pub mod magic;
 pub mod names_blob;
 pub mod summary;
+pub mod unordered_order;
 pub mod value_prof_data;
