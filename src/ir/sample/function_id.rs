@@ -82,7 +82,7 @@ mod tests {
 
     #[test]
     fn order_is_llvms() {
-        let mut v = vec![
+        let mut v = [
             FunctionId::name(b"foo"),
             FunctionId::Md5(7),
             FunctionId::name(b"fo"),

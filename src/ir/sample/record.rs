@@ -42,7 +42,7 @@ impl SampleRecord {
         let mut v: Vec<(&FunctionId, u64)> =
             self.call_targets.iter().map(|(f, c)| (f, *c)).collect();
         // The map is already in FunctionId order; a stable sort by count keeps it for ties.
-        v.sort_by(|a, b| b.1.cmp(&a.1));
+        v.sort_by_key(|t| std::cmp::Reverse(t.1));
         v
     }
 
