@@ -7,4 +7,6 @@ pub mod jit_show;
 pub mod overlap;
 pub mod profdata;
 pub mod proftext;
+pub mod sample_binary;
+pub mod sample_extbinary;
 pub mod show;

@@ -17,6 +17,8 @@ pub mod perfmap;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
+pub mod sample_binary;
+pub mod sample_extbinary;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;

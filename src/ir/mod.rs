@@ -15,6 +15,7 @@ pub mod overlap;
 pub mod profile;
 // LLVM sample profiles (AutoFDO, CSSPGO).
 pub mod sample;
+pub mod sample_summary;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
 pub mod context;
 pub mod fx;

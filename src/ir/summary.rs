@@ -93,6 +93,19 @@ impl SummaryBuilder {
         }
     }
 
+    /// `SampleProfileSummaryBuilder::addRecord` for a top-level sample profile: one more
+    /// function, whose head samples count as its function count. Its body counts are added
+    /// with [`SummaryBuilder::add_sample_count`].
+    pub fn add_sample_function(&mut self, head_samples: u64) {
+        self.num_functions = self.num_functions.wrapping_add(1);
+        self.max_function_count = self.max_function_count.max(head_samples);
+    }
+
+    /// One body count of a sample profile (top level or inlined).
+    pub fn add_sample_count(&mut self, count: u64) {
+        self.add_count(count);
+    }
+
     /// (count, frequency) pairs, largest count first. Sorts the large counts.
     fn frequencies_descending(&mut self) -> impl Iterator<Item = (u64, u32)> + '_ {
         self.large.sort_unstable_by(|a, b| b.cmp(a));

@@ -85,6 +85,13 @@ pub struct SampleProfile {
     pub symbol_list: Option<ProfileSymbolList>,
     /// The encoding the profile was read from, if it was read.
     pub format: Option<SampleFormat>,
+    /// The keys of `functions` in the order LLVM's `SampleProfileMap` (a libstdc++
+    /// `unordered_map` keyed by the context's hash) had them inserted: readers push each new
+    /// top-level context as they meet it; a merge into a new map pushes each input's new
+    /// contexts in that input map's iteration order. The extbinary writer replays the
+    /// container from it, because LLVM writes the function-metadata section in the map's
+    /// iteration order. Empty when unknown (writers then fall back to the sorted order).
+    pub insertion_order: Vec<SampleContext>,
 }
 
 impl SampleProfile {

@@ -1,0 +1,382 @@
+//! Binary and extbinary sample profiles: our readers and writers against llvm-profdata 19 and
+//! 22. Inputs: testdata/sample/ (ours: hand-written text, real AutoFDO and pseudo-probe
+//! profiles, and their binary forms made by llvm-profdata) and the third-party files in
+//! shared/testdata-external/llvm-sample/ (SKIPPED when absent).
+
+use std::path::{Path, PathBuf};
+
+use pgo_merge::backends::sample_binary as bin_out;
+use pgo_merge::backends::sample_extbinary::{self as ext_out, ExtBinaryOptions};
+use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
+use pgo_merge::codec::unordered_order::merged_insertion_order;
+use pgo_merge::frontends::{sample_binary, sample_extbinary};
+use pgo_merge::ir::sample::{ProfileSymbolList, SampleProfile};
+
+use crate::common::{external_dir, root, tempdir, tool};
+
+/// One output variant: llvm-profdata's options, and ours.
+struct Variant {
+    name: &'static str,
+    args: &'static [&'static str],
+    binary: bool,
+    opts: ExtBinaryOptions,
+    symlist: bool,
+    since_22: bool,
+}
+
+const fn ext(name: &'static str, args: &'static [&'static str], opts: ExtBinaryOptions) -> Variant {
+    Variant {
+        name,
+        args,
+        binary: false,
+        opts,
+        symlist: false,
+        since_22: false,
+    }
+}
+
+const NONE: ExtBinaryOptions = ExtBinaryOptions {
+    use_md5: false,
+    compress_all_sections: false,
+    partial: false,
+    split_layout: false,
+};
+
+fn variants() -> Vec<Variant> {
+    vec![
+        Variant {
+            name: "binary",
+            args: &["--binary"],
+            binary: true,
+            opts: NONE,
+            symlist: false,
+            since_22: false,
+        },
+        ext("extbinary", &["--extbinary"], NONE),
+        ext(
+            "md5",
+            &["--extbinary", "--use-md5"],
+            ExtBinaryOptions {
+                use_md5: true,
+                ..NONE
+            },
+        ),
+        ext(
+            "compress",
+            &["--extbinary", "--compress-all-sections"],
+            ExtBinaryOptions {
+                compress_all_sections: true,
+                ..NONE
+            },
+        ),
+        ext(
+            "md5-compress",
+            &["--extbinary", "--use-md5", "--compress-all-sections"],
+            ExtBinaryOptions {
+                use_md5: true,
+                compress_all_sections: true,
+                ..NONE
+            },
+        ),
+        ext(
+            "partial",
+            &["--extbinary", "--gen-partial-profile"],
+            ExtBinaryOptions {
+                partial: true,
+                ..NONE
+            },
+        ),
+        Variant {
+            symlist: true,
+            ..ext("symlist", &["--extbinary"], NONE)
+        },
+        Variant {
+            symlist: true,
+            ..ext(
+                "symlist-compress",
+                &["--extbinary", "--compress-all-sections"],
+                ExtBinaryOptions {
+                    compress_all_sections: true,
+                    ..NONE
+                },
+            )
+        },
+        Variant {
+            since_22: true,
+            ..ext(
+                "split",
+                &["--extbinary", "--split-layout"],
+                ExtBinaryOptions {
+                    split_layout: true,
+                    ..NONE
+                },
+            )
+        },
+    ]
+}
+
+/// The symbol list file of testdata/sample/.
+fn symlist_file() -> PathBuf {
+    root().join("testdata/sample/prof-sym-list.txt")
+}
+
+/// Reads a binary or extbinary sample profile our way.
+fn read_ours(path: &Path) -> Result<SampleProfile, String> {
+    let data = std::fs::read(path).map_err(|e| e.to_string())?;
+    match sniff(&data) {
+        Some(BinaryKind::Binary) => sample_binary::read(&data),
+        Some(BinaryKind::ExtBinary) => sample_extbinary::read(&data),
+        None => return Err("not a binary sample profile".into()),
+    }
+    .map_err(|e| format!("{e} (offset {:?})", e.offset()))
+}
+
+/// What `llvm-profdata merge --sample` of one input writes, our way.
+fn write_ours(input: &SampleProfile, v: &Variant) -> Result<Vec<u8>, String> {
+    let mut p = input.clone();
+    // The merge of one input: the output map is filled in the input map's order.
+    p.insertion_order = merged_insertion_order([input]);
+    if v.symlist {
+        let text = std::fs::read_to_string(symlist_file()).unwrap();
+        let list = p.symbol_list.get_or_insert_with(ProfileSymbolList::default);
+        for l in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+            list.names.insert(l.as_bytes().into());
+        }
+    }
+    if v.binary {
+        bin_out::write(&p)
+    } else {
+        ext_out::write(&p, &v.opts)
+    }
+    .map_err(|e| e.to_string())
+}
+
+/// Binary and extbinary sample files: ours (testdata/sample) and third-party ones.
+fn binary_inputs(test: &str) -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    let ours = root().join("testdata/sample");
+    for dir in [ours.join("llvm22"), ours.join("llvm19"), ours.clone()] {
+        if let Ok(rd) = std::fs::read_dir(&dir) {
+            for e in rd.flatten() {
+                let p = e.path();
+                if p.extension().is_some_and(|x| x == "afdo") {
+                    v.push(p);
+                }
+            }
+        }
+    }
+    let ext_dir = external_dir().join("llvm-sample");
+    match std::fs::read_dir(&ext_dir) {
+        Ok(rd) => {
+            for e in rd.flatten() {
+                let p = e.path();
+                if std::fs::read(&p).is_ok_and(|d| sniff(&d).is_some()) {
+                    v.push(p);
+                }
+            }
+        }
+        Err(_) => eprintln!(
+            "SKIPPED {test} (third-party part): {} is absent",
+            ext_dir.display()
+        ),
+    }
+    v.sort();
+    v
+}
+
+/// Runs llvm-profdata merge; returns the output bytes, or the error message.
+fn llvm_merge(tool: &Path, input: &Path, v: &Variant, dir: &Path) -> Result<Vec<u8>, String> {
+    let out = dir.join("llvm.afdo");
+    let _ = std::fs::remove_file(&out);
+    let mut cmd = std::process::Command::new(tool);
+    cmd.arg("merge").arg("--sample").args(v.args);
+    if v.symlist {
+        cmd.arg(format!("--prof-sym-list={}", symlist_file().display()));
+    }
+    cmd.arg(input).arg("-o").arg(&out);
+    let o = cmd.output().unwrap();
+    if !o.status.success() {
+        return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+    }
+    Ok(std::fs::read(&out).unwrap())
+}
+
+fn first_difference(a: &[u8], b: &[u8]) -> String {
+    let at = a
+        .iter()
+        .zip(b)
+        .position(|(x, y)| x != y)
+        .unwrap_or(a.len().min(b.len()));
+    format!(
+        "first difference at byte {at} (ours {} bytes, LLVM {} bytes)",
+        a.len(),
+        b.len()
+    )
+}
+
+fn check_rewrites(version: &str) {
+    let test = "sample_binary_rewrites_are_byte_identical";
+    let Some(llvm) = tool(&format!("llvm-profdata-{version}"), test) else {
+        return;
+    };
+    let dir = tempdir();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for input in binary_inputs(test) {
+        let ours_in = read_ours(&input);
+        for v in variants() {
+            if v.since_22 && version == "19" {
+                continue;
+            }
+            let theirs = llvm_merge(&llvm, &input, &v, dir.path());
+            let ours = ours_in.clone().and_then(|p| write_ours(&p, &v));
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    compared += 1;
+                    if a != b {
+                        // Keep both for inspection.
+                        let keep =
+                            std::env::temp_dir().join(format!("pgo-merge-sample-diffs-{version}"));
+                        let _ = std::fs::create_dir_all(&keep);
+                        let stem = format!(
+                            "{}.{}",
+                            input.file_name().unwrap().to_string_lossy(),
+                            v.name
+                        );
+                        let _ = std::fs::write(keep.join(format!("{stem}.ours")), &a);
+                        let _ = std::fs::write(keep.join(format!("{stem}.llvm")), &b);
+                        failures.push(format!(
+                            "{} [{}]: {}",
+                            input.display(),
+                            v.name,
+                            first_difference(&a, &b)
+                        ));
+                    }
+                }
+                (Err(_), Err(_)) => {}
+                (Ok(_), Err(e)) => {
+                    // LLVM writes split layouts of context-sensitive profiles it cannot read
+                    // back; we refuse them. Anything else must agree.
+                    failures.push(format!(
+                        "{} [{}]: we wrote, llvm-profdata-{version} failed: {e}",
+                        input.display(),
+                        v.name
+                    ))
+                }
+                (Err(e), Ok(_)) => {
+                    if !(v.opts.split_layout && e.contains("context-sensitive")) {
+                        failures.push(format!(
+                            "{} [{}]: we failed ({e}), llvm-profdata-{version} wrote",
+                            input.display(),
+                            v.name
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} comparisons");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} outputs differ from llvm-profdata-{version}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn binary_inputs_rewritten_like_llvm_profdata_22() {
+    check_rewrites("22");
+}
+
+#[test]
+fn binary_inputs_rewritten_like_llvm_profdata_19() {
+    check_rewrites("19");
+}
+
+/// Every prefix of a real extbinary file is an error naming an offset inside the prefix.
+#[test]
+fn every_truncation_of_an_extbinary_file_is_an_error_with_offset() {
+    let test = "every_truncation_of_an_extbinary_file_is_an_error_with_offset";
+    let mut files: Vec<PathBuf> = [
+        "testdata/sample/llvm22/flat.extbinary.afdo",
+        "testdata/sample/llvm22/flat.md5-compress.afdo",
+        "testdata/sample/llvm22/cs-probe.symlist-compress.afdo",
+        "testdata/sample/llvm22/probe.split.afdo",
+        "testdata/sample/real-probe.profgen.extbinary.afdo",
+        "testdata/sample/real-autofdo.profgen.extbinary.afdo",
+    ]
+    .iter()
+    .map(|p| root().join(p))
+    .collect();
+    for name in [
+        "derived-sample-profile.extbinary.afdo",
+        "derived-sample-profile.md5.extbinary.afdo",
+        "derived-cs-sample-preinline-probe.extbinary.afdo",
+        "profparser-unknown.section.compressed.extbin.profdata",
+        "profparser-sample-nametable-after-samples.profdata",
+    ] {
+        if let Some(p) = crate::common::external(&format!("llvm-sample/{name}"), test) {
+            files.push(p);
+        }
+    }
+    for f in files {
+        let data = std::fs::read(&f).unwrap();
+        sample_extbinary::read(&data).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        for cut in 0..data.len() {
+            let e = sample_extbinary::read(&data[..cut])
+                .err()
+                .unwrap_or_else(|| {
+                    panic!("{} cut to {cut} bytes reads without error", f.display())
+                });
+            let at = e
+                .offset()
+                .unwrap_or_else(|| panic!("{} cut to {cut}: no offset in {e}", f.display()));
+            assert!(
+                at <= cut as u64,
+                "{} cut to {cut}: offset {at} is past the end ({e})",
+                f.display()
+            );
+        }
+    }
+}
+
+/// Our outputs read back with llvm-profdata show, for every variant of one input of each kind
+/// (the byte-identity tests cover the rest).
+#[test]
+fn our_outputs_read_back_with_llvm_profdata_show() {
+    let test = "our_outputs_read_back_with_llvm_profdata_show";
+    let Some(llvm) = tool("llvm-profdata-22", test) else {
+        return;
+    };
+    let dir = tempdir();
+    for name in [
+        "flat",
+        "cs",
+        "probe",
+        "cs-probe",
+        "preinlined",
+        "real-probe",
+    ] {
+        let input = root().join(format!("testdata/sample/llvm22/{name}.extbinary.afdo"));
+        let p = read_ours(&input).unwrap();
+        for v in variants() {
+            let Ok(bytes) = write_ours(&p, &v) else {
+                continue;
+            };
+            let out = dir.path().join(format!("{name}.{}.afdo", v.name));
+            std::fs::write(&out, &bytes).unwrap();
+            let o = std::process::Command::new(&llvm)
+                .args(["show", "--sample"])
+                .arg(&out)
+                .output()
+                .unwrap();
+            assert!(
+                o.status.success(),
+                "{}: {}",
+                out.display(),
+                String::from_utf8_lossy(&o.stderr)
+            );
+        }
+    }
+}
