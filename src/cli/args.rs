@@ -279,9 +279,19 @@ pub struct MergeArgs {
     #[arg(long = "dump-input-file-list")]
     pub dump_input_file_list: bool,
 
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true)]
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
     pub instr: bool,
+
+    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
+    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
+    /// or .afdotext says otherwise.
+    #[arg(long = "sample")]
+    pub sample: bool,
+
+    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
+    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
+    pub drop_profile_symbol_list: bool,
 
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
@@ -375,9 +385,19 @@ pub struct ShowArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true)]
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
     pub instr: bool,
+
+    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
+    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
+    /// or .afdotext says otherwise.
+    #[arg(long = "sample")]
+    pub sample: bool,
+
+    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
+    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
+    pub drop_profile_symbol_list: bool,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
@@ -403,9 +423,19 @@ pub struct OverlapArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true)]
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
     pub instr: bool,
+
+    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
+    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
+    /// or .afdotext says otherwise.
+    #[arg(long = "sample")]
+    pub sample: bool,
+
+    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
+    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
+    pub drop_profile_symbol_list: bool,
 }
 
 /// Output formats.

@@ -92,9 +92,9 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const SAMPLE: &str =
-    "sample (AutoFDO) profiles are not supported; pgo-merge handles instrumentation profiles";
-const EXTBINARY: &str = "an option of sample profiles in extbinary format, which are not supported";
+const SAMPLE: &str = "this sample-profile (AutoFDO) option is not supported yet (merge --sample of \
+     text, binary and extbinary outputs is)";
+const EXTBINARY: &str = "an option of sample profiles in extbinary format, not supported yet";
 const CORRELATE: &str =
     "profile correlation is not supported: merge profiles written without -profile-correlate";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -126,11 +126,10 @@ pub const MERGE: &[LlvmOption] = &[
         CORRELATE,
     ),
     no("debuginfod", None, "Enable debuginfod", CORRELATE),
-    no(
+    ours(
         "drop-profile-symbol-list",
         None,
         "Drop the profile symbol list when merging AutoFDO profiles (only meaningful for -sample)",
-        SAMPLE,
     ),
     ours(
         "dump-input-file-list",
@@ -173,7 +172,7 @@ pub const MERGE: &[LlvmOption] = &[
         "Path to file containing newline-separated [<weight>,]<filename> entries",
     ),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
+    ours("sample", None, "Sample profile"),
     no(
         "instr-prof-cold-threshold",
         UINT,

@@ -17,8 +17,7 @@ pub mod perfmap;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
-pub mod sample_binary;
-pub mod sample_extbinary;
+pub mod sample;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;

@@ -5,11 +5,12 @@
 
 use std::path::{Path, PathBuf};
 
-use pgo_merge::backends::sample_binary as bin_out;
-use pgo_merge::backends::sample_extbinary::{self as ext_out, ExtBinaryOptions};
+use pgo_merge::backends::sample::binary as bin_out;
+use pgo_merge::backends::sample::extbinary::{self as ext_out, ExtBinaryOptions};
 use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
 use pgo_merge::codec::unordered_order::merged_insertion_order;
-use pgo_merge::frontends::{sample_binary, sample_extbinary};
+use pgo_merge::frontends::sample::binary as sample_binary;
+use pgo_merge::frontends::sample::extbinary as sample_extbinary;
 use pgo_merge::ir::sample::{ProfileSymbolList, SampleProfile};
 
 use crate::common::{external_dir, root, tempdir, tool};

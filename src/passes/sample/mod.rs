@@ -1,0 +1,5 @@
+//! Passes over sample profiles ([`crate::ir::sample`]): the weighted merge.
+
+pub mod merge;
+
+pub use merge::{MergeIssue, SampleMerger, merge_function};

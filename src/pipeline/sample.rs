@@ -1,0 +1,234 @@
+//! Sample-profile merges (`pgo-merge --sample`, `llvm-profdata merge --sample`): inputs read
+//! in parallel windows, folded in input order by [`SampleMerger`], written by a sample
+//! back-end.
+//!
+//! Memory is bounded by the merged profile plus one window of inputs being parsed (each
+//! parsed input is folded and dropped before the next window is read), not by the number
+//! of inputs. The output does not depend on the thread count: inputs are folded in order.
+
+use std::path::PathBuf;
+
+use rayon::prelude::*;
+
+use super::inputs::{Collector, Select, Sources};
+use super::output::{self, Destination};
+use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
+use crate::backends::sample as writers;
+use crate::error::{Error, Result, Warning};
+use crate::frontends::InputFile;
+use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
+pub use crate::ir::sample::SampleFormat;
+use crate::ir::sample::SampleProfile;
+use crate::passes::Weight;
+use crate::passes::merge::FailureMode;
+use crate::passes::sample::SampleMerger;
+
+/// The LLVM release whose behaviour a sample merge follows when none is named.
+pub const DEFAULT_TARGET_LLVM: u32 = 22;
+
+/// What to merge, how and where to write it. `Default` is llvm-profdata's defaults (an
+/// extbinary output) with no inputs.
+#[derive(Debug, Clone)]
+pub struct SampleMergeRequest {
+    /// Input files, or directories (every regular file under them, as llvm-profdata).
+    pub inputs: Vec<PathBuf>,
+    /// Weighted inputs; sample profiles take whole weights (≥ 1), as in LLVM.
+    pub weighted_inputs: Vec<(Weight, PathBuf)>,
+    /// Files listing inputs, one `FILE` or `W,FILE` per line.
+    pub input_lists: Vec<PathBuf>,
+    /// The output file (`-` is standard output); `None` is standard output in
+    /// llvm-profdata mode and an error otherwise.
+    pub output: Option<PathBuf>,
+    /// The output encoding.
+    pub output_format: SampleFormat,
+    /// The LLVM release whose reader and writer to follow (text dialect); default
+    /// [`DEFAULT_TARGET_LLVM`].
+    pub target_llvm: Option<u32>,
+    /// What to do with inputs that cannot be read.
+    pub failure_mode: FailureMode,
+    /// Leave the inputs' profile symbol lists out of the output.
+    pub drop_profile_symbol_list: bool,
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+    /// llvm-profdata's conventions (standard output by default).
+    pub llvm_profdata: bool,
+}
+
+impl Default for SampleMergeRequest {
+    fn default() -> Self {
+        SampleMergeRequest {
+            inputs: Vec::new(),
+            weighted_inputs: Vec::new(),
+            input_lists: Vec::new(),
+            output: None,
+            output_format: SampleFormat::ExtBinary,
+            target_llvm: None,
+            failure_mode: FailureMode::Any,
+            drop_profile_symbol_list: false,
+            threads: 0,
+            llvm_profdata: false,
+        }
+    }
+}
+
+/// The merged profile of a request, before it is written.
+#[derive(Debug)]
+pub struct SampleMerged {
+    /// The profile.
+    pub profile: SampleProfile,
+    /// Inputs merged.
+    pub inputs_merged: usize,
+    /// Inputs there were.
+    pub inputs_total: usize,
+    /// Warnings and skipped inputs, in order.
+    pub messages: Vec<Message>,
+}
+
+/// The read options of a request.
+fn read_options(r: &SampleMergeRequest) -> ReadOptions {
+    ReadOptions {
+        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    }
+}
+
+/// The weight of an input as a whole number, or a request error.
+fn whole_weight(i: &InputSpec) -> Result<u64> {
+    if !i.weight.is_integer() {
+        return Err(request_error(format!(
+            "{}: sample profiles take whole weights (1, 2, …), as llvm-profdata; {} is not one",
+            i.path.display(),
+            i.weight
+        )));
+    }
+    Ok(i.weight.rounded())
+}
+
+/// Reads and merges the inputs of `r` (no output written).
+pub fn merge_sample_profiles(
+    r: &SampleMergeRequest,
+    progress: &dyn Progress,
+) -> Result<SampleMerged> {
+    let sources = Sources {
+        inputs: r.inputs.clone(),
+        weighted: r.weighted_inputs.clone(),
+        lists: r.input_lists.clone(),
+    };
+    let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    let inputs =
+        Collector::new().collect(&sources, Select::EveryFile, Some(&output), false, false)?;
+    if inputs.is_empty() {
+        return Err(request_error("no input files"));
+    }
+    let weights = inputs
+        .iter()
+        .map(whole_weight)
+        .collect::<Result<Vec<u64>>>()?;
+    let options = read_options(r);
+    let (pool, threads) = super::worker_pool(r.threads)?;
+    progress.start(inputs.len());
+    let mut merger = SampleMerger::new();
+    let mut messages = Vec::new();
+    let mut failed = 0usize;
+    // The inputs merged, in order, to name them in the merge's warnings.
+    let mut merged_paths: Vec<&PathBuf> = Vec::new();
+    let window = (2 * threads).max(2);
+    let mut done = 0usize;
+    for (chunk_no, chunk) in inputs.chunks(window).enumerate() {
+        let read: Vec<Result<SampleProfile>> =
+            pool.install(|| chunk.par_iter().map(|i| read_one(i, &options)).collect());
+        for (k, res) in read.into_iter().enumerate() {
+            let index = chunk_no * window + k;
+            let input = &inputs[index];
+            match res {
+                Ok(profile) => {
+                    merger
+                        .add(profile, weights[index])
+                        .map_err(|e| e.with_path(&input.path))?;
+                    merged_paths.push(&input.path);
+                }
+                Err(e) => {
+                    if r.failure_mode == FailureMode::Any {
+                        return Err(e);
+                    }
+                    failed += 1;
+                    messages.push(Message::Skipped(input.path.clone(), e));
+                }
+            }
+            done += 1;
+            progress.set(done);
+        }
+    }
+    progress.finish();
+    if failed == inputs.len() {
+        return Err(Error::new(crate::error::ErrorKind::Request(
+            "no profile can be merged: every input failed to read".into(),
+        )));
+    }
+    let merged_inputs = merger.inputs();
+    let (mut profile, issues) = merger.finish();
+    for issue in issues {
+        let mut w = Warning::new(issue.kind.message());
+        w.function = Some(issue.context.to_string());
+        if let Some(p) = merged_paths.get(issue.input) {
+            w = w.with_path(p);
+        }
+        messages.push(Message::Warning(w));
+    }
+    if r.drop_profile_symbol_list {
+        profile.symbol_list = None;
+    }
+    Ok(SampleMerged {
+        profile,
+        inputs_merged: merged_inputs,
+        inputs_total: inputs.len(),
+        messages,
+    })
+}
+
+/// Opens and reads one input; errors carry its path.
+fn read_one(i: &InputSpec, options: &ReadOptions) -> Result<SampleProfile> {
+    let file = InputFile::open(&i.path)?;
+    let profile =
+        readers::read(file.bytes(), options).map_err(|e| file.or_changed(e).with_path(&i.path))?;
+    file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
+    Ok(profile)
+}
+
+/// The bytes of `profile` in `format`.
+pub fn encode(profile: &SampleProfile, format: SampleFormat) -> Result<Vec<u8>> {
+    match format {
+        SampleFormat::Text => Ok(writers::write_text(profile)),
+        other => Err(request_error(format!(
+            "writing {} sample profiles is not supported yet; use --text",
+            other.name()
+        ))),
+    }
+}
+
+/// Runs a sample merge: reads, merges and writes.
+pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
+    let output = match (&r.output, r.llvm_profdata) {
+        (Some(o), _) => o.clone(),
+        (None, true) => PathBuf::from("-"),
+        (None, false) => {
+            return Err(request_error(
+                "no output: name one with -o FILE (- for standard output)",
+            ));
+        }
+    };
+    // Refuse an output we cannot write before reading anything.
+    encode(&SampleProfile::new(), r.output_format)?;
+    let merged = merge_sample_profiles(r, progress)?;
+    let bytes = encode(&merged.profile, r.output_format)?;
+    output::write_bytes(&Destination::of(&output), &bytes)?;
+    Ok(MergeOutcome {
+        output,
+        written: Written::Sample {
+            format: r.output_format,
+        },
+        records: merged.profile.functions.len(),
+        inputs_merged: merged.inputs_merged,
+        inputs_total: merged.inputs_total,
+        messages: merged.messages,
+    })
+}
