@@ -144,6 +144,9 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         drop_profile_symbol_list: a.drop_profile_symbol_list,
         threads: a.threads,
         llvm_profdata: mode == Mode::LlvmProfdata,
+        // The extbinary options and --prof-sym-list are not mapped from arguments yet.
+        extbinary: Default::default(),
+        prof_sym_list: None,
     })
 }
 

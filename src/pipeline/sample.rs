@@ -14,6 +14,7 @@ use super::inputs::{Collector, Select, Sources};
 use super::output::{self, Destination};
 use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
+pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 use crate::error::{Error, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
@@ -52,6 +53,12 @@ pub struct SampleMergeRequest {
     pub threads: usize,
     /// llvm-profdata's conventions (standard output by default).
     pub llvm_profdata: bool,
+    /// Extbinary writer options (`--use-md5`, `--compress-all-sections`,
+    /// `--gen-partial-profile`, `--split-layout`); ignored by the other encodings.
+    pub extbinary: ExtBinaryOptions,
+    /// A file of symbols, one a line, added to the profile symbol list
+    /// (`--prof-sym-list`; extbinary only).
+    pub prof_sym_list: Option<PathBuf>,
 }
 
 impl Default for SampleMergeRequest {
@@ -67,6 +74,8 @@ impl Default for SampleMergeRequest {
             drop_profile_symbol_list: false,
             threads: 0,
             llvm_profdata: false,
+            extbinary: ExtBinaryOptions::default(),
+            prof_sym_list: None,
         }
     }
 }
@@ -194,15 +203,35 @@ fn read_one(i: &InputSpec, options: &ReadOptions) -> Result<SampleProfile> {
     Ok(profile)
 }
 
-/// The bytes of `profile` in `format`.
-pub fn encode(profile: &SampleProfile, format: SampleFormat) -> Result<Vec<u8>> {
+/// The bytes of `profile` in `format` (`extbinary` options apply to the extbinary encoding).
+pub fn encode(
+    profile: &SampleProfile,
+    format: SampleFormat,
+    extbinary: &ExtBinaryOptions,
+) -> Result<Vec<u8>> {
     match format {
         SampleFormat::Text => Ok(writers::write_text(profile)),
+        SampleFormat::Binary => writers::binary::write(profile),
+        SampleFormat::ExtBinary => writers::extbinary::write(profile, extbinary),
         other => Err(request_error(format!(
-            "writing {} sample profiles is not supported yet; use --text",
+            "writing {} sample profiles is not supported; use --text, --binary or --extbinary",
             other.name()
         ))),
     }
+}
+
+/// Adds the symbols of `path` (one a line, trimmed, blank lines skipped, as llvm-profdata's
+/// `--prof-sym-list` reads them) to the profile symbol list.
+fn add_symbol_list_file(profile: &mut SampleProfile, path: &std::path::Path) -> Result<()> {
+    let text = std::fs::read(path).map_err(|e| Error::new(e.into()).with_path(path))?;
+    let list = profile.symbol_list.get_or_insert_with(Default::default);
+    for line in text.split(|&b| b == b'\n') {
+        let t = line.trim_ascii();
+        if !t.is_empty() {
+            list.names.insert(t.into());
+        }
+    }
+    Ok(())
 }
 
 /// Runs a sample merge: reads, merges and writes.
@@ -217,9 +246,12 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         }
     };
     // Refuse an output we cannot write before reading anything.
-    encode(&SampleProfile::new(), r.output_format)?;
-    let merged = merge_sample_profiles(r, progress)?;
-    let bytes = encode(&merged.profile, r.output_format)?;
+    encode(&SampleProfile::new(), r.output_format, &r.extbinary)?;
+    let mut merged = merge_sample_profiles(r, progress)?;
+    if let Some(list) = &r.prof_sym_list {
+        add_symbol_list_file(&mut merged.profile, list)?;
+    }
+    let bytes = encode(&merged.profile, r.output_format, &r.extbinary)?;
     output::write_bytes(&Destination::of(&output), &bytes)?;
     Ok(MergeOutcome {
         output,

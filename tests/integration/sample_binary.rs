@@ -381,3 +381,145 @@ fn our_outputs_read_back_with_llvm_profdata_show() {
         }
     }
 }
+
+/// Text inputs (ours and third-party), alone and in merges, through the whole sample merge
+/// (reader, merge, writer) against llvm-profdata merge --sample with every output variant.
+fn check_merges(version: &str) {
+    use pgo_merge::pipeline::{self, NoProgress, SampleFormat, SampleMergeRequest};
+    let test = "sample_merges_are_byte_identical";
+    let Some(llvm) = tool(&format!("llvm-profdata-{version}"), test) else {
+        return;
+    };
+    let ours_dir = root().join("testdata/sample");
+    let mut jobs: Vec<Vec<PathBuf>> = Vec::new();
+    let mut texts: Vec<PathBuf> = std::fs::read_dir(&ours_dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.to_string_lossy().ends_with(".prof.txt"))
+        .collect();
+    let ext_dir = external_dir().join("llvm-sample");
+    match std::fs::read_dir(&ext_dir) {
+        Ok(rd) => texts.extend(rd.flatten().map(|e| e.path()).filter(|p| {
+            std::fs::read(p).is_ok_and(|d| sniff(&d).is_none() && !d.starts_with(b"adcg"))
+                && p.extension().is_some_and(|x| x != "md")
+        })),
+        Err(_) => eprintln!(
+            "SKIPPED {test} (third-party part): {} is absent",
+            ext_dir.display()
+        ),
+    }
+    texts.sort();
+    jobs.extend(texts.iter().map(|p| vec![p.clone()]));
+    // Merges: two flat profiles (saturating counts), and texts with binary forms of themselves.
+    jobs.push(vec![
+        ours_dir.join("flat.prof.txt"),
+        ours_dir.join("flat-second.prof.txt"),
+    ]);
+    // Not here: names merged with MD5 names (flat-second.prof.txt + llvm22/flat.md5.afdo).
+    // LLVM keys top-level profiles by hash, so a name and its MD5 merge into one profile; our
+    // merge keeps them apart (see the CHANGELOG).
+    jobs.push(vec![
+        ours_dir.join("cs-probe.prof.txt"),
+        ours_dir.join("llvm22/cs-probe.compress.afdo"),
+    ]);
+    jobs.push(vec![
+        ours_dir.join("probe.prof.txt"),
+        ours_dir.join("llvm22/probe.symlist.afdo"),
+        ours_dir.join("probe.prof.txt"),
+    ]);
+    let dir = tempdir();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for inputs in &jobs {
+        for v in variants() {
+            if v.since_22 && version == "19" {
+                continue;
+            }
+            let theirs_path = dir.path().join("llvm.afdo");
+            let _ = std::fs::remove_file(&theirs_path);
+            let mut cmd = std::process::Command::new(&llvm);
+            cmd.arg("merge").arg("--sample").args(v.args);
+            if v.symlist {
+                cmd.arg(format!("--prof-sym-list={}", symlist_file().display()));
+            }
+            cmd.args(inputs).arg("-o").arg(&theirs_path);
+            let o = cmd.output().unwrap();
+            let theirs = if o.status.success() {
+                Ok(std::fs::read(&theirs_path).unwrap())
+            } else {
+                Err(String::from_utf8_lossy(&o.stderr).into_owned())
+            };
+            let ours_path = dir.path().join("ours.afdo");
+            let req = SampleMergeRequest {
+                inputs: inputs.clone(),
+                output: Some(ours_path.clone()),
+                output_format: if v.binary {
+                    SampleFormat::Binary
+                } else {
+                    SampleFormat::ExtBinary
+                },
+                target_llvm: Some(version.parse().unwrap()),
+                threads: 2,
+                extbinary: v.opts,
+                prof_sym_list: v.symlist.then(symlist_file),
+                ..SampleMergeRequest::default()
+            };
+            let ours = pipeline::merge_sample(&req, &NoProgress)
+                .map(|_| std::fs::read(&ours_path).unwrap())
+                .map_err(|e| e.to_string());
+            let what = format!(
+                "{} [{}]",
+                inputs
+                    .iter()
+                    .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+                v.name
+            );
+            match (ours, theirs) {
+                (Ok(a), Ok(b)) => {
+                    compared += 1;
+                    if a != b {
+                        let keep =
+                            std::env::temp_dir().join(format!("pgo-merge-sample-diffs-{version}"));
+                        let _ = std::fs::create_dir_all(&keep);
+                        let stem = what.replace([' ', '[', ']', '+'], "_");
+                        let _ = std::fs::write(keep.join(format!("{stem}.ours")), &a);
+                        let _ = std::fs::write(keep.join(format!("{stem}.llvm")), &b);
+                        failures.push(format!("{what}: {}", first_difference(&a, &b)));
+                    }
+                }
+                (Err(_), Err(_)) => {}
+                (Ok(_), Err(e)) => failures.push(format!(
+                    "{what}: we wrote, llvm-profdata-{version} failed: {}",
+                    e.trim()
+                )),
+                (Err(e), Ok(_)) => {
+                    if !(v.opts.split_layout && e.contains("context-sensitive")) {
+                        failures.push(format!(
+                            "{what}: we failed ({e}), llvm-profdata-{version} wrote"
+                        ))
+                    }
+                }
+            }
+        }
+    }
+    assert!(compared > 50, "only {compared} comparisons");
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} merges differ from llvm-profdata-{version}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn text_inputs_and_merges_written_like_llvm_profdata_22() {
+    check_merges("22");
+}
+
+#[test]
+fn text_inputs_and_merges_written_like_llvm_profdata_19() {
+    check_merges("19");
+}

@@ -90,18 +90,16 @@ pub fn read(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
         SampleEncoding::Text => text::read(data, options.text),
         SampleEncoding::Binary => binary::read(data),
         SampleEncoding::ExtBinary => extbinary::read(data),
-        e @ SampleEncoding::Gcc => {
-            Err(Error::at(
-                0,
-                ErrorKind::Malformed {
-                    what: "sample profile",
-                    detail: format!(
-                        "the {} sample encoding is not read by this build (text sample profiles are)",
-                        e.name()
-                    ),
-                },
-            ))
-        }
+        e @ SampleEncoding::Gcc => Err(Error::at(
+            0,
+            ErrorKind::Malformed {
+                what: "sample profile",
+                detail: format!(
+                    "the {} sample encoding is not read by this build (text sample profiles are)",
+                    e.name()
+                ),
+            },
+        )),
         SampleEncoding::CompactBinary => Err(Error::at(
             0,
             ErrorKind::Malformed {

@@ -236,6 +236,8 @@ impl Reader {
     fn finish(&mut self, block: Block) -> Result<()> {
         match self.profile.functions.get_mut(&block.context) {
             None => {
+                // LLVM's map records contexts in the order first met.
+                self.profile.insertion_order.push(block.context.clone());
                 self.profile.functions.insert(block.context, block.samples);
                 Ok(())
             }

@@ -11,6 +11,7 @@
 //! A context-sensitive input cannot be merged with a flat or nested one, nor a probe-based
 //! input with one that is not: that is an error, as in LLVM.
 
+use crate::codec::unordered_order::merged_insertion_order;
 use std::collections::btree_map;
 use std::collections::hash_map::Entry;
 
@@ -166,7 +167,7 @@ impl SampleMerger {
 
     /// Merges `input`, every count multiplied by `weight` (≥ 1). Errors if the input's kind
     /// (context-sensitive, probe-based) differs from the earlier inputs'.
-    pub fn add(&mut self, input: SampleProfile, weight: u64) -> Result<()> {
+    pub fn add(&mut self, mut input: SampleProfile, weight: u64) -> Result<()> {
         let index = self.inputs;
         if index > 0 {
             let (had, new) = (self.profile.flags, input.flags);
@@ -185,13 +186,20 @@ impl SampleMerger {
         // Profile-level flags are those of the last input read, as LLVM's statics are.
         let flags = input.flags;
         self.profile.flags = flags;
-        if let Some(list) = input.symbol_list {
+        if let Some(list) = input.symbol_list.take() {
             let dst = self
                 .profile
                 .symbol_list
                 .get_or_insert_with(Default::default);
             dst.names.extend(list.names);
             dst.compress |= list.compress;
+        }
+        // LLVM fills its merged map in each input map's iteration order; the extbinary
+        // writer replays that map's order from this record.
+        for context in merged_insertion_order([&input]) {
+            if !self.profile.functions.contains_key(&context) {
+                self.profile.insertion_order.push(context);
+            }
         }
         for (context, mut samples) in input.functions {
             let issue = match self.profile.functions.entry(context) {
