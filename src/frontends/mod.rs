@@ -88,6 +88,12 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             r.format = FormatKind::TextProfile;
             Ok(r)
         }
+        FormatKind::SampleBinary | FormatKind::SampleExtBinary => {
+            Err(Error::new(ErrorKind::KindConflict(format!(
+                "this is an {}, not an instrumentation profile: merge sample profiles with --sample",
+                FormatKind::sniff(data).name()
+            ))))
+        }
         FormatKind::Iprof => Err(Error::new(ErrorKind::KindConflict(
             "this is a GraalVM Native Image profile (.iprof): it can be merged only with other \
              .iprof profiles into an .iprof output; converting between iprof and LLVM profiles \
