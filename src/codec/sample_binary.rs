@@ -110,9 +110,9 @@ pub mod flag {
 }
 
 /// Deepest nesting of inlined callees a reader accepts (each level is a recursion): real
-/// profiles stay far below (inline depth rarely passes 50), a crafted file cannot exhaust
-/// the stack.
-pub const MAX_INLINE_DEPTH: u32 = 512;
+/// profiles stay far below (inline depth rarely passes 50), and a crafted file cannot
+/// exhaust a 2 MiB thread stack (an unoptimised build overflows one near 500 levels).
+pub const MAX_INLINE_DEPTH: u32 = 128;
 
 /// A reader of LLVM's sample-binary primitives with `readNumber<T>`'s checks.
 #[derive(Debug, Clone)]

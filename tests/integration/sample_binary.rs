@@ -523,3 +523,147 @@ fn text_inputs_and_merges_written_like_llvm_profdata_22() {
 fn text_inputs_and_merges_written_like_llvm_profdata_19() {
     check_merges("19");
 }
+
+/// Hand-made damage: each is an error with an offset, never a panic or a huge allocation.
+#[test]
+fn damaged_binary_sample_profiles_are_errors_with_offsets() {
+    use pgo_merge::codec::sample_binary::{BINARY_MAGIC, EXT_BINARY_MAGIC};
+    fn uleb(out: &mut Vec<u8>, mut v: u64) {
+        loop {
+            let b = (v & 0x7f) as u8;
+            v >>= 7;
+            if v == 0 {
+                out.push(b);
+                return;
+            }
+            out.push(b | 0x80);
+        }
+    }
+    // A binary profile: header, empty summary, one name "f", then `body`.
+    let binary = |body: &[u8]| {
+        let mut v = Vec::new();
+        uleb(&mut v, BINARY_MAGIC);
+        uleb(&mut v, 103);
+        v.extend_from_slice(&[0, 0, 0, 0, 0, 0]); // summary without entries
+        v.extend_from_slice(&[1, b'f', 0]); // name table
+        v.extend_from_slice(body);
+        v
+    };
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        // head 1, name 0, total 1, 4294967295 records, then nothing.
+        (
+            "record count far beyond the data",
+            binary(&[1, 0, 1, 0xff, 0xff, 0xff, 0xff, 0x0f]),
+        ),
+        (
+            "record count above 32 bits",
+            binary(&[1, 0, 1, 0x80, 0x80, 0x80, 0x80, 0x10]),
+        ),
+        ("name index past the table", binary(&[1, 7, 1, 0, 0])),
+        (
+            "line offset above 65535",
+            binary(&[1, 0, 1, 1, 0x80, 0x80, 0x04, 0, 1, 0, 0]),
+        ),
+        (
+            "call target index past the table",
+            binary(&[1, 0, 1, 1, 1, 0, 1, 1, 9, 1, 0]),
+        ),
+        ("ULEB128 longer than 64 bits", binary(&[0xff; 11])),
+        ("version 102", {
+            let mut v = Vec::new();
+            uleb(&mut v, BINARY_MAGIC);
+            uleb(&mut v, 102);
+            v
+        }),
+    ];
+    for (what, data) in &cases {
+        let e = sample_binary::read(data).expect_err(what);
+        assert!(e.offset().is_some(), "{what}: no offset in {e}");
+    }
+    // Inlined callees nested deeper than the reader's limit.
+    let mut deep = vec![1, 0]; // head, name
+    for _ in 0..2000 {
+        deep.extend_from_slice(&[1, 0, 1, 1, 0, 0]); // total, 0 records, 1 callsite at 1.0 -> f
+    }
+    deep.extend_from_slice(&[1, 0, 0]);
+    let e = sample_binary::read(&binary(&deep)).expect_err("deep nesting");
+    assert!(e.to_string().contains("depth"), "{e}");
+
+    // Extbinary: a section table entry pointing past the end; an absurd uncompressed size.
+    let ext = |entries: &[[u64; 4]], tail: &[u8]| {
+        let mut v = Vec::new();
+        uleb(&mut v, EXT_BINARY_MAGIC);
+        uleb(&mut v, 103);
+        v.extend_from_slice(&(entries.len() as u64).to_le_bytes());
+        for e in entries {
+            for x in e {
+                v.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        v.extend_from_slice(tail);
+        v
+    };
+    let start = 10 + 8 + 32;
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("section past the end", ext(&[[1, 0, start, 100]], &[0; 6])),
+        ("section offset overflows", ext(&[[1, 0, u64::MAX, 2]], &[])),
+        ("section count beyond the data", {
+            let mut v = ext(&[], &[]);
+            let n = v.len() - 8;
+            v[n..].copy_from_slice(&u64::MAX.to_le_bytes());
+            v
+        }),
+        (
+            "1 TiB uncompressed section",
+            ext(
+                &[[2, 1, start, 8]],
+                &[0x80, 0x80, 0x80, 0x80, 0x80, 0x20, 1, 0],
+            ),
+        ),
+        (
+            "bad zlib data",
+            ext(&[[2, 1, start, 6]], &[10, 4, 1, 2, 3, 4]),
+        ),
+        (
+            "summary with bytes left over",
+            ext(&[[1, 0, start, 8]], &[0, 0, 0, 0, 0, 0, 0, 0]),
+        ),
+        ("context with no frames", ext(&[[6, 0, start, 2]], &[1, 0])),
+        (
+            "fixed-length MD5 table longer than the section",
+            ext(&[[2, 3 << 32, start, 9]], &[2, 1, 2, 3, 4, 5, 6, 7, 8]),
+        ),
+        (
+            "symbol list without a final NUL",
+            ext(&[[3, 0, start, 3]], b"abc"),
+        ),
+    ];
+    for (what, data) in &cases {
+        let e = sample_extbinary::read(data).expect_err(what);
+        assert!(e.offset().is_some(), "{what}: no offset in {e}");
+    }
+}
+
+/// Every single-bit change of real files reads or fails cleanly (no panic).
+#[test]
+fn bit_flips_never_panic() {
+    for name in [
+        "llvm22/flat.binary.afdo",
+        "llvm22/flat.symlist-compress.afdo",
+        "llvm22/cs-probe.md5.afdo",
+        "llvm22/preinlined.split.afdo",
+    ] {
+        let data = std::fs::read(root().join("testdata/sample").join(name)).unwrap();
+        for i in 0..data.len() {
+            for bit in 0..8 {
+                let mut d = data.clone();
+                d[i] ^= 1 << bit;
+                match sniff(&d) {
+                    Some(BinaryKind::Binary) => drop(sample_binary::read(&d)),
+                    Some(BinaryKind::ExtBinary) => drop(sample_extbinary::read(&d)),
+                    None => {}
+                }
+            }
+        }
+    }
+}
