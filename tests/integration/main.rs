@@ -34,5 +34,6 @@ mod output_faults;
 mod raw_versions;
 mod readme;
 mod real_use;
+mod sample_text;
 mod sharded_merge;
 mod show_json;
