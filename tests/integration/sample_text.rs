@@ -426,3 +426,66 @@ fn text_dialects_differ_only_where_llvm_releases_do() {
     assert_eq!(name.to_string(), "vtables _ZTVB:5 _ZTVA");
     assert_eq!(callee.total_samples, 7);
 }
+
+/// The figures of a printed summary, whatever the release's wording: the totals, then
+/// (blocks, minimum count) per cutoff.
+fn essentials(summary: &str) -> Vec<String> {
+    summary
+        .lines()
+        .filter_map(|l| {
+            for key in [
+                "Total functions:",
+                "Maximum function count:",
+                "Total number of blocks:",
+                "Total count:",
+            ] {
+                if l.starts_with(key) {
+                    return Some(l.to_string());
+                }
+            }
+            let (blocks, rest) = l.split_once(" blocks")?;
+            let min = rest.split(">= ").nth(1)?.split(' ').next()?;
+            Some(format!("{blocks} {min}"))
+        })
+        .collect()
+}
+
+#[test]
+fn summaries_are_llvms() {
+    // LLVM computes a text profile's summary when it reads it; `show --sample
+    // --detailed-summary` prints it last. Context-sensitive profiles are summarised per
+    // function (their contexts merged), the others as they are.
+    let Some(files) = text_profiles("sample summary") else {
+        return;
+    };
+    for release in RELEASES {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample summary") else {
+            continue;
+        };
+        for f in &files {
+            let out = Command::new(&tool)
+                .args(["show", "--sample", "--detailed-summary"])
+                .arg(f)
+                .output()
+                .unwrap();
+            assert!(out.status.success(), "{}", f.display());
+            let text = String::from_utf8_lossy(&out.stdout);
+            let theirs = &text[text.find("Total functions:").expect("summary")..];
+            let bytes = std::fs::read(f).unwrap();
+            let p = text::read(&bytes, TextDialect::for_llvm(release)).unwrap();
+            let s = pgo_merge::ir::sample::summary::compute(&p);
+            let mut ours = String::new();
+            pgo_merge::backends::show::print_summary(&mut ours, &s);
+            pgo_merge::backends::show::print_detailed(&mut ours, &s);
+            assert_eq!(
+                essentials(&ours),
+                essentials(theirs),
+                "llvm-profdata-{release}: {}",
+                f.display()
+            );
+            if release >= 22 {
+                assert_eq!(ours, theirs, "llvm-profdata-{release}: {}", f.display());
+            }
+        }
+    }
+}

@@ -22,13 +22,16 @@ pub mod context;
 pub mod function;
 pub mod function_id;
 pub mod location;
+pub mod merge;
 pub mod profile;
 pub mod record;
+pub mod summary;
 
 pub use context::{ContextFrame, SampleContext};
 pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
 pub use function_id::FunctionId;
 pub use location::LineLocation;
+pub use merge::MergeIssueKind;
 pub use profile::{ProfileSymbolList, SampleFlags, SampleFormat, SampleProfile};
 pub use record::{CallTargets, SampleRecord};
 

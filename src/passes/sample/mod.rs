@@ -2,4 +2,4 @@
 
 pub mod merge;
 
-pub use merge::{MergeIssue, SampleMerger, merge_function};
+pub use merge::{IssueKind, MergeIssue, SampleMerger};
