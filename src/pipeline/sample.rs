@@ -21,7 +21,8 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::SampleProfile;
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
-use crate::passes::sample::SampleMerger;
+pub use crate::passes::sample::ColdContextOptions;
+use crate::passes::sample::{SampleMerger, trim_cold_contexts};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -48,6 +49,8 @@ pub struct SampleMergeRequest {
     pub failure_mode: FailureMode,
     /// Leave the inputs' profile symbol lists out of the output.
     pub drop_profile_symbol_list: bool,
+    /// Cold-context trimming and merging of context-sensitive profiles.
+    pub cold_contexts: ColdContextOptions,
     /// Worker threads (0 = one per core).
     pub threads: usize,
     /// llvm-profdata's conventions (standard output by default).
@@ -65,6 +68,7 @@ impl Default for SampleMergeRequest {
             target_llvm: None,
             failure_mode: FailureMode::Any,
             drop_profile_symbol_list: false,
+            cold_contexts: ColdContextOptions::default(),
             threads: 0,
             llvm_profdata: false,
         }
@@ -118,6 +122,11 @@ pub fn merge_sample_profiles(
         Collector::new().collect(&sources, Select::EveryFile, Some(&output), false, false)?;
     if inputs.is_empty() {
         return Err(request_error("no input files"));
+    }
+    if r.cold_contexts.frame_depth == 0 {
+        return Err(request_error(
+            "--sample-frame-depth-for-cold-context must be at least 1 (1 keeps the base profile)",
+        ));
     }
     let weights = inputs
         .iter()
@@ -174,6 +183,7 @@ pub fn merge_sample_profiles(
         }
         messages.push(Message::Warning(w));
     }
+    trim_cold_contexts(&mut profile, &r.cold_contexts);
     if r.drop_profile_symbol_list {
         profile.symbol_list = None;
     }

@@ -34,6 +34,7 @@ mod output_faults;
 mod raw_versions;
 mod readme;
 mod real_use;
+mod sample_generated;
 mod sample_text;
 mod sharded_merge;
 mod show_json;
