@@ -25,8 +25,8 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{
-    ContextAttributes, ContextFrame, FunctionId, FunctionSamples, LineLocation, SampleContext,
-    SampleFlags, SampleFormat, SampleProfile, saturating_mul_add,
+    ContextAttributes, ContextFrame, FunctionId, FunctionSamples, LineLocation, MAX_INLINE_DEPTH,
+    SampleContext, SampleFlags, SampleFormat, SampleProfile, saturating_mul_add,
 };
 
 /// What LLVM's text format expects of a body line (the message LLVM prints).
@@ -309,6 +309,15 @@ impl Reader {
                 callee.total_samples = v;
                 if o {
                     return Err(overflow("the total of an inlined callee"));
+                }
+                if block.path.len() >= MAX_INLINE_DEPTH {
+                    return Err(line_error(
+                        no,
+                        "inlined callee",
+                        format!(
+                            "inlined callees nested deeper than {MAX_INLINE_DEPTH} levels are not read"
+                        ),
+                    ));
                 }
                 block.path.push((loc, id));
                 block.metadata_depth = 0;
@@ -825,5 +834,79 @@ mod tests {
         ] {
             assert!(read22(t).is_ok(), "{t:?} should be read");
         }
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    /// A deterministic byte mutator over valid inputs: whatever comes out, the reader
+    /// returns (a profile or an error), never panics.
+    #[test]
+    fn mutated_inputs_never_panic() {
+        let seeds: [&[u8]; 3] = [
+            b"main:184019:0\n 4: 534\n 4.2: 534 _Z3fooi:500 bar:34\n 10: inline1:1000\n  1: 1000\n  !CFGChecksum: 5\n !Attributes: 2\n",
+            b"[main:3 @ _Z5funcAi:1 @ _Z8funcLeafi]:1467299:11\n 0: 6\n 4: 287864 _Z3fibi:315608\n !CFGChecksum: 281479271677951\n",
+            b"foo:1000:100\n 3: 100\n 3: vtables _ZTVB:5 _ZTVA:7\n 3: bar:50\n  1: 50\n",
+        ];
+        let alphabet = b" :.@[]!\n\r\t0123456789az\0-";
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for round in 0..20_000 {
+            let mut v = seeds[round % seeds.len()].to_vec();
+            for _ in 0..1 + next(6) {
+                let i = next(v.len() + 1);
+                match next(3) {
+                    0 if i < v.len() => v[i] = alphabet[next(alphabet.len())],
+                    1 => v.insert(i, alphabet[next(alphabet.len())]),
+                    _ if i < v.len() => {
+                        v.remove(i);
+                    }
+                    _ => {}
+                }
+            }
+            for dialect in [TextDialect::for_llvm(19), TextDialect::for_llvm(22)] {
+                let _ = read(&v, dialect);
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let mut t = String::from("f:1:0\n");
+        for d in 1..=MAX_INLINE_DEPTH + 1 {
+            t.push_str(&" ".repeat(d));
+            t.push_str("1: g:1\n");
+        }
+        let e = read(t.as_bytes(), TextDialect::default()).unwrap_err();
+        assert!(e.to_string().contains("nested deeper than 256"), "{e}");
+        // The deepest accepted nesting reads, merges and drops on a small stack (the writer's
+        // recursion is checked in the back-end's tests).
+        let mut ok = String::from("f:1:0\n");
+        for d in 1..=MAX_INLINE_DEPTH {
+            ok.push_str(&" ".repeat(d));
+            ok.push_str("1: g:1\n");
+        }
+        let bytes = ok.into_bytes();
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let p = read(&bytes, TextDialect::default()).unwrap();
+                let mut merged = p.clone();
+                for f in merged.functions.values_mut() {
+                    let copy = f.clone();
+                    f.merge(&copy, 2, false);
+                }
+                drop(merged);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
     }
 }
