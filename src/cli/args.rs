@@ -293,6 +293,25 @@ pub struct MergeArgs {
     #[arg(long = "drop-profile-symbol-list", requires = "sample")]
     pub drop_profile_symbol_list: bool,
 
+    /// Context-sensitive sample profiles: drop context profiles whose total is below the
+    /// cold threshold of the profile summary.
+    #[arg(long = "sample-trim-cold-context", requires = "sample")]
+    pub sample_trim_cold_context: bool,
+
+    /// Context-sensitive sample profiles: merge cold context profiles into the profile of
+    /// their last N frames (--sample-frame-depth-for-cold-context).
+    #[arg(long = "sample-merge-cold-context", requires = "sample")]
+    pub sample_merge_cold_context: bool,
+
+    /// Frames kept when merging cold contexts (1: the function's base profile).
+    #[arg(
+        long = "sample-frame-depth-for-cold-context",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub sample_frame_depth_for_cold_context: u32,
+
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
     pub binary: bool,
@@ -385,19 +404,9 @@ pub struct ShowArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
+    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true)]
     pub instr: bool,
-
-    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
-    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
-    /// or .afdotext says otherwise.
-    #[arg(long = "sample")]
-    pub sample: bool,
-
-    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
-    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
-    pub drop_profile_symbol_list: bool,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
@@ -423,19 +432,9 @@ pub struct OverlapArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
+    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true)]
     pub instr: bool,
-
-    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
-    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
-    /// or .afdotext says otherwise.
-    #[arg(long = "sample")]
-    pub sample: bool,
-
-    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
-    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
-    pub drop_profile_symbol_list: bool,
 }
 
 /// Output formats.

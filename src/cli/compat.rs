@@ -247,23 +247,20 @@ pub const MERGE: &[LlvmOption] = &[
     ),
     alias("r", "remapping-file", Some("<file>")),
     ours("remapping-file", Some("<file>"), "Symbol remapping file"),
-    no(
+    ours(
         "sample-frame-depth-for-cold-context",
         UINT,
         "Keep the last K frames while merging cold profile. 1 means the context-less base profile",
-        SAMPLE,
     ),
-    no(
+    ours(
         "sample-merge-cold-context",
         None,
         "Merge context sample profiles whose count is below cold threshold",
-        SAMPLE,
     ),
-    no(
+    ours(
         "sample-trim-cold-context",
         None,
         "Trim context sample profiles whose count is below cold threshold",
-        SAMPLE,
     ),
     ours(
         "sparse",

@@ -2,8 +2,8 @@
 
 use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{
-    self, FailureMode, MergeRequest, NormalizeMode, OutputFormat, SampleFormat, SampleMergeRequest,
-    Written,
+    self, ColdContextOptions, FailureMode, MergeRequest, NormalizeMode, OutputFormat, SampleFormat,
+    SampleMergeRequest, Written,
 };
 
 use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
@@ -142,6 +142,11 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
             FailureModeArg::Warn => FailureMode::Warn,
         },
         drop_profile_symbol_list: a.drop_profile_symbol_list,
+        cold_contexts: ColdContextOptions {
+            trim: a.sample_trim_cold_context,
+            merge: a.sample_merge_cold_context,
+            frame_depth: a.sample_frame_depth_for_cold_context,
+        },
         threads: a.threads,
         llvm_profdata: mode == Mode::LlvmProfdata,
         // The extbinary options and --prof-sym-list are not mapped from arguments yet.

@@ -15,7 +15,6 @@ pub mod overlap;
 pub mod profile;
 // LLVM sample profiles (AutoFDO, CSSPGO).
 pub mod sample;
-pub mod sample_summary;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
 pub mod context;
 pub mod fx;

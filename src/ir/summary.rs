@@ -75,8 +75,10 @@ impl SummaryBuilder {
         }
     }
 
+    /// Adds one count (`ProfileSummaryBuilder::addCount`): sample profiles add their body
+    /// samples one by one.
     #[inline]
-    fn add_count(&mut self, c: u64) {
+    pub fn add_count(&mut self, c: u64) {
         self.total_count = self.total_count.wrapping_add(c);
         self.max_count = self.max_count.max(c);
         self.num_counts = self.num_counts.wrapping_add(1);
@@ -93,17 +95,11 @@ impl SummaryBuilder {
         }
     }
 
-    /// `SampleProfileSummaryBuilder::addRecord` for a top-level sample profile: one more
-    /// function, whose head samples count as its function count. Its body counts are added
-    /// with [`SummaryBuilder::add_sample_count`].
-    pub fn add_sample_function(&mut self, head_samples: u64) {
+    /// Counts one function whose entry count is `head` (sample profiles: a top-level
+    /// profile and its head samples).
+    pub fn add_function(&mut self, head: u64) {
         self.num_functions = self.num_functions.wrapping_add(1);
-        self.max_function_count = self.max_function_count.max(head_samples);
-    }
-
-    /// One body count of a sample profile (top level or inlined).
-    pub fn add_sample_count(&mut self, count: u64) {
-        self.add_count(count);
+        self.max_function_count = self.max_function_count.max(head);
     }
 
     /// (count, frequency) pairs, largest count first. Sorts the large counts.

@@ -22,7 +22,8 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::SampleProfile;
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
-use crate::passes::sample::SampleMerger;
+pub use crate::passes::sample::ColdContextOptions;
+use crate::passes::sample::{SampleMerger, trim_cold_contexts};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -49,6 +50,8 @@ pub struct SampleMergeRequest {
     pub failure_mode: FailureMode,
     /// Leave the inputs' profile symbol lists out of the output.
     pub drop_profile_symbol_list: bool,
+    /// Cold-context trimming and merging of context-sensitive profiles.
+    pub cold_contexts: ColdContextOptions,
     /// Worker threads (0 = one per core).
     pub threads: usize,
     /// llvm-profdata's conventions (standard output by default).
@@ -72,6 +75,7 @@ impl Default for SampleMergeRequest {
             target_llvm: None,
             failure_mode: FailureMode::Any,
             drop_profile_symbol_list: false,
+            cold_contexts: ColdContextOptions::default(),
             threads: 0,
             llvm_profdata: false,
             extbinary: ExtBinaryOptions::default(),
@@ -128,6 +132,11 @@ pub fn merge_sample_profiles(
     if inputs.is_empty() {
         return Err(request_error("no input files"));
     }
+    if r.cold_contexts.frame_depth == 0 {
+        return Err(request_error(
+            "--sample-frame-depth-for-cold-context must be at least 1 (1 keeps the base profile)",
+        ));
+    }
     let weights = inputs
         .iter()
         .map(whole_weight)
@@ -183,6 +192,7 @@ pub fn merge_sample_profiles(
         }
         messages.push(Message::Warning(w));
     }
+    trim_cold_contexts(&mut profile, &r.cold_contexts);
     if r.drop_profile_symbol_list {
         profile.symbol_list = None;
     }
@@ -203,8 +213,13 @@ fn read_one(i: &InputSpec, options: &ReadOptions) -> Result<SampleProfile> {
     Ok(profile)
 }
 
+/// The bytes of `profile` in `format`, extbinary with llvm-profdata's default options.
+pub fn encode(profile: &SampleProfile, format: SampleFormat) -> Result<Vec<u8>> {
+    encode_with(profile, format, &ExtBinaryOptions::default())
+}
+
 /// The bytes of `profile` in `format` (`extbinary` options apply to the extbinary encoding).
-pub fn encode(
+pub fn encode_with(
     profile: &SampleProfile,
     format: SampleFormat,
     extbinary: &ExtBinaryOptions,
@@ -246,12 +261,12 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         }
     };
     // Refuse an output we cannot write before reading anything.
-    encode(&SampleProfile::new(), r.output_format, &r.extbinary)?;
+    encode_with(&SampleProfile::new(), r.output_format, &r.extbinary)?;
     let mut merged = merge_sample_profiles(r, progress)?;
     if let Some(list) = &r.prof_sym_list {
         add_symbol_list_file(&mut merged.profile, list)?;
     }
-    let bytes = encode(&merged.profile, r.output_format, &r.extbinary)?;
+    let bytes = encode_with(&merged.profile, r.output_format, &r.extbinary)?;
     output::write_bytes(&Destination::of(&output), &bytes)?;
     Ok(MergeOutcome {
         output,

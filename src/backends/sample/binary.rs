@@ -15,7 +15,6 @@ use crate::codec::sample_binary::{
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FunctionId, SampleProfile};
-use crate::ir::sample_summary;
 
 /// Writes `profile` as `SPF_Binary`.
 pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
@@ -30,7 +29,7 @@ pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
     let mut out = Vec::new();
     write_uleb(&mut out, BINARY_MAGIC);
     write_uleb(&mut out, VERSION);
-    write_summary(&mut out, &sample_summary::compute(profile));
+    write_summary(&mut out, &crate::ir::sample::summary::compute(profile));
     let mut names: BTreeSet<FunctionId> = BTreeSet::new();
     for (ctx, fs) in &profile.functions {
         names.insert(ctx.function().clone());

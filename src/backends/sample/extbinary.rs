@@ -33,7 +33,6 @@ use crate::codec::sample_binary::{
 use crate::codec::unordered_order::sample_map_order;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FunctionId, FunctionSamples, SampleContext, SampleProfile};
-use crate::ir::sample_summary;
 
 /// Options of `llvm-profdata merge --sample --extbinary`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
@@ -238,7 +237,7 @@ impl<'p> Writer<'p> {
     }
 
     fn summary(&mut self, buf: &mut Vec<u8>) {
-        write_summary(buf, &sample_summary::compute(self.profile));
+        write_summary(buf, &crate::ir::sample::summary::compute(self.profile));
     }
 
     fn name_table(&mut self, buf: &mut Vec<u8>) {

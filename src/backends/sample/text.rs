@@ -123,3 +123,54 @@ fn push_u64(out: &mut Vec<u8>, v: u64) {
     }
     out.extend_from_slice(&buf[i..]);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::sample::{FunctionId, LineLocation, SampleContext};
+
+    fn id(s: &str) -> FunctionId {
+        FunctionId::name(s.as_bytes())
+    }
+
+    #[test]
+    fn llvm_22_quirks() {
+        // Vtable counts of a location with a body line and callees are written twice; a
+        // CS profile brackets inlined callees; a probe-based one writes checksum 0.
+        let mut p = SampleProfile::new();
+        p.flags.context_sensitive = true;
+        p.flags.probe_based = true;
+        let ctx = SampleContext::from_frames(vec![crate::ir::sample::ContextFrame {
+            function: id("foo"),
+            location: LineLocation::default(),
+        }])
+        .unwrap();
+        let f = p.entry(ctx);
+        f.total_samples = 10;
+        let l3 = LineLocation::new(3, 0);
+        f.body.entry(l3).or_default().samples = 4;
+        f.callee_mut(l3, &id("bar")).total_samples = 6;
+        f.type_counts.entry(l3).or_default().insert(id("_ZTVA"), 2);
+        let text = String::from_utf8(write(&p)).unwrap();
+        assert_eq!(
+            text,
+            "[foo]:10:0\n 3: 4\n 3: vtables _ZTVA:2 \n 3: [bar]:6\n  !CFGChecksum: 0\n 3: vtables _ZTVA:2 \n !CFGChecksum: 0\n"
+        );
+    }
+
+    #[test]
+    fn deep_nesting_writes_on_a_small_stack() {
+        let mut p = SampleProfile::new();
+        let mut f = p.entry(SampleContext::Function(id("f")));
+        for _ in 0..crate::ir::sample::MAX_INLINE_DEPTH {
+            f = f.callee_mut(LineLocation::new(1, 0), &id("g"));
+        }
+        let p = std::sync::Arc::new(p);
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || write(&p).len())
+            .unwrap()
+            .join()
+            .unwrap();
+    }
+}

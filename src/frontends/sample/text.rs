@@ -25,8 +25,8 @@
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{
-    ContextAttributes, ContextFrame, FunctionId, FunctionSamples, LineLocation, SampleContext,
-    SampleFlags, SampleFormat, SampleProfile, saturating_mul_add,
+    ContextAttributes, ContextFrame, FunctionId, FunctionSamples, LineLocation, MAX_INLINE_DEPTH,
+    SampleContext, SampleFlags, SampleFormat, SampleProfile, saturating_mul_add,
 };
 
 /// What LLVM's text format expects of a body line (the message LLVM prints).
@@ -311,6 +311,15 @@ impl Reader {
                 callee.total_samples = v;
                 if o {
                     return Err(overflow("the total of an inlined callee"));
+                }
+                if block.path.len() >= MAX_INLINE_DEPTH {
+                    return Err(line_error(
+                        no,
+                        "inlined callee",
+                        format!(
+                            "inlined callees nested deeper than {MAX_INLINE_DEPTH} levels are not read"
+                        ),
+                    ));
                 }
                 block.path.push((loc, id));
                 block.metadata_depth = 0;
@@ -718,4 +727,188 @@ fn parse_types(list: &[u8]) -> Option<Vec<(&[u8], u64)>> {
         out.push((name, count));
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read22(t: &str) -> Result<SampleProfile> {
+        read(t.as_bytes(), TextDialect::for_llvm(22))
+    }
+
+    fn only(p: &SampleProfile) -> &FunctionSamples {
+        assert_eq!(p.functions.len(), 1);
+        p.functions.values().next().unwrap()
+    }
+
+    #[test]
+    fn call_targets_are_anchored_on_colon_numbers() {
+        let p = read22("f:1:0\n 1: 10 _M_construct<char *>:1000 a::3 b:c:4\n").unwrap();
+        let rec = &only(&p).body[&LineLocation::new(1, 0)];
+        let names: Vec<String> = rec.call_targets.keys().map(|k| k.to_string()).collect();
+        assert_eq!(names, ["_M_construct<char *>", "a:", "b:c"]);
+        assert_eq!(rec.call_targets[&FunctionId::name(b"b:c")], 4);
+    }
+
+    #[test]
+    fn a_line_without_colon_is_a_body_line_at_its_own_offset() {
+        // LLVM reads ` 12` as 12 samples at offset 12 (its index arithmetic wraps).
+        let p = read22("f:1:0\n 12\n").unwrap();
+        assert_eq!(only(&p).body[&LineLocation::new(12, 0)].samples, 12);
+    }
+
+    #[test]
+    fn repeated_functions_and_targets_add_up_last_target_count_wins() {
+        let p = read22("f:100:5\n 1: 50\n 1: 7 a:3 b:3 a:1\nf:10:1\n 1: 5\n").unwrap();
+        let f = only(&p);
+        assert_eq!((f.total_samples, f.head_samples), (110, 6));
+        let rec = &f.body[&LineLocation::new(1, 0)];
+        assert_eq!(rec.samples, 62);
+        assert_eq!(rec.call_targets[&FunctionId::name(b"a")], 1);
+    }
+
+    #[test]
+    fn contexts_metadata_and_flags() {
+        let p =
+            read22("[main:3.1 @ foo:2 @ bar]:10:1\n 1: 10\n !CFGChecksum: 9\n  !Attributes: 2\n")
+                .unwrap();
+        assert!(p.flags.context_sensitive && p.flags.probe_based && p.flags.preinlined);
+        let (k, f) = p.functions.iter().next().unwrap();
+        assert_eq!(k.to_string(), "main:3.1 @ foo:2 @ bar");
+        assert_eq!((f.checksum, f.attributes.0), (9, 2));
+        // A checksum only on an inlined callee, or indented deeper than one space, does not
+        // make the profile probe-based (as in LLVM, which counts depth-1 checksums).
+        let q = read22("f:1:0\n 2: g:1\n  1: 1\n  !CFGChecksum: 5\n").unwrap();
+        assert!(!q.flags.probe_based);
+        let r = read22("f:1:0\n 1: 1\n  !CFGChecksum: 5\n").unwrap();
+        assert!(!r.flags.probe_based);
+        assert_eq!(only(&r).checksum, 5);
+    }
+
+    #[test]
+    fn crlf_comments_blank_lines_and_nul() {
+        let p = read22("# c\r\nf:10:1\r\n\r\n   \n # x\n 1: 10\r\n 2: 3\0 3: 9\n").unwrap();
+        let f = only(&p);
+        assert_eq!(f.body.len(), 2);
+        assert!(!f.body.contains_key(&LineLocation::new(3, 0)));
+    }
+
+    #[test]
+    fn flat_marker_and_vtables_follow_the_dialect() {
+        assert!(read22("f:1:0\n 1: 1\n !Flat\n").is_ok());
+        assert!(
+            read(
+                "f:1:0\n 1: 1\n !Flat\n".as_bytes(),
+                TextDialect::for_llvm(19)
+            )
+            .is_err()
+        );
+        let p = read22("f:1:0\n 3: 1\n 3: vtables  A:1 B:2  \n 3: vtables A:2\n").unwrap();
+        let t = &only(&p).type_counts[&LineLocation::new(3, 0)];
+        assert_eq!(t[&FunctionId::name(b"A")], 3);
+        assert!(read22("f:1:0\n 3: vtables a:b:3\n").is_err());
+    }
+
+    #[test]
+    fn bad_lines_are_errors_never_panics() {
+        for t in [
+            "f:1:0\n 1:\n",
+            "f:1:0\n 1:5\n",
+            "f:1:0\n 1:  5\n",
+            "f:1:0\n 1: 5:3\n",
+            "f:1:0\n 1.2.3: 4\n",
+            "f:1:0\n 1.: 4\n",
+            "f:1:0\n 1: 5 :3\n",
+            "f:1:0\n 1: 99999999999999999999\n",
+            "f:1:0\n !\n",
+            "[]:1:0\n",
+            ":5\n",
+            "f:1:0\n 4294967296.1: 1\n",
+        ] {
+            assert!(read22(t).is_err(), "{t:?} should fail");
+        }
+        // Inputs that only look odd are read as LLVM reads them.
+        for t in [
+            "f:1:0\n 1: :5\n  1: 5\n",
+            "a:b:10:1\n 2: x:y:5\n",
+            "f:1:0\n 99999.1: 2\n",
+        ] {
+            assert!(read22(t).is_ok(), "{t:?} should be read");
+        }
+    }
+}
+
+#[cfg(test)]
+mod robustness {
+    use super::*;
+
+    /// A deterministic byte mutator over valid inputs: whatever comes out, the reader
+    /// returns (a profile or an error), never panics.
+    #[test]
+    fn mutated_inputs_never_panic() {
+        let seeds: [&[u8]; 3] = [
+            b"main:184019:0\n 4: 534\n 4.2: 534 _Z3fooi:500 bar:34\n 10: inline1:1000\n  1: 1000\n  !CFGChecksum: 5\n !Attributes: 2\n",
+            b"[main:3 @ _Z5funcAi:1 @ _Z8funcLeafi]:1467299:11\n 0: 6\n 4: 287864 _Z3fibi:315608\n !CFGChecksum: 281479271677951\n",
+            b"foo:1000:100\n 3: 100\n 3: vtables _ZTVB:5 _ZTVA:7\n 3: bar:50\n  1: 50\n",
+        ];
+        let alphabet = b" :.@[]!\n\r\t0123456789az\0-";
+        let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |n: usize| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        for round in 0..20_000 {
+            let mut v = seeds[round % seeds.len()].to_vec();
+            for _ in 0..1 + next(6) {
+                let i = next(v.len() + 1);
+                match next(3) {
+                    0 if i < v.len() => v[i] = alphabet[next(alphabet.len())],
+                    1 => v.insert(i, alphabet[next(alphabet.len())]),
+                    _ if i < v.len() => {
+                        v.remove(i);
+                    }
+                    _ => {}
+                }
+            }
+            for dialect in [TextDialect::for_llvm(19), TextDialect::for_llvm(22)] {
+                let _ = read(&v, dialect);
+            }
+        }
+    }
+
+    #[test]
+    fn nesting_is_bounded() {
+        let mut t = String::from("f:1:0\n");
+        for d in 1..=MAX_INLINE_DEPTH + 1 {
+            t.push_str(&" ".repeat(d));
+            t.push_str("1: g:1\n");
+        }
+        let e = read(t.as_bytes(), TextDialect::default()).unwrap_err();
+        assert!(e.to_string().contains("nested deeper than 256"), "{e}");
+        // The deepest accepted nesting reads, merges and drops on a small stack (the writer's
+        // recursion is checked in the back-end's tests).
+        let mut ok = String::from("f:1:0\n");
+        for d in 1..=MAX_INLINE_DEPTH {
+            ok.push_str(&" ".repeat(d));
+            ok.push_str("1: g:1\n");
+        }
+        let bytes = ok.into_bytes();
+        std::thread::Builder::new()
+            .stack_size(1 << 20)
+            .spawn(move || {
+                let p = read(&bytes, TextDialect::default()).unwrap();
+                let mut merged = p.clone();
+                for f in merged.functions.values_mut() {
+                    let copy = f.clone();
+                    f.merge(&copy, 2, false);
+                }
+                drop(merged);
+            })
+            .unwrap()
+            .join()
+            .unwrap();
+    }
 }

@@ -22,15 +22,23 @@ pub mod context;
 pub mod function;
 pub mod function_id;
 pub mod location;
+pub mod merge;
 pub mod profile;
 pub mod record;
+pub mod summary;
 
 pub use context::{ContextFrame, SampleContext};
 pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
 pub use function_id::FunctionId;
 pub use location::LineLocation;
+pub use merge::MergeIssueKind;
 pub use profile::{ProfileSymbolList, SampleFlags, SampleFormat, SampleProfile};
 pub use record::{CallTargets, SampleRecord};
+
+/// The deepest nesting of inlined callees readers accept (LLVM has no limit but its stack;
+/// real profiles nest a few dozen levels). Deeper input is an error, so that the recursive
+/// merges, writers and drops stay well within a thread's stack.
+pub const MAX_INLINE_DEPTH: usize = 256;
 
 /// `x * weight + acc` with saturation at `u64::MAX`, as LLVM's `SaturatingMultiplyAdd`;
 /// the flag is true if any step saturated (LLVM's "Counter overflow").

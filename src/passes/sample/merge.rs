@@ -12,11 +12,11 @@
 //! input with one that is not: that is an error, as in LLVM.
 
 use crate::codec::unordered_order::merged_insertion_order;
-use std::collections::btree_map;
 use std::collections::hash_map::Entry;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, saturating_mul_add};
+pub use crate::ir::sample::MergeIssueKind as IssueKind;
+use crate::ir::sample::{SampleContext, SampleProfile};
 
 /// A problem met while merging one function, reported as LLVM reports it
 /// (`INPUT: FUNCTION: message`) and not fatal.
@@ -28,127 +28,6 @@ pub struct MergeIssue {
     pub context: SampleContext,
     /// What happened.
     pub kind: IssueKind,
-}
-
-/// What went wrong merging a function.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum IssueKind {
-    /// A count saturated at `u64::MAX` (LLVM: "Counter overflow").
-    CounterOverflow,
-    /// Checksums differ: the function (or one inlined callee) of this input was not merged
-    /// (LLVM: "Function hash mismatch").
-    HashMismatch,
-}
-
-impl IssueKind {
-    /// LLVM's wording.
-    pub fn message(self) -> &'static str {
-        match self {
-            IssueKind::CounterOverflow => "Counter overflow",
-            IssueKind::HashMismatch => "Function hash mismatch",
-        }
-    }
-}
-
-/// Result of merging one function: the first problem met, as LLVM keeps the first error.
-type Outcome = Option<IssueKind>;
-
-fn first(acc: &mut Outcome, r: Outcome) {
-    if acc.is_none() {
-        *acc = r;
-    }
-}
-
-/// Merges `src * weight` into `dst` (LLVM's `FunctionSamples::merge`). `fresh` is true when
-/// `dst` has never been merged into (it then takes `src`'s attributes, as LLVM's empty
-/// profile takes its first input's context).
-pub fn merge_function(
-    dst: &mut FunctionSamples,
-    src: &FunctionSamples,
-    weight: u64,
-    fresh: bool,
-) -> Option<IssueKind> {
-    if fresh {
-        dst.name = src.name.clone();
-        dst.attributes = src.attributes;
-    }
-    if dst.checksum == 0 {
-        dst.checksum = src.checksum;
-    } else if dst.checksum != src.checksum {
-        return Some(IssueKind::HashMismatch);
-    }
-    let mut out: Outcome = None;
-    let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
-        let (s, o) = saturating_mul_add(v, weight, *slot);
-        *slot = s;
-        if o {
-            first(out, Some(IssueKind::CounterOverflow));
-        }
-    };
-    add(&mut dst.total_samples, src.total_samples, &mut out);
-    add(&mut dst.head_samples, src.head_samples, &mut out);
-    for (loc, rec) in &src.body {
-        let d = dst.body.entry(*loc).or_default();
-        add(&mut d.samples, rec.samples, &mut out);
-        for (t, c) in &rec.call_targets {
-            let slot = match d.call_targets.get_mut(t) {
-                Some(s) => s,
-                None => d.call_targets.entry(t.clone()).or_insert(0),
-            };
-            add(slot, *c, &mut out);
-        }
-    }
-    for (loc, types) in &src.type_counts {
-        let d = dst.type_counts.entry(*loc).or_default();
-        for (t, c) in types {
-            add(d.entry(t.clone()).or_insert(0), *c, &mut out);
-        }
-    }
-    for (loc, site) in &src.callsites {
-        let d = dst.callsites.entry(*loc).or_default();
-        for (name, callee) in site {
-            let r = match d.entry(name.clone()) {
-                btree_map::Entry::Occupied(mut e) => {
-                    merge_function(e.get_mut(), callee, weight, false)
-                }
-                btree_map::Entry::Vacant(e) => {
-                    let slot = e.insert(FunctionSamples::default());
-                    merge_function(slot, callee, weight, true)
-                }
-            };
-            first(&mut out, r);
-        }
-    }
-    out
-}
-
-/// Multiplies every count of `f` by `weight` in place (saturating); true if one saturated.
-/// Merging into an empty profile is exactly this, without copying.
-fn scale(f: &mut FunctionSamples, weight: u64) -> bool {
-    if weight == 1 {
-        return false;
-    }
-    let mut o = false;
-    let mut mul = |v: &mut u64| {
-        let (s, over) = saturating_mul_add(*v, weight, 0);
-        *v = s;
-        o |= over;
-    };
-    mul(&mut f.total_samples);
-    mul(&mut f.head_samples);
-    for rec in f.body.values_mut() {
-        mul(&mut rec.samples);
-        rec.call_targets.values_mut().for_each(&mut mul);
-    }
-    for types in f.type_counts.values_mut() {
-        types.values_mut().for_each(&mut mul);
-    }
-    for site in f.callsites.values_mut() {
-        for callee in site.values_mut() {
-            o |= scale(callee, weight);
-        }
-    }
-    o
 }
 
 /// Folds weighted sample profiles, in order, into one.
@@ -204,12 +83,14 @@ impl SampleMerger {
         for (context, mut samples) in input.functions {
             let issue = match self.profile.functions.entry(context) {
                 Entry::Vacant(e) => {
-                    let over = scale(&mut samples, weight);
+                    let over = samples.scale(weight);
                     let context = e.key().clone();
                     e.insert(samples);
                     over.then_some((context, IssueKind::CounterOverflow))
                 }
-                Entry::Occupied(mut e) => merge_function(e.get_mut(), &samples, weight, false)
+                Entry::Occupied(mut e) => e
+                    .get_mut()
+                    .merge(&samples, weight, false)
                     .map(|k| (e.key().clone(), k)),
             };
             if let Some((context, kind)) = issue {
@@ -237,7 +118,7 @@ impl SampleMerger {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::sample::{FunctionId, LineLocation};
+    use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
 
     fn fs(total: u64, checksum: u64) -> FunctionSamples {
         let mut f = FunctionSamples::new(FunctionId::name(b"f"));
@@ -252,14 +133,14 @@ mod tests {
     #[test]
     fn weights_multiply_and_saturate() {
         let mut d = fs(10, 0);
-        assert_eq!(merge_function(&mut d, &fs(5, 0), 3, false), None);
+        assert_eq!(d.merge(&fs(5, 0), 3, false), None);
         assert_eq!(d.total_samples, 25);
         assert_eq!(
             d.body[&LineLocation::new(1, 0)].call_targets[&FunctionId::name(b"g")],
             8
         );
         assert_eq!(
-            merge_function(&mut d, &fs(u64::MAX, 0), 2, false),
+            d.merge(&fs(u64::MAX, 0), 2, false),
             Some(IssueKind::CounterOverflow)
         );
         assert_eq!(d.total_samples, u64::MAX);
@@ -268,18 +149,12 @@ mod tests {
     #[test]
     fn checksum_mismatch_merges_nothing() {
         let mut d = fs(10, 7);
-        assert_eq!(
-            merge_function(&mut d, &fs(5, 8), 1, false),
-            Some(IssueKind::HashMismatch)
-        );
+        assert_eq!(d.merge(&fs(5, 8), 1, false), Some(IssueKind::HashMismatch));
         assert_eq!(d.total_samples, 10);
         // A missing checksum against a present one is a mismatch too, as in LLVM.
-        assert_eq!(
-            merge_function(&mut d, &fs(5, 0), 1, false),
-            Some(IssueKind::HashMismatch)
-        );
+        assert_eq!(d.merge(&fs(5, 0), 1, false), Some(IssueKind::HashMismatch));
         let mut z = fs(1, 0);
-        assert_eq!(merge_function(&mut z, &fs(1, 9), 1, false), None);
+        assert_eq!(z.merge(&fs(1, 9), 1, false), None);
         assert_eq!(z.checksum, 9);
     }
 }
