@@ -215,6 +215,17 @@ fn first_difference(a: &[u8], b: &[u8]) -> String {
     )
 }
 
+/// LLVM 23 keys context-sensitive profiles by another hash (its metadata section comes out in
+/// another order), which we do not replay: context-sensitive inputs are compared with 19 and
+/// 22 only.
+fn skip_for(version: &str, input: &Path) -> bool {
+    version == "23"
+        && std::fs::read(input).is_ok_and(|d| {
+            pgo_merge::frontends::sample::read(&d, &Default::default())
+                .is_ok_and(|p| p.flags.context_sensitive)
+        })
+}
+
 fn check_rewrites(version: &str) {
     let test = "sample_binary_rewrites_are_byte_identical";
     let Some(llvm) = tool(&format!("llvm-profdata-{version}"), test) else {
@@ -225,6 +236,9 @@ fn check_rewrites(version: &str) {
     let mut compared = 0;
     for input in binary_inputs(test) {
         let ours_in = read_ours(&input);
+        if skip_for(version, &input) {
+            continue;
+        }
         for v in variants() {
             if v.since_22 && version == "19" {
                 continue;
@@ -293,6 +307,11 @@ fn binary_inputs_rewritten_like_llvm_profdata_22() {
 #[test]
 fn binary_inputs_rewritten_like_llvm_profdata_19() {
     check_rewrites("19");
+}
+
+#[test]
+fn binary_inputs_rewritten_like_llvm_profdata_23() {
+    check_rewrites("23");
 }
 
 /// Every prefix of a real extbinary file is an error naming an offset inside the prefix.
@@ -432,6 +451,9 @@ fn check_merges(version: &str) {
     let mut failures = Vec::new();
     let mut compared = 0;
     for inputs in &jobs {
+        if inputs.iter().any(|p| skip_for(version, p)) {
+            continue;
+        }
         for v in variants() {
             if v.since_22 && version == "19" {
                 continue;
@@ -522,6 +544,11 @@ fn text_inputs_and_merges_written_like_llvm_profdata_22() {
 #[test]
 fn text_inputs_and_merges_written_like_llvm_profdata_19() {
     check_merges("19");
+}
+
+#[test]
+fn text_inputs_and_merges_written_like_llvm_profdata_23() {
+    check_merges("23");
 }
 
 /// Hand-made damage: each is an error with an offset, never a panic or a huge allocation.
