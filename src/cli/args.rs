@@ -407,6 +407,15 @@ pub struct ShowArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+
+    /// Show an LLVM sample profile (AutoFDO, CSSPGO) as llvm-profdata show --sample does.
+    #[arg(long = "sample", conflicts_with = "instr")]
+    pub sample: bool,
+
+    /// With --sample: show as llvm-profdata of LLVM release M does (the text dialect; 19 or
+    /// 22, default 22).
+    #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    pub target_llvm: Option<u32>,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.

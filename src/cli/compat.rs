@@ -402,7 +402,7 @@ pub const SHOW: &[LlvmOption] = &[
         MEMPROF,
     ),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
+    ours("sample", None, "Sample profile"),
     no("memory", None, "MemProf memory access profile", MEMPROF),
     ours(
         "show-format",

@@ -14,6 +14,7 @@ use super::inputs::{Collector, Select, Sources};
 use super::output::{self, Destination};
 use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
+pub use crate::backends::sample::show::SampleShowOptions;
 use crate::error::{Error, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
@@ -241,4 +242,40 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         inputs_total: merged.inputs_total,
         messages: merged.messages,
     })
+}
+
+/// What `show --sample` shows.
+#[derive(Debug, Clone, Default)]
+pub struct SampleShowRequest {
+    /// The profile.
+    pub file: PathBuf,
+    /// What to print.
+    pub options: SampleShowOptions,
+    /// The LLVM release whose reader and report to follow.
+    pub target_llvm: Option<u32>,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+}
+
+/// Reads one sample profile and writes its `show --sample` report.
+pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
+    if let Some(o) = &r.output
+        && super::show::same_file(&r.file, o)
+    {
+        return Err(request_error(format!(
+            "{}: Input file name cannot be the same as the output file name!",
+            r.file.display()
+        )));
+    }
+    let input = InputSpec {
+        path: r.file.clone(),
+        weight: Weight::ONE,
+    };
+    let options = ReadOptions {
+        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    };
+    let profile = read_one(&input, &options)?;
+    let report = writers::show::show(&profile, &r.options);
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    output::write_bytes(&dest, report.as_bytes())
 }
