@@ -312,6 +312,17 @@ pub struct MergeArgs {
     )]
     pub sample_frame_depth_for_cold_context: u32,
 
+    /// Sample profiles: convert the merged profile to a layout: `flat` (inlined callees
+    /// flattened into top-level profiles) or `nest` (context-sensitive profiles nested into
+    /// their callers).
+    #[arg(
+        long = "convert-sample-profile-layout",
+        value_enum,
+        value_name = "LAYOUT",
+        requires = "sample"
+    )]
+    pub convert_sample_profile_layout: Option<SampleLayoutArg>,
+
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
     pub binary: bool,
@@ -444,6 +455,15 @@ pub struct OverlapArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+}
+
+/// Sample profile layouts (`--convert-sample-profile-layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SampleLayoutArg {
+    /// Nested profile, the input should be a CS flat profile.
+    Nest,
+    /// Profile with nested inlinees flattened out.
+    Flat,
 }
 
 /// Output formats.

@@ -113,11 +113,10 @@ pub const MERGE: &[LlvmOption] = &[
         "Compress all sections when writing the profile (only meaningful for -extbinary)",
         EXTBINARY,
     ),
-    no(
+    ours(
         "convert-sample-profile-layout",
         VALUE,
         "Convert the generated profile to a profile with a new layout",
-        SAMPLE,
     ),
     no(
         "debug-info",

@@ -22,8 +22,8 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::SampleProfile;
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
-pub use crate::passes::sample::ColdContextOptions;
-use crate::passes::sample::{SampleMerger, trim_cold_contexts};
+pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
+use crate::passes::sample::{SampleMerger, convert_layout, trim_cold_contexts};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -52,6 +52,8 @@ pub struct SampleMergeRequest {
     pub drop_profile_symbol_list: bool,
     /// Cold-context trimming and merging of context-sensitive profiles.
     pub cold_contexts: ColdContextOptions,
+    /// Convert the merged profile to this layout (`--convert-sample-profile-layout`).
+    pub layout: Option<SampleLayout>,
     /// Worker threads (0 = one per core).
     pub threads: usize,
     /// llvm-profdata's conventions (standard output by default).
@@ -70,6 +72,7 @@ impl Default for SampleMergeRequest {
             failure_mode: FailureMode::Any,
             drop_profile_symbol_list: false,
             cold_contexts: ColdContextOptions::default(),
+            layout: None,
             threads: 0,
             llvm_profdata: false,
         }
@@ -184,7 +187,10 @@ pub fn merge_sample_profiles(
         }
         messages.push(Message::Warning(w));
     }
-    trim_cold_contexts(&mut profile, &r.cold_contexts);
+    trim_cold_contexts(&mut profile, &r.cold_contexts)?;
+    if let Some(layout) = r.layout {
+        convert_layout(&mut profile, layout);
+    }
     if r.drop_profile_symbol_list {
         profile.symbol_list = None;
     }

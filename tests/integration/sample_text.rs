@@ -17,7 +17,7 @@ use crate::common::*;
 const RELEASES: [u32; 2] = [19, 22];
 
 /// The text sample profiles of the third-party folder (sorted), or None (SKIPPED) if absent.
-fn text_profiles(test: &str) -> Option<Vec<PathBuf>> {
+pub(crate) fn text_profiles(test: &str) -> Option<Vec<PathBuf>> {
     let dir = external_dir().join("llvm-sample");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!(
