@@ -312,6 +312,17 @@ pub struct MergeArgs {
     )]
     pub sample_frame_depth_for_cold_context: u32,
 
+    /// Sample profiles: convert the merged profile to a layout: `flat` (inlined callees
+    /// flattened into top-level profiles) or `nest` (context-sensitive profiles nested into
+    /// their callers).
+    #[arg(
+        long = "convert-sample-profile-layout",
+        value_enum,
+        value_name = "LAYOUT",
+        requires = "sample"
+    )]
+    pub convert_sample_profile_layout: Option<SampleLayoutArg>,
+
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
     pub binary: bool,
@@ -407,6 +418,15 @@ pub struct ShowArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+
+    /// Show an LLVM sample profile (AutoFDO, CSSPGO) as llvm-profdata show --sample does.
+    #[arg(long = "sample", conflicts_with = "instr")]
+    pub sample: bool,
+
+    /// With --sample: show as llvm-profdata of LLVM release M does (the text dialect; 19 or
+    /// 22, default 22).
+    #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    pub target_llvm: Option<u32>,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
@@ -435,6 +455,15 @@ pub struct OverlapArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+}
+
+/// Sample profile layouts (`--convert-sample-profile-layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SampleLayoutArg {
+    /// Nested profile, the input should be a CS flat profile.
+    Nest,
+    /// Profile with nested inlinees flattened out.
+    Flat,
 }
 
 /// Output formats.

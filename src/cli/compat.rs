@@ -113,11 +113,10 @@ pub const MERGE: &[LlvmOption] = &[
         "Compress all sections when writing the profile (only meaningful for -extbinary)",
         EXTBINARY,
     ),
-    no(
+    ours(
         "convert-sample-profile-layout",
         VALUE,
         "Convert the generated profile to a profile with a new layout",
-        SAMPLE,
     ),
     no(
         "debug-info",
@@ -402,7 +401,7 @@ pub const SHOW: &[LlvmOption] = &[
         MEMPROF,
     ),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
+    ours("sample", None, "Sample profile"),
     no("memory", None, "MemProf memory access profile", MEMPROF),
     ours(
         "show-format",

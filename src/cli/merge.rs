@@ -3,10 +3,10 @@
 use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{
     self, ColdContextOptions, FailureMode, MergeRequest, NormalizeMode, OutputFormat, SampleFormat,
-    SampleMergeRequest, Written,
+    SampleLayout, SampleMergeRequest, Written,
 };
 
-use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
+use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg, SampleLayoutArg};
 use super::dropin::Target;
 use super::{EXIT_OK, Mode, messages, progress};
 
@@ -147,6 +147,10 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
             merge: a.sample_merge_cold_context,
             frame_depth: a.sample_frame_depth_for_cold_context,
         },
+        layout: a.convert_sample_profile_layout.map(|l| match l {
+            SampleLayoutArg::Flat => SampleLayout::Flat,
+            SampleLayoutArg::Nest => SampleLayout::Nest,
+        }),
         threads: a.threads,
         llvm_profdata: mode == Mode::LlvmProfdata,
         // The extbinary options and --prof-sym-list are not mapped from arguments yet.

@@ -538,7 +538,16 @@ pub fn sample_map_key(ctx: &SampleContext) -> Option<u64> {
 /// this module cannot hash).
 pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> {
     let order = &profile.insertion_order;
+    // Usable only if it names every profile exactly once (a pass that added or removed
+    // profiles without keeping it leaves it stale).
     if order.len() != profile.functions.len() {
+        return None;
+    }
+    let mut seen = std::collections::HashSet::with_capacity(order.len());
+    if !order
+        .iter()
+        .all(|c| profile.functions.contains_key(c) && seen.insert(c))
+    {
         return None;
     }
     let keys: Option<Vec<u64>> = order.iter().map(sample_map_key).collect();

@@ -59,7 +59,10 @@ pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory, plan_inputs,
 };
 pub use overlap::{OverlapRequest, overlap};
-pub use sample::{ColdContextOptions, SampleFormat, SampleMergeRequest, merge_sample};
+pub use sample::{
+    ColdContextOptions, SampleFormat, SampleLayout, SampleMergeRequest, SampleShowOptions,
+    SampleShowRequest, merge_sample, show_sample,
+};
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
 

@@ -15,6 +15,7 @@ use super::output::{self, Destination};
 use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
 pub use crate::backends::sample::extbinary::ExtBinaryOptions;
+pub use crate::backends::sample::show::SampleShowOptions;
 use crate::error::{Error, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
@@ -22,8 +23,8 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::SampleProfile;
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
-pub use crate::passes::sample::ColdContextOptions;
-use crate::passes::sample::{SampleMerger, trim_cold_contexts};
+pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
+use crate::passes::sample::{SampleMerger, convert_layout, trim_cold_contexts};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -52,6 +53,8 @@ pub struct SampleMergeRequest {
     pub drop_profile_symbol_list: bool,
     /// Cold-context trimming and merging of context-sensitive profiles.
     pub cold_contexts: ColdContextOptions,
+    /// Convert the merged profile to this layout (`--convert-sample-profile-layout`).
+    pub layout: Option<SampleLayout>,
     /// Worker threads (0 = one per core).
     pub threads: usize,
     /// llvm-profdata's conventions (standard output by default).
@@ -76,6 +79,7 @@ impl Default for SampleMergeRequest {
             failure_mode: FailureMode::Any,
             drop_profile_symbol_list: false,
             cold_contexts: ColdContextOptions::default(),
+            layout: None,
             threads: 0,
             llvm_profdata: false,
             extbinary: ExtBinaryOptions::default(),
@@ -192,7 +196,10 @@ pub fn merge_sample_profiles(
         }
         messages.push(Message::Warning(w));
     }
-    trim_cold_contexts(&mut profile, &r.cold_contexts);
+    trim_cold_contexts(&mut profile, &r.cold_contexts)?;
+    if let Some(layout) = r.layout {
+        convert_layout(&mut profile, layout);
+    }
     if r.drop_profile_symbol_list {
         profile.symbol_list = None;
     }
@@ -278,4 +285,40 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         inputs_total: merged.inputs_total,
         messages: merged.messages,
     })
+}
+
+/// What `show --sample` shows.
+#[derive(Debug, Clone, Default)]
+pub struct SampleShowRequest {
+    /// The profile.
+    pub file: PathBuf,
+    /// What to print.
+    pub options: SampleShowOptions,
+    /// The LLVM release whose reader and report to follow.
+    pub target_llvm: Option<u32>,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+}
+
+/// Reads one sample profile and writes its `show --sample` report.
+pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
+    if let Some(o) = &r.output
+        && super::show::same_file(&r.file, o)
+    {
+        return Err(request_error(format!(
+            "{}: Input file name cannot be the same as the output file name!",
+            r.file.display()
+        )));
+    }
+    let input = InputSpec {
+        path: r.file.clone(),
+        weight: Weight::ONE,
+    };
+    let options = ReadOptions {
+        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    };
+    let profile = read_one(&input, &options)?;
+    let report = writers::show::show(&profile, &r.options);
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    output::write_bytes(&dest, report.as_bytes())
 }

@@ -277,3 +277,72 @@ fn nested_profiles_merge_with_weights_as_llvm() {
         assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     }
 }
+
+#[test]
+fn layouts_and_cold_options_on_public_profiles_match_llvm() {
+    let Some(files) = crate::sample_text::text_profiles("sample layouts") else {
+        return;
+    };
+    let dir = tempdir();
+    let mut all: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    for seed in [4, 5] {
+        let p = dir.path().join(format!("cs{seed}.txt"));
+        std::fs::write(&p, cs_profile(seed, seed == 5)).unwrap();
+        all.push(p.display().to_string());
+        let n = dir.path().join(format!("n{seed}.txt"));
+        std::fs::write(&n, nested_profile(seed)).unwrap();
+        all.push(n.display().to_string());
+    }
+    // Where llvm-profdata crashes (merging cold profiles without context), both fail: ours
+    // with a request error.
+    let options: [&[&str]; 5] = [
+        &["--convert-sample-profile-layout=flat"],
+        &["--convert-sample-profile-layout=nest"],
+        &["--sample-trim-cold-context"],
+        &[
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=nest",
+        ],
+        &[
+            "--sample-trim-cold-context",
+            "--convert-sample-profile-layout=flat",
+        ],
+    ];
+    for release in [19, 22] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample layouts") else {
+            continue;
+        };
+        let mut diffs = Vec::new();
+        for opts in options {
+            for f in &all {
+                diffs.extend(compare(&tool, release, opts, std::slice::from_ref(f)));
+            }
+        }
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    }
+}
+
+#[test]
+fn merging_cold_profiles_without_context_is_a_request_error() {
+    let dir = tempdir();
+    let f = dir.path().join("flat.txt");
+    let mut text = String::new();
+    for (i, c) in [10_000_000u64, 1, 5, 10_000_000, 2].iter().enumerate() {
+        let _ = writeln!(text, "f{i}:{c}:1\n 1: {c}");
+    }
+    std::fs::write(&f, text).unwrap();
+    let out = run_ours([
+        "--sample".as_ref(),
+        "--text".as_ref(),
+        "--sample-merge-cold-context".as_ref(),
+        f.as_os_str(),
+        "-o".as_ref(),
+        "-".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("this profile has 3 cold functions without context"),
+        "{err}"
+    );
+}

@@ -17,7 +17,7 @@ use crate::common::*;
 const RELEASES: [u32; 2] = [19, 22];
 
 /// The text sample profiles of the third-party folder (sorted), or None (SKIPPED) if absent.
-fn text_profiles(test: &str) -> Option<Vec<PathBuf>> {
+pub(crate) fn text_profiles(test: &str) -> Option<Vec<PathBuf>> {
     let dir = external_dir().join("llvm-sample");
     let Ok(entries) = std::fs::read_dir(&dir) else {
         eprintln!(
@@ -489,5 +489,49 @@ fn summaries_are_llvms() {
                 assert_eq!(ours, theirs, "llvm-profdata-{release}: {}", f.display());
             }
         }
+    }
+}
+
+#[test]
+fn show_sample_is_llvms() {
+    let Some(files) = text_profiles("sample show") else {
+        return;
+    };
+    let views: [&[&str]; 5] = [
+        &[],
+        &["--detailed-summary"],
+        &["--show-format=json"],
+        &["--function=main"],
+        &["--function=_Z3bari"],
+    ];
+    for release in RELEASES {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample show") else {
+            continue;
+        };
+        let mut diffs = Vec::new();
+        for f in &files {
+            for view in views {
+                let (c1, o1, e1) = run_full(
+                    Command::new(&tool)
+                        .args(["show", "--sample"])
+                        .args(view)
+                        .arg(f),
+                );
+                let (c2, o2, e2) = run_full(
+                    pgo_merge()
+                        .args(["show", "--sample", &format!("--target-llvm={release}")])
+                        .args(view)
+                        .arg(f),
+                );
+                if (c1, &o1) != (c2, &o2) {
+                    diffs.push(format!(
+                        "llvm-profdata-{release} show --sample {view:?} {}: exit {c1}/{c2}\n{}{e1}{e2}",
+                        f.display(),
+                        differing_lines(&o1, &o2, 4, "llvm", "ours")
+                    ));
+                }
+            }
+        }
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     }
 }

@@ -2,7 +2,7 @@
 //! --sample --sample-trim-cold-context --sample-merge-cold-context
 //! --sample-frame-depth-for-cold-context=K` does (LLVM's `SampleContextTrimmer`).
 //!
-//! A context profile whose total is below the cold threshold (the summary's 99.9999%
+//! A top-level profile whose total is below the cold threshold (the summary's 99.9999%
 //! cutoff count, see [`crate::ir::sample::summary::cold_count_threshold`]) is cold. Cold
 //! profiles are removed; with merging, each is first merged into a profile keyed by the
 //! last K frames of its context (K = 1: the function's base profile `[foo]`), and those
@@ -12,6 +12,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
 
 /// What to do with cold contexts.
@@ -47,20 +48,24 @@ pub struct ColdContextStats {
     pub merged_into: usize,
 }
 
-/// Trims and merges the cold contexts of a context-sensitive `profile` (nothing to do for
-/// other profiles, with both options off, or with a cold threshold of 0).
+/// Trims and merges the cold contexts of `profile` (nothing to do with both options off or
+/// a cold threshold of 0).
+///
+/// As in LLVM, trimming applies to profiles that are not context-sensitive too (their cold
+/// functions are dropped). Merging cold profiles that have no context cannot work (LLVM
+/// crashes): that is an error, raised only when there is a cold profile to merge.
 pub fn trim_cold_contexts(
     profile: &mut SampleProfile,
     options: &ColdContextOptions,
-) -> ColdContextStats {
+) -> Result<ColdContextStats> {
     let mut stats = ColdContextStats::default();
-    if !profile.flags.context_sensitive || !(options.trim || options.merge) {
-        return stats;
+    if !(options.trim || options.merge) {
+        return Ok(stats);
     }
     let threshold = summary::cold_count_threshold(&summary::compute(profile));
     stats.threshold = threshold;
     if threshold == 0 {
-        return stats;
+        return Ok(stats);
     }
     let mut cold: Vec<SampleContext> = profile
         .functions
@@ -71,6 +76,14 @@ pub fn trim_cold_contexts(
     // LLVM folds in its hash map's order; the order only matters when checksums disagree.
     cold.sort();
     stats.cold = cold.len();
+    if options.merge && cold.iter().any(|k| !k.is_context()) {
+        return Err(Error::new(ErrorKind::Request(format!(
+            "--sample-merge-cold-context merges the cold contexts of context-sensitive \
+             profiles, and this profile has {} cold functions without context \
+             (llvm-profdata crashes here); use --sample-trim-cold-context alone to drop them",
+            cold.iter().filter(|k| !k.is_context()).count()
+        ))));
+    }
     let mut merged: BTreeMap<SampleContext, FunctionSamples> = BTreeMap::new();
     for key in cold {
         let Some(samples) = profile.functions.remove(&key) else {
@@ -111,5 +124,5 @@ pub fn trim_cold_contexts(
             }
         }
     }
-    stats
+    Ok(stats)
 }
