@@ -2,9 +2,10 @@
 //! `cargo run --release --example gen_sample_profiles -- DIR COUNT FUNCTIONS [SEED]`.
 //!
 //! Every profile has FUNCTIONS top-level functions drawn from one program's 1.5 × FUNCTIONS
-//! names (so profiles overlap as runs of one program do), each with 5–40 body lines (some
-//! with discriminators and call targets) and a few inlined callees two levels deep; counts
-//! are heavy-tailed. Deterministic for a seed.
+//! functions. A function has the same shape in every profile, as in runs of one program: 5–40
+//! body lines (some with discriminators and call targets) and a few inlined callees two
+//! levels deep, all chosen from the function's number; only the counts (heavy-tailed) vary
+//! from profile to profile. Deterministic for a seed.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -32,31 +33,43 @@ fn name(i: u64) -> String {
     format!("_ZN4app6module{}8functionEv{i}", i % 97)
 }
 
-fn body(g: &mut Gen, out: &mut String, indent: usize, depth: u32, names: u64) -> u64 {
+/// The lines of one function: `shape` draws its structure (the same in every profile),
+/// `counts` its counts.
+fn body(
+    shape: &mut Gen,
+    counts: &mut Gen,
+    out: &mut String,
+    indent: usize,
+    depth: u32,
+    names: u64,
+) -> u64 {
     let pad = " ".repeat(indent);
     let mut total = 0;
-    for _ in 0..5 + g.below(36) {
-        let c = g.count();
+    let mut line = 0;
+    for _ in 0..5 + shape.below(36) {
+        line += 1 + shape.below(4);
+        let c = counts.count();
         total += c;
-        let _ = write!(out, "{pad}{}", g.below(200));
-        if g.below(5) == 0 {
-            let _ = write!(out, ".{}", 1 + g.below(8));
+        let _ = write!(out, "{pad}{line}");
+        if shape.below(5) == 0 {
+            let _ = write!(out, ".{}", 1 + shape.below(8));
         }
         let _ = write!(out, ": {c}");
-        if g.below(6) == 0 {
-            for _ in 0..1 + g.below(3) {
-                let _ = write!(out, " {}:{}", name(g.below(names)), 1 + g.below(c + 1));
+        if shape.below(6) == 0 {
+            for _ in 0..1 + shape.below(3) {
+                let _ = write!(out, " {}:{}", name(shape.below(names)), 1 + counts.below(c + 1));
             }
         }
         out.push('\n');
     }
     if depth < 2 {
-        for _ in 0..g.below(3) {
-            let callee = name(g.below(names));
+        for _ in 0..shape.below(3) {
+            let callee = name(shape.below(names));
+            let at = 1 + shape.below(line.max(1));
             let mut inner = String::new();
-            let t = body(g, &mut inner, indent + 1, depth + 1, names);
+            let t = body(shape, counts, &mut inner, indent + 1, depth + 1, names);
             total += t;
-            let _ = writeln!(out, "{pad}{}: {callee}:{t}", g.below(200));
+            let _ = writeln!(out, "{pad}{at}: {callee}:{t}");
             out.push_str(&inner);
         }
     }
@@ -85,7 +98,8 @@ fn main() {
                 continue;
             }
             let mut lines = String::new();
-            let total = body(&mut g, &mut lines, 1, 0, names);
+            let mut shape = Gen(seed ^ (f + 1).wrapping_mul(0xd1b5_4a32_d192_ed03));
+            let total = body(&mut shape, &mut g, &mut lines, 1, 0, names);
             let _ = writeln!(out, "{}:{total}:{}", name(f), g.count());
             out.push_str(&lines);
         }

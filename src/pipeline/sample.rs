@@ -153,7 +153,9 @@ pub fn merge_sample_profiles(
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
     let mut merged_paths: Vec<&PathBuf> = Vec::new();
-    let window = (2 * threads).max(2);
+    // One parsed input per thread in flight: a parsed input is several times its file's
+    // size, and the fold (serial, in input order) keeps up with the parsers.
+    let window = threads.max(1);
     let mut done = 0usize;
     for (chunk_no, chunk) in inputs.chunks(window).enumerate() {
         let read: Vec<Result<SampleProfile>> =

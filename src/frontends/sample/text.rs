@@ -75,6 +75,7 @@ pub fn sniff(data: &[u8]) -> bool {
 /// Reads a text sample profile.
 pub fn read(data: &[u8], dialect: TextDialect) -> Result<SampleProfile> {
     let mut reader = Reader {
+        names: Names::default(),
         profile: SampleProfile::new(),
         dialect,
         cs_count: 0,
@@ -186,7 +187,24 @@ struct Block {
     line: u64,
 }
 
-struct Reader {
+/// Names seen in one input, each stored once (a profile names the same callees and targets
+/// on many lines).
+#[derive(Default)]
+struct Names<'a> {
+    map: std::collections::HashMap<&'a [u8], FunctionId, crate::ir::fx::FxBuildHasher>,
+}
+
+impl<'a> Names<'a> {
+    fn get(&mut self, name: &'a [u8]) -> FunctionId {
+        self.map
+            .entry(name)
+            .or_insert_with(|| FunctionId::name(name))
+            .clone()
+    }
+}
+
+struct Reader<'a> {
+    names: Names<'a>,
     profile: SampleProfile,
     dialect: TextDialect,
     cs_count: u64,
@@ -194,8 +212,8 @@ struct Reader {
     preinlined: bool,
 }
 
-impl Reader {
-    fn head(&mut self, no: u64, line: &[u8]) -> Result<Block> {
+impl<'a> Reader<'a> {
+    fn head(&mut self, no: u64, line: &'a [u8]) -> Result<Block> {
         let Some((name, total, head)) = parse_head(line) else {
             return Err(line_error(
                 no,
@@ -205,7 +223,7 @@ impl Reader {
         };
         let context = if name.first() == Some(&b'[') {
             self.cs_count += 1;
-            parse_context(name).ok_or_else(|| {
+            parse_context(name, &mut self.names).ok_or_else(|| {
                 line_error(
                     no,
                     "function header",
@@ -216,7 +234,7 @@ impl Reader {
                 )
             })?
         } else {
-            SampleContext::Function(FunctionId::name(name))
+            SampleContext::Function(self.names.get(name))
         };
         let mut samples = FunctionSamples::new(context.function().clone());
         samples.total_samples = total;
@@ -256,7 +274,7 @@ impl Reader {
         }
     }
 
-    fn body_line(&mut self, no: u64, line: &[u8], block: &mut Block) -> Result<()> {
+    fn body_line(&mut self, no: u64, line: &'a [u8], block: &mut Block) -> Result<()> {
         let parsed = parse_line(line, self.dialect).map_err(|e| match e {
             LineError::Body => line_error(
                 no,
@@ -305,7 +323,7 @@ impl Reader {
             Parsed::Callsite {
                 loc, name, total, ..
             } => {
-                let id = FunctionId::name(name);
+                let id = self.names.get(name);
                 let callee = target.callee_mut(loc, &id);
                 let (v, o) = saturating_mul_add(total, 1, callee.total_samples);
                 callee.total_samples = v;
@@ -333,7 +351,7 @@ impl Reader {
                 let rec = target.body.entry(loc).or_default();
                 let mut o = false;
                 for (name, count) in targets {
-                    o |= rec.add_call_target(FunctionId::name(name), count, 1);
+                    o |= rec.add_call_target(self.names.get(name), count, 1);
                 }
                 o |= rec.add_samples(samples, 1);
                 if o {
@@ -343,7 +361,7 @@ impl Reader {
             Parsed::VTables { loc, types, .. } => {
                 let map = target.type_counts.entry(loc).or_default();
                 for (name, count) in types {
-                    let slot = map.entry(FunctionId::name(name)).or_insert(0);
+                    let slot = map.entry(self.names.get(name)).or_insert(0);
                     let (v, o) = saturating_mul_add(count, 1, *slot);
                     *slot = v;
                     if o {
@@ -465,7 +483,7 @@ fn parse_head(line: &[u8]) -> Option<(&[u8], u64, u64)> {
 /// `[a:1 @ b:2.3 @ c]` → frames (LLVM's `createCtxVectorFromStr`: the first and last
 /// characters are dropped, frames split at ` @ `, each at its first colon; a location that
 /// does not parse reads as 0, as in LLVM). `None` if there is no frame.
-fn parse_context(s: &[u8]) -> Option<SampleContext> {
+fn parse_context<'a>(s: &'a [u8], names: &mut Names<'a>) -> Option<SampleContext> {
     let inner = if s.len() >= 2 {
         &s[1..s.len() - 1]
     } else {
@@ -498,7 +516,7 @@ fn parse_context(s: &[u8]) -> Option<SampleContext> {
             }
         }
         frames.push(ContextFrame {
-            function: FunctionId::name(name),
+            function: names.get(name),
             location,
         });
     }
