@@ -57,7 +57,12 @@ fn body(
         let _ = write!(out, ": {c}");
         if shape.below(6) == 0 {
             for _ in 0..1 + shape.below(3) {
-                let _ = write!(out, " {}:{}", name(shape.below(names)), 1 + counts.below(c + 1));
+                let _ = write!(
+                    out,
+                    " {}:{}",
+                    name(shape.below(names)),
+                    1 + counts.below(c + 1)
+                );
             }
         }
         out.push('\n');
