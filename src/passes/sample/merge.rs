@@ -1,8 +1,9 @@
 //! Weighted merge of sample profiles, as `llvm-profdata merge --sample` merges them.
 //!
 //! Inputs are folded in order into one profile ([`SampleMerger`]): each top-level profile
-//! is merged into the profile of the same context ([`merge_function`], LLVM's
-//! `FunctionSamples::merge`): every count is multiplied by the input's weight and added,
+//! is merged into the profile of the same context
+//! ([`crate::ir::sample::FunctionSamples::merge_from`], LLVM's `FunctionSamples::merge`):
+//! every count is multiplied by the input's weight and added,
 //! saturating at `u64::MAX`. The first input to bring a function sets its checksum (if
 //! non-zero) and attributes; a later one whose checksum differs is not merged at all (LLVM's
 //! "Function hash mismatch"), at top level or for one inlined callee. Both cases are
@@ -159,7 +160,7 @@ mod owned {
     fn tree(seed: u64) -> FunctionSamples {
         let mut f = FunctionSamples::new(FunctionId::name(b"f"));
         f.total_samples = seed * 1000;
-        f.checksum = if seed % 3 == 0 { 0 } else { 7 };
+        f.checksum = if seed.is_multiple_of(3) { 0 } else { 7 };
         for i in 0..4 {
             let r = f
                 .body
