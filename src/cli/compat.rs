@@ -1052,7 +1052,6 @@ mod tests {
             e.contains("not supported") && e.contains("debug-info"),
             "{e}"
         );
-        // --sample is ours now; a sample option still refused names sample profiles.
         let e = n(&["--gcc"], &merge).unwrap_err();
         assert!(e.contains("sample"), "{e}");
         assert!(
@@ -1119,10 +1118,16 @@ mod tests {
             &["--target-llvm=19"],
             &["-j1"],
             &["-q"],
+            &["--gcc"],
             &["--sparse=yes"],
         ] {
             assert_eq!(d("merge", bad), Err(Stop::Failed), "{bad:?}");
         }
+        // Sample merges are llvm-profdata's and ours.
+        assert_eq!(
+            d("merge", &["-sample", "f"]).unwrap(),
+            vec!["--sample", "f"]
+        );
         assert_eq!(d("overlap", &["--top-differences=3"]), Err(Stop::Failed));
         assert_eq!(
             d("show", &["--write-prev-version", "f"]).unwrap(),

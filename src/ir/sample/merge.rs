@@ -51,6 +51,17 @@ impl FunctionSamples {
         merge_function(self, src, weight, fresh)
     }
 
+    /// As [`FunctionSamples::merge`], consuming `src`: what `self` lacks is moved over
+    /// (scaled) instead of copied. The result, and the first problem reported, are the same.
+    pub fn merge_from(
+        &mut self,
+        src: FunctionSamples,
+        weight: u64,
+        fresh: bool,
+    ) -> Option<MergeIssueKind> {
+        merge_owned(self, src, weight, fresh)
+    }
+
     /// Multiplies every count by `weight` in place (saturating); true if one saturated.
     /// Merging into an empty profile is exactly this, without copying.
     pub fn scale(&mut self, weight: u64) -> bool {
@@ -110,6 +121,85 @@ fn merge_function(
                 btree_map::Entry::Vacant(e) => {
                     let slot = e.insert(FunctionSamples::default());
                     merge_function(slot, callee, weight, true)
+                }
+            };
+            first(&mut out, r);
+        }
+    }
+    out
+}
+
+fn merge_owned(
+    dst: &mut FunctionSamples,
+    src: FunctionSamples,
+    weight: u64,
+    fresh: bool,
+) -> Option<MergeIssueKind> {
+    if fresh {
+        dst.name = src.name;
+        dst.attributes = src.attributes;
+    }
+    if dst.checksum == 0 {
+        dst.checksum = src.checksum;
+    } else if dst.checksum != src.checksum {
+        return Some(MergeIssueKind::HashMismatch);
+    }
+    let mut out: Outcome = None;
+    let overflow = |o: bool, out: &mut Outcome| {
+        if o {
+            first(out, Some(MergeIssueKind::CounterOverflow));
+        }
+    };
+    let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
+        let (s, o) = saturating_mul_add(v, weight, *slot);
+        *slot = s;
+        overflow(o, out);
+    };
+    add(&mut dst.total_samples, src.total_samples, &mut out);
+    add(&mut dst.head_samples, src.head_samples, &mut out);
+    for (loc, mut rec) in src.body {
+        match dst.body.entry(loc) {
+            btree_map::Entry::Vacant(v) => {
+                let mut o = false;
+                if weight != 1 {
+                    let (s, so) = saturating_mul_add(rec.samples, weight, 0);
+                    rec.samples = s;
+                    o |= so;
+                    for c in rec.call_targets.values_mut() {
+                        let (s, co) = saturating_mul_add(*c, weight, 0);
+                        *c = s;
+                        o |= co;
+                    }
+                }
+                overflow(o, &mut out);
+                v.insert(rec);
+            }
+            btree_map::Entry::Occupied(e) => {
+                let d = e.into_mut();
+                add(&mut d.samples, rec.samples, &mut out);
+                for (t, c) in rec.call_targets {
+                    add(d.call_targets.entry(t).or_insert(0), c, &mut out);
+                }
+            }
+        }
+    }
+    for (loc, types) in src.type_counts {
+        let d = dst.type_counts.entry(loc).or_default();
+        for (t, c) in types {
+            add(d.entry(t).or_insert(0), c, &mut out);
+        }
+    }
+    for (loc, site) in src.callsites {
+        let d = dst.callsites.entry(loc).or_default();
+        for (name, mut callee) in site {
+            let r = match d.entry(name) {
+                btree_map::Entry::Occupied(mut e) => {
+                    merge_owned(e.get_mut(), callee, weight, false)
+                }
+                btree_map::Entry::Vacant(e) => {
+                    let o = scale(&mut callee, weight);
+                    e.insert(callee);
+                    o.then_some(MergeIssueKind::CounterOverflow)
                 }
             };
             first(&mut out, r);

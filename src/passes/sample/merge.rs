@@ -1,8 +1,9 @@
 //! Weighted merge of sample profiles, as `llvm-profdata merge --sample` merges them.
 //!
 //! Inputs are folded in order into one profile ([`SampleMerger`]): each top-level profile
-//! is merged into the profile of the same context ([`merge_function`], LLVM's
-//! `FunctionSamples::merge`): every count is multiplied by the input's weight and added,
+//! is merged into the profile of the same context
+//! ([`crate::ir::sample::FunctionSamples::merge_from`], LLVM's `FunctionSamples::merge`):
+//! every count is multiplied by the input's weight and added,
 //! saturating at `u64::MAX`. The first input to bring a function sets its checksum (if
 //! non-zero) and attributes; a later one whose checksum differs is not merged at all (LLVM's
 //! "Function hash mismatch"), at top level or for one inlined callee. Both cases are
@@ -90,7 +91,7 @@ impl SampleMerger {
                 }
                 Entry::Occupied(mut e) => e
                     .get_mut()
-                    .merge(&samples, weight, false)
+                    .merge_from(samples, weight, false)
                     .map(|k| (e.key().clone(), k)),
             };
             if let Some((context, kind)) = issue {
@@ -156,5 +157,51 @@ mod tests {
         let mut z = fs(1, 0);
         assert_eq!(z.merge(&fs(1, 9), 1, false), None);
         assert_eq!(z.checksum, 9);
+    }
+}
+
+#[cfg(test)]
+mod owned {
+    use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
+
+    /// A function with inlined callees, some counts near saturation.
+    fn tree(seed: u64) -> FunctionSamples {
+        let mut f = FunctionSamples::new(FunctionId::name(b"f"));
+        f.total_samples = seed * 1000;
+        f.checksum = if seed.is_multiple_of(3) { 0 } else { 7 };
+        for i in 0..4 {
+            let r = f
+                .body
+                .entry(LineLocation::new((i * seed % 5) as u32, 0))
+                .or_default();
+            r.samples = if i == 3 { u64::MAX / 2 } else { seed + i };
+            r.call_targets.insert(
+                FunctionId::name(format!("t{}", (i + seed) % 3).as_bytes()),
+                i,
+            );
+        }
+        let c = f.callee_mut(
+            LineLocation::new((seed % 3) as u32, 1),
+            &FunctionId::name(b"g"),
+        );
+        c.total_samples = seed;
+        c.checksum = seed % 2;
+        c.body.entry(LineLocation::new(1, 0)).or_default().samples = seed;
+        f
+    }
+
+    #[test]
+    fn owned_merge_is_the_borrowed_merge() {
+        for w in [1, 2, 3] {
+            for a in 1..7 {
+                for b in 1..7 {
+                    let mut x = tree(a);
+                    let mut y = tree(a);
+                    let rx = x.merge(&tree(b), w, false);
+                    let ry = y.merge_from(tree(b), w, false);
+                    assert_eq!((rx, &x), (ry, &y), "w {w} a {a} b {b}");
+                }
+            }
+        }
     }
 }
