@@ -66,6 +66,11 @@ done
 for f in $(find "$td/profdata" -name '*.proftext' | sort) $(ext_files llvm-peer '*.proftext'); do
   seed text "$(basename "$f")" <"$f"
 done
+# Sample profiles in LLVM's binary encodings: ours, and the third-party extbinary files.
+for f in $(find "$td/sample" -name '*.afdo' | sort) $(ext_files llvm-sample '*.afdo') \
+  $(ext_files llvm-sample '*.profdata'); do
+  seed sample_binary "$(basename "$(dirname "$f")")-$(basename "$f")" <"$f"
+done
 
 # ---- iprof: the repository's small profile, and cut-down copies of the large third-party
 # ones (the first entries of each section and the types and methods they name: still valid).

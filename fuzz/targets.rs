@@ -54,6 +54,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("raw_fast_path", raw_fast_path),
     ("iprof_merge", iprof_merge),
     ("symbolize", symbolize),
+    ("sample_binary", sample_binary),
 ];
 
 /// Separates the parts of a multi-input target's bytes (the seed script writes the same).
@@ -145,6 +146,55 @@ pub fn indexed(data: &[u8]) {
 /// `frontends::proftext::read`.
 pub fn text(data: &[u8]) {
     let _ = proftext::read(data);
+}
+
+/// `frontends::sample::{binary, extbinary}::read`. Whatever reads is written again as
+/// extbinary (plain, and MD5 + compressed) and, when the format allows it, as binary; each
+/// output reads back with as many profiles.
+pub fn sample_binary(data: &[u8]) {
+    use pgo_merge::backends::sample::{binary as bin_w, extbinary as ext_w};
+    use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
+    use pgo_merge::frontends::sample::{binary as bin_r, extbinary as ext_r};
+    let read = match sniff(data) {
+        Some(BinaryKind::Binary) => bin_r::read(data),
+        Some(BinaryKind::ExtBinary) => ext_r::read(data),
+        None => return,
+    };
+    let Ok(p) = read else { return };
+    // What identifies a profile once written: its text (an MD5 identity is written as its
+    // decimal text) or, with MD5 names, its hash. A crafted file can hold a name and a hash
+    // that become one; the count is checked only when they stay apart.
+    let by_text: std::collections::HashSet<String> =
+        p.functions.keys().map(|c| c.to_string()).collect();
+    let by_hash: std::collections::HashSet<Option<u64>> = p
+        .functions
+        .keys()
+        .map(pgo_merge::codec::unordered_order::sample_map_key)
+        .collect();
+    let n = p.functions.len();
+    for (opts, distinct) in [
+        (ext_w::ExtBinaryOptions::default(), by_text.len() == n),
+        (
+            ext_w::ExtBinaryOptions {
+                use_md5: true,
+                compress_all_sections: true,
+                ..Default::default()
+            },
+            by_hash.len() == n,
+        ),
+    ] {
+        let out = ext_w::write(&p, &opts).expect("extbinary of a profile just read");
+        let back = ext_r::read(&out).expect("our extbinary reads back");
+        if distinct {
+            assert_eq!(back.functions.len(), n, "extbinary {opts:?}");
+        }
+    }
+    if let Ok(out) = bin_w::write(&p) {
+        let back = bin_r::read(&out).expect("our binary reads back");
+        if by_text.len() == n {
+            assert_eq!(back.functions.len(), n, "binary");
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------

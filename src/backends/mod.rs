@@ -7,4 +7,5 @@ pub mod jit_show;
 pub mod overlap;
 pub mod profdata;
 pub mod proftext;
+pub mod sample;
 pub mod show;

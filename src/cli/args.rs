@@ -279,9 +279,49 @@ pub struct MergeArgs {
     #[arg(long = "dump-input-file-list")]
     pub dump_input_file_list: bool,
 
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
-    #[arg(long = "instr", hide = true)]
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
+    #[arg(long = "instr", hide = true, conflicts_with = "sample")]
     pub instr: bool,
+
+    /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
+    /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
+    /// or .afdotext says otherwise.
+    #[arg(long = "sample")]
+    pub sample: bool,
+
+    /// Sample profiles: leave the inputs' profile symbol lists out of the output.
+    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
+    pub drop_profile_symbol_list: bool,
+
+    /// Context-sensitive sample profiles: drop context profiles whose total is below the
+    /// cold threshold of the profile summary.
+    #[arg(long = "sample-trim-cold-context", requires = "sample")]
+    pub sample_trim_cold_context: bool,
+
+    /// Context-sensitive sample profiles: merge cold context profiles into the profile of
+    /// their last N frames (--sample-frame-depth-for-cold-context).
+    #[arg(long = "sample-merge-cold-context", requires = "sample")]
+    pub sample_merge_cold_context: bool,
+
+    /// Frames kept when merging cold contexts (1: the function's base profile).
+    #[arg(
+        long = "sample-frame-depth-for-cold-context",
+        value_name = "N",
+        default_value_t = 1,
+        value_parser = clap::value_parser!(u32).range(1..)
+    )]
+    pub sample_frame_depth_for_cold_context: u32,
+
+    /// Sample profiles: convert the merged profile to a layout: `flat` (inlined callees
+    /// flattened into top-level profiles) or `nest` (context-sensitive profiles nested into
+    /// their callers).
+    #[arg(
+        long = "convert-sample-profile-layout",
+        value_enum,
+        value_name = "LAYOUT",
+        requires = "sample"
+    )]
+    pub convert_sample_profile_layout: Option<SampleLayoutArg>,
 
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
@@ -378,6 +418,15 @@ pub struct ShowArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+
+    /// Show an LLVM sample profile (AutoFDO, CSSPGO) as llvm-profdata show --sample does.
+    #[arg(long = "sample", conflicts_with = "instr")]
+    pub sample: bool,
+
+    /// With --sample: show as llvm-profdata of LLVM release M does (the text dialect; 19 or
+    /// 22, default 22).
+    #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    pub target_llvm: Option<u32>,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
@@ -406,6 +455,15 @@ pub struct OverlapArgs {
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+}
+
+/// Sample profile layouts (`--convert-sample-profile-layout`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SampleLayoutArg {
+    /// Nested profile, the input should be a CS flat profile.
+    Nest,
+    /// Profile with nested inlinees flattened out.
+    Flat,
 }
 
 /// Output formats.

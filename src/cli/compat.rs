@@ -92,9 +92,9 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const SAMPLE: &str =
-    "sample (AutoFDO) profiles are not supported; pgo-merge handles instrumentation profiles";
-const EXTBINARY: &str = "an option of sample profiles in extbinary format, which are not supported";
+const SAMPLE: &str = "this sample-profile (AutoFDO) option is not supported yet (merge --sample of \
+     text, binary and extbinary outputs is)";
+const EXTBINARY: &str = "an option of sample profiles in extbinary format, not supported yet";
 const CORRELATE: &str =
     "profile correlation is not supported: merge profiles written without -profile-correlate";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -113,11 +113,10 @@ pub const MERGE: &[LlvmOption] = &[
         "Compress all sections when writing the profile (only meaningful for -extbinary)",
         EXTBINARY,
     ),
-    no(
+    ours(
         "convert-sample-profile-layout",
         VALUE,
         "Convert the generated profile to a profile with a new layout",
-        SAMPLE,
     ),
     no(
         "debug-info",
@@ -126,11 +125,10 @@ pub const MERGE: &[LlvmOption] = &[
         CORRELATE,
     ),
     no("debuginfod", None, "Enable debuginfod", CORRELATE),
-    no(
+    ours(
         "drop-profile-symbol-list",
         None,
         "Drop the profile symbol list when merging AutoFDO profiles (only meaningful for -sample)",
-        SAMPLE,
     ),
     ours(
         "dump-input-file-list",
@@ -173,7 +171,7 @@ pub const MERGE: &[LlvmOption] = &[
         "Path to file containing newline-separated [<weight>,]<filename> entries",
     ),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
+    ours("sample", None, "Sample profile"),
     no(
         "instr-prof-cold-threshold",
         UINT,
@@ -248,23 +246,20 @@ pub const MERGE: &[LlvmOption] = &[
     ),
     alias("r", "remapping-file", Some("<file>")),
     ours("remapping-file", Some("<file>"), "Symbol remapping file"),
-    no(
+    ours(
         "sample-frame-depth-for-cold-context",
         UINT,
         "Keep the last K frames while merging cold profile. 1 means the context-less base profile",
-        SAMPLE,
     ),
-    no(
+    ours(
         "sample-merge-cold-context",
         None,
         "Merge context sample profiles whose count is below cold threshold",
-        SAMPLE,
     ),
-    no(
+    ours(
         "sample-trim-cold-context",
         None,
         "Trim context sample profiles whose count is below cold threshold",
-        SAMPLE,
     ),
     ours(
         "sparse",
@@ -406,7 +401,7 @@ pub const SHOW: &[LlvmOption] = &[
         MEMPROF,
     ),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
+    ours("sample", None, "Sample profile"),
     no("memory", None, "MemProf memory access profile", MEMPROF),
     ours(
         "show-format",
@@ -1057,7 +1052,7 @@ mod tests {
             e.contains("not supported") && e.contains("debug-info"),
             "{e}"
         );
-        let e = n(&["--sample"], &merge).unwrap_err();
+        let e = n(&["--gcc"], &merge).unwrap_err();
         assert!(e.contains("sample"), "{e}");
         assert!(
             n(&["-bogus"], &merge)
@@ -1123,11 +1118,16 @@ mod tests {
             &["--target-llvm=19"],
             &["-j1"],
             &["-q"],
-            &["--sample"],
+            &["--gcc"],
             &["--sparse=yes"],
         ] {
             assert_eq!(d("merge", bad), Err(Stop::Failed), "{bad:?}");
         }
+        // Sample merges are llvm-profdata's and ours.
+        assert_eq!(
+            d("merge", &["-sample", "f"]).unwrap(),
+            vec!["--sample", "f"]
+        );
         assert_eq!(d("overlap", &["--top-differences=3"]), Err(Stop::Failed));
         assert_eq!(
             d("show", &["--write-prev-version", "f"]).unwrap(),

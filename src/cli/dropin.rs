@@ -200,8 +200,20 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             a.target_llvm = target.as_ref().map(|t| t.llvm);
             merge::run_merge(a, mode, target.as_ref())
         }
-        "show" => match parse_clap(cmd, normalized, mode) {
-            Ok(a) => show::run_show(a, mode),
+        "show" => match parse_clap::<args::ShowArgs>(cmd, normalized, mode) {
+            Ok(mut a) => {
+                // The release named decides how sample profiles read (their text dialect).
+                if a.sample {
+                    match env_target(prog) {
+                        Ok(t) => a.target_llvm = t.map(|t| t.llvm),
+                        Err(e) => {
+                            eprintln!("{prog}: error: {e}");
+                            return EXIT_FAILURE;
+                        }
+                    }
+                }
+                show::run_show(a, mode)
+            }
             Err(code) => code,
         },
         _ => match parse_clap(cmd, normalized, mode) {

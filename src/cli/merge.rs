@@ -1,9 +1,12 @@
 //! `pgo-merge [merge]`: merge arguments → [`MergeRequest`]; the outcome → messages.
 
 use pgo_merge::pipeline::inputs::parse_weighted;
-use pgo_merge::pipeline::{self, FailureMode, MergeRequest, NormalizeMode, OutputFormat, Written};
+use pgo_merge::pipeline::{
+    self, ColdContextOptions, FailureMode, MergeRequest, NormalizeMode, OutputFormat, SampleFormat,
+    SampleLayout, SampleMergeRequest, Written,
+};
 
-use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg};
+use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg, SampleLayoutArg};
 use super::dropin::Target;
 use super::{EXIT_OK, Mode, messages, progress};
 
@@ -76,10 +79,126 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
     })
 }
 
+/// The first option of `a` that a sample merge does not take, if any.
+fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
+    [
+        (
+            a.output_format == Some(OutputFormatArg::Iprof),
+            "--output-format iprof",
+        ),
+        (a.format_version.is_some(), "--format-version"),
+        (a.write_prev_version, "--write-prev-version"),
+        (a.weight_all_values, "--weight-all-values"),
+        (a.normalize != NormalizeArg::None, "--normalize"),
+        (a.max_context_depth.is_some(), "--max-context-depth"),
+        (a.max_sampling_depth.is_some(), "--max-sampling-depth"),
+        (a.cold_threshold.is_some(), "--cold-threshold"),
+        (a.keep_all_symbols, "--keep-all-symbols"),
+        (a.keep_contexts, "--keep-contexts"),
+        (a.lenient, "--lenient"),
+        (a.function.is_some(), "--function"),
+        (a.no_function.is_some(), "--no-function"),
+        (a.remapping_file.is_some(), "--remapping-file"),
+    ]
+    .into_iter()
+    .find_map(|(set, name)| set.then_some(name))
+}
+
+/// The driver request of a `--sample` merge.
+fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_merge::Error> {
+    if let Some(flag) = instr_only_option(a) {
+        return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+            format!("{flag} does not apply to sample profiles (--sample)"),
+        )));
+    }
+    let mut weighted_inputs = Vec::with_capacity(a.weighted_inputs.len());
+    for w in &a.weighted_inputs {
+        weighted_inputs.push(parse_weighted(w)?);
+    }
+    let named_text = mode == Mode::Native
+        && a.output.as_deref().is_some_and(|o| {
+            matches!(
+                o.extension().and_then(|e| e.to_str()),
+                Some("txt" | "proftext" | "afdotext")
+            )
+        });
+    let output_format = if a.text || a.output_format == Some(OutputFormatArg::Proftext) {
+        SampleFormat::Text
+    } else if a.binary || a.output_format == Some(OutputFormatArg::Profdata) {
+        SampleFormat::Binary
+    } else if a.extbinary || !named_text {
+        SampleFormat::ExtBinary
+    } else {
+        SampleFormat::Text
+    };
+    Ok(SampleMergeRequest {
+        inputs: a.inputs.clone(),
+        weighted_inputs,
+        input_lists: a.input_files.clone(),
+        output: a.output.clone(),
+        output_format,
+        target_llvm: a.target_llvm,
+        failure_mode: match a.failure_mode {
+            FailureModeArg::Any => FailureMode::Any,
+            FailureModeArg::All => FailureMode::All,
+            FailureModeArg::Warn => FailureMode::Warn,
+        },
+        drop_profile_symbol_list: a.drop_profile_symbol_list,
+        cold_contexts: ColdContextOptions {
+            trim: a.sample_trim_cold_context,
+            merge: a.sample_merge_cold_context,
+            frame_depth: a.sample_frame_depth_for_cold_context,
+        },
+        layout: a.convert_sample_profile_layout.map(|l| match l {
+            SampleLayoutArg::Flat => SampleLayout::Flat,
+            SampleLayoutArg::Nest => SampleLayout::Nest,
+        }),
+        threads: a.threads,
+        llvm_profdata: mode == Mode::LlvmProfdata,
+        // The extbinary options and --prof-sym-list are not mapped from arguments yet.
+        extbinary: Default::default(),
+        prof_sym_list: None,
+    })
+}
+
+/// Runs a `--sample` merge; returns the process exit code.
+fn run_sample_merge(args: &MergeArgs, mode: Mode) -> i32 {
+    let req = match sample_request(args, mode) {
+        Ok(r) => r,
+        Err(e) => return messages::error(PREFIX, &e, mode),
+    };
+    let bar = progress::Bar::new(args.no_progress || args.quiet);
+    let outcome = match pipeline::merge_sample(&req, &bar) {
+        Ok(o) => o,
+        Err(e) => return messages::error(PREFIX, &e, mode),
+    };
+    messages::print(PREFIX, &outcome.messages, args.quiet);
+    if let Written::Sample { format } = outcome.written
+        && outcome.output.as_os_str() != "-"
+        && mode == Mode::Native
+    {
+        messages::note(
+            args.quiet,
+            format_args!(
+                "{PREFIX}: wrote {} ({} sample profile; {} functions from {} of {} inputs)",
+                outcome.output.display(),
+                format.name(),
+                outcome.records,
+                outcome.inputs_merged,
+                outcome.inputs_total
+            ),
+        );
+    }
+    EXIT_OK
+}
+
 /// Runs a merge; returns the process exit code. Messages go to stderr. `target` is the LLVM
 /// version the drop-in writes for when its name or environment chose it (already in
 /// `args.target_llvm`), named in the message if that version cannot be written.
 pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
+    if args.sample && !args.dump_input_file_list {
+        return run_sample_merge(&args, mode);
+    }
     let req = match request(&args, mode) {
         Ok(r) => r,
         Err(e) => return messages::error(PREFIX, &e, mode),

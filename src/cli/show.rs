@@ -1,6 +1,8 @@
 //! `pgo-merge show`: show arguments → [`ShowRequest`].
 
-use pgo_merge::pipeline::{self, FunctionFilter, ShowOptions, ShowRequest};
+use pgo_merge::pipeline::{
+    self, FunctionFilter, SampleShowOptions, SampleShowRequest, ShowOptions, ShowRequest,
+};
 
 use super::args::ShowArgs;
 use super::{EXIT_OK, Mode, messages};
@@ -16,6 +18,9 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
                 return mode.usage_code();
             }
         };
+    if a.sample {
+        return run_sample_show(a, json, mode);
+    }
     let function = match (&a.function, mode) {
         (None, _) => None,
         (Some(f), Mode::LlvmProfdata) => Some(FunctionFilter::Substring(f.clone())),
@@ -60,6 +65,40 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
             messages::print("pgo-merge", &warnings, false);
             EXIT_OK
         }
+        Err(e) => messages::error("pgo-merge", &e, mode),
+    }
+}
+
+/// `show --sample`: one sample profile, as llvm-profdata shows it.
+fn run_sample_show(a: ShowArgs, json: bool, mode: Mode) -> i32 {
+    let refuse = |what: &str| {
+        let e = pgo_merge::Error::new(pgo_merge::ErrorKind::Request(format!(
+            "{what} is not supported with --sample yet"
+        )));
+        messages::error("pgo-merge", &e, mode)
+    };
+    if a.hot_func_list {
+        return refuse("--hot-func-list");
+    }
+    if a.topn != 0 {
+        return refuse("--topn");
+    }
+    if a.files.len() != 1 {
+        return refuse("showing more than one file");
+    }
+    let req = SampleShowRequest {
+        file: a.files[0].clone(),
+        options: SampleShowOptions {
+            function: a.function.clone(),
+            json,
+            detailed_summary: a.detailed_summary,
+            llvm: a.target_llvm.unwrap_or(0),
+        },
+        target_llvm: a.target_llvm,
+        output: a.output.clone(),
+    };
+    match pipeline::show_sample(&req) {
+        Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),
     }
 }

@@ -8,7 +8,10 @@
 //! encodes IR values) and below the front-ends and back-ends.
 
 pub mod chained_hash;
+pub mod llvm_hash;
 pub mod magic;
 pub mod names_blob;
+pub mod sample_binary;
 pub mod summary;
+pub mod unordered_order;
 pub mod value_prof_data;

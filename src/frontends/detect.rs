@@ -4,6 +4,7 @@
 use crate::frontends::profraw;
 
 use crate::codec::magic::INDEXED_MAGIC;
+use crate::codec::sample_binary::BinaryKind;
 
 /// The formats this crate can recognise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,6 +16,10 @@ pub enum FormatKind {
     /// LLVM text profile (`.proftext`): text that starts with a `:` header, or whose first
     /// record has a name line and a hash line (see [`crate::frontends::proftext::sniff`]).
     TextProfile,
+    /// LLVM binary sample profile (`SPF_Binary`, ULEB128 magic `SPROF42\xff`).
+    SampleBinary,
+    /// LLVM extbinary sample profile (`SPF_Ext_Binary`, ULEB128 magic `SPROF42\x04`).
+    SampleExtBinary,
     /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
     /// gzip data (which `native-image --pgo` accepts).
     Iprof,
@@ -43,6 +48,12 @@ impl FormatKind {
         }
         if data.len() >= 8 && data[..8] == INDEXED_MAGIC.to_le_bytes() {
             return FormatKind::IndexedProfile;
+        }
+        // A ULEB128 magic starting with 0xff or 0x84: neither is text nor any magic above.
+        match crate::codec::sample_binary::sniff(data) {
+            Some(BinaryKind::Binary) => return FormatKind::SampleBinary,
+            Some(BinaryKind::ExtBinary) => return FormatKind::SampleExtBinary,
+            None => {}
         }
         // Before the text rule: JSON text would pass it too.
         if crate::frontends::iprof::sniff(data) {
@@ -76,6 +87,8 @@ impl FormatKind {
             FormatKind::RawProfile => "raw profile (.profraw)",
             FormatKind::IndexedProfile => "indexed profile (.profdata)",
             FormatKind::TextProfile => "text profile (.proftext)",
+            FormatKind::SampleBinary => "LLVM binary sample profile",
+            FormatKind::SampleExtBinary => "LLVM extbinary sample profile",
             FormatKind::Iprof => "GraalVM Native Image profile (.iprof)",
             FormatKind::JitDump => "jitdump (jit-PID.dump)",
             FormatKind::R2rMap => ".NET ReadyToRun map (.r2rmap)",
@@ -111,6 +124,15 @@ mod tests {
             FormatKind::TextProfile
         );
         assert_eq!(FormatKind::sniff(b"DTiJ\x01\0\0\0"), FormatKind::JitDump);
+        // ULEB128 of SPROF42\xff and SPROF42\x04, as llvm-profdata writes them.
+        assert_eq!(
+            FormatKind::sniff(&[0xff, 0xe5, 0xd0, 0xb1, 0xf4, 0xc9, 0x94, 0xa8, 0x53, 0x67]),
+            FormatKind::SampleBinary
+        );
+        assert_eq!(
+            FormatKind::sniff(&[0x84, 0xe4, 0xd0, 0xb1, 0xf4, 0xc9, 0x94, 0xa8, 0x53, 0x67]),
+            FormatKind::SampleExtBinary
+        );
         assert_eq!(FormatKind::sniff(b"JiTD\0\0\0\x01"), FormatKind::JitDump);
         assert_eq!(
             FormatKind::sniff(b"FFFFFFFF 00 734D59D6DE0E96AA3C77B3E2ED498097\n"),

@@ -17,6 +17,7 @@ pub mod perfmap;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
+pub mod sample;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;
@@ -86,6 +87,12 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             let mut r = ReadOutput::from_profile(proftext::read(data)?);
             r.format = FormatKind::TextProfile;
             Ok(r)
+        }
+        FormatKind::SampleBinary | FormatKind::SampleExtBinary => {
+            Err(Error::new(ErrorKind::KindConflict(format!(
+                "this is an {}, not an instrumentation profile: merge sample profiles with --sample",
+                FormatKind::sniff(data).name()
+            ))))
         }
         FormatKind::Iprof => Err(Error::new(ErrorKind::KindConflict(
             "this is a GraalVM Native Image profile (.iprof): it can be merged only with other \

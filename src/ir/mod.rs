@@ -13,6 +13,8 @@ pub mod layout;
 pub mod name_hash;
 pub mod overlap;
 pub mod profile;
+// LLVM sample profiles (AutoFDO, CSSPGO).
+pub mod sample;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
 pub mod context;
 pub mod fx;

@@ -75,8 +75,10 @@ impl SummaryBuilder {
         }
     }
 
+    /// Adds one count (`ProfileSummaryBuilder::addCount`): sample profiles add their body
+    /// samples one by one.
     #[inline]
-    fn add_count(&mut self, c: u64) {
+    pub fn add_count(&mut self, c: u64) {
         self.total_count = self.total_count.wrapping_add(c);
         self.max_count = self.max_count.max(c);
         self.num_counts = self.num_counts.wrapping_add(1);
@@ -91,6 +93,13 @@ impl SummaryBuilder {
             // Spread the key (invertibly): the map's hasher takes it as it is.
             self.large.push(c);
         }
+    }
+
+    /// Counts one function whose entry count is `head` (sample profiles: a top-level
+    /// profile and its head samples).
+    pub fn add_function(&mut self, head: u64) {
+        self.num_functions = self.num_functions.wrapping_add(1);
+        self.max_function_count = self.max_function_count.max(head);
     }
 
     /// (count, frequency) pairs, largest count first. Sorts the large counts.

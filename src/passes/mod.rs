@@ -10,6 +10,8 @@ pub mod merge;
 pub mod normalise;
 pub mod overlap;
 pub mod remap;
+// LLVM sample profiles.
+pub mod sample;
 pub mod symbolize;
 pub mod temporal;
 pub mod trim;

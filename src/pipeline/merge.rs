@@ -163,6 +163,11 @@ pub enum Written {
     },
     /// A text profile.
     Proftext,
+    /// A sample profile (AutoFDO, CSSPGO) in this encoding.
+    Sample {
+        /// The encoding.
+        format: crate::ir::sample::SampleFormat,
+    },
     /// An iprof profile.
     Iprof {
         /// Its format version (`1.0.0`, `1.1.0`).

@@ -40,6 +40,7 @@ mod llvm;
 pub mod merge;
 pub mod output;
 pub mod overlap;
+pub mod sample;
 pub mod show;
 pub mod symbolize;
 
@@ -58,6 +59,10 @@ pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory, plan_inputs,
 };
 pub use overlap::{OverlapRequest, overlap};
+pub use sample::{
+    ColdContextOptions, SampleFormat, SampleLayout, SampleMergeRequest, SampleShowOptions,
+    SampleShowRequest, merge_sample, show_sample,
+};
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
 

@@ -104,7 +104,7 @@ fn unsupported_options_and_subcommands_fail_clearly() {
     let f = raw("clang22/ir-basic-run1.profraw");
     for (args, needle) in [
         (vec!["merge", "-debug-info=a.out"], "debug-info"),
-        (vec!["merge", "--sample"], "sample"),
+        (vec!["merge", "--sample", "-gcc"], "gcc"),
         (vec!["merge", "-gen-partial-profile"], "gen-partial-profile"),
         (
             vec!["merge", "-no-such-thing"],

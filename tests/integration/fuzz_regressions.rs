@@ -110,3 +110,30 @@ fn parts_split_at_the_separator() {
         "seed-corpora.sh does not write the separator {sep_text:?}"
     );
 }
+
+/// The sample_binary target's round trip (read, write extbinary and binary, read back) holds
+/// on every binary sample file of testdata/sample/ and on each single-bit change of two.
+#[test]
+fn sample_binary_target_round_trips_our_files() {
+    let dir = crate::common::root().join("testdata/sample/llvm22");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "afdo"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 50);
+    for f in &files {
+        targets::sample_binary(&std::fs::read(f).unwrap());
+    }
+    for name in ["flat.extbinary.afdo", "cs-probe.compress.afdo"] {
+        let data = std::fs::read(dir.join(name)).unwrap();
+        for i in 0..data.len() {
+            for bit in 0..8 {
+                let mut d = data.clone();
+                d[i] ^= 1 << bit;
+                targets::sample_binary(&d);
+            }
+        }
+    }
+}

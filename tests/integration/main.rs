@@ -34,5 +34,8 @@ mod output_faults;
 mod raw_versions;
 mod readme;
 mod real_use;
+mod sample_binary;
+mod sample_generated;
+mod sample_text;
 mod sharded_merge;
 mod show_json;

@@ -1,0 +1,425 @@
+//! LLVM's binary sample-profile encodings, `SPF_Binary` and `SPF_Ext_Binary`: the pieces their
+//! readers and writers share.
+//!
+//! Both start with ULEB128 `magic` (`SPROF42` and a format byte: `0xff` binary, `0x04`
+//! extbinary) and ULEB128 version 103. Every number after that is ULEB128 unless said
+//! otherwise. A function profile (the body of both formats) is:
+//!
+//! ```text
+//! top level:  head_samples, context index (name table, or CS name table when context-
+//!             sensitive), then the body
+//! body:       total_samples, #records, records, #callsites, callsites
+//! record:     line offset (≤ 0xffff), discriminator, samples, #targets,
+//!             targets (name index, samples) — most samples first, ties by name
+//! callsite:   line offset, discriminator, callee name index, then the callee's body
+//! ```
+//!
+//! The profile summary is `total, max count, max function count, #counts, #functions,
+//! #entries, (cutoff, min count, #counts) × #entries`.
+
+use crate::bytes::leb128::write_uleb;
+use crate::bytes::{Cursor, Endian};
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, saturating_mul_add};
+
+/// The sample-profile format version both binary encodings carry (LLVM's `SPVersion`).
+pub const VERSION: u64 = 103;
+
+/// LLVM's `SPMagic(Format)`: `SPROF42` in the high bytes, the format in the lowest.
+pub const fn magic(format: u8) -> u64 {
+    (b'S' as u64) << 56
+        | (b'P' as u64) << 48
+        | (b'R' as u64) << 40
+        | (b'O' as u64) << 32
+        | (b'F' as u64) << 24
+        | (b'4' as u64) << 16
+        | (b'2' as u64) << 8
+        | format as u64
+}
+
+/// Magic of `SPF_Binary`.
+pub const BINARY_MAGIC: u64 = magic(0xff);
+/// Magic of `SPF_Ext_Binary`.
+pub const EXT_BINARY_MAGIC: u64 = magic(0x04);
+
+/// Which binary sample format `data` starts with, from its ULEB128 magic.
+pub fn sniff(data: &[u8]) -> Option<BinaryKind> {
+    let mut c = Cursor::new(data, 0, Endian::Little);
+    match crate::bytes::leb128::read_uleb(&mut c, "magic").ok()? {
+        BINARY_MAGIC => Some(BinaryKind::Binary),
+        EXT_BINARY_MAGIC => Some(BinaryKind::ExtBinary),
+        _ => None,
+    }
+}
+
+/// The two binary sample encodings.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinaryKind {
+    /// `SPF_Binary`: header, summary, name table, function profiles to the end.
+    Binary,
+    /// `SPF_Ext_Binary`: header, section table, sections.
+    ExtBinary,
+}
+
+/// Section types of extbinary profiles (LLVM's `SecType`).
+pub mod sec {
+    /// Profile summary.
+    pub const SUMMARY: u64 = 1;
+    /// Name table (strings, or MD5s).
+    pub const NAME_TABLE: u64 = 2;
+    /// Profile symbol list.
+    pub const SYMBOL_LIST: u64 = 3;
+    /// Function offset table (context index → offset in the profile section).
+    pub const FUNC_OFFSET_TABLE: u64 = 4;
+    /// Function metadata (checksums, attributes).
+    pub const FUNC_METADATA: u64 = 5;
+    /// Context-sensitive name table.
+    pub const CS_NAME_TABLE: u64 = 6;
+    /// Function profiles (`SecLBRProfile`).
+    pub const LBR_PROFILE: u64 = 32;
+}
+
+/// Section flags. Common flags use the low 32 bits, section-specific ones the high 32.
+pub mod flag {
+    /// Common: the section is zlib-compressed.
+    pub const COMPRESS: u64 = 1;
+    /// Common: the profiles in this section have no inlined callees (split layout).
+    pub const FLAT: u64 = 1 << 1;
+    /// Name table: names are MD5s.
+    pub const MD5_NAME: u64 = 1 << 32;
+    /// Name table: MD5s are 8-byte little-endian words, not ULEB128.
+    pub const FIXED_LENGTH_MD5: u64 = 1 << 33;
+    /// Name table: some name has a `.__uniq.` suffix.
+    pub const UNIQ_SUFFIX: u64 = 1 << 34;
+    /// Summary: partial profile.
+    pub const PARTIAL: u64 = 1 << 32;
+    /// Summary: context-sensitive profile.
+    pub const FULL_CONTEXT: u64 = 1 << 33;
+    /// Summary: flow-sensitive discriminators.
+    pub const FS_DISCRIMINATOR: u64 = 1 << 34;
+    /// Summary: pre-inlined profile.
+    pub const PRE_INLINED: u64 = 1 << 36;
+    /// Summary: the profile has vtable type counts (LLVM 22 writers with that option).
+    pub const HAS_VTABLE_TYPE_PROF: u64 = 1 << 37;
+    /// Function metadata: checksums present (probe-based).
+    pub const PROBE_BASED: u64 = 1 << 32;
+    /// Function metadata: attributes present.
+    pub const HAS_ATTRIBUTE: u64 = 1 << 33;
+    /// Function offset table: entries sorted by context.
+    pub const ORDERED: u64 = 1 << 32;
+}
+
+/// Deepest nesting of inlined callees a reader accepts (each level is a recursion): real
+/// profiles stay far below (inline depth rarely passes 50), and a crafted file cannot
+/// exhaust a 2 MiB thread stack (an unoptimised build overflows one near 500 levels).
+pub const MAX_INLINE_DEPTH: u32 = 128;
+
+/// A reader of LLVM's sample-binary primitives with `readNumber<T>`'s checks.
+#[derive(Debug, Clone)]
+pub struct SampleCursor<'a> {
+    /// The underlying cursor (absolute offsets).
+    pub c: Cursor<'a>,
+}
+
+impl<'a> SampleCursor<'a> {
+    /// A reader of `data`, whose first byte is at absolute offset `base`.
+    pub fn new(data: &'a [u8], base: u64) -> Self {
+        SampleCursor {
+            c: Cursor::new(data, base, Endian::Little),
+        }
+    }
+
+    /// Absolute offset of the next byte.
+    pub fn offset(&self) -> u64 {
+        self.c.offset()
+    }
+
+    /// True when nothing is left.
+    pub fn is_empty(&self) -> bool {
+        self.c.is_empty()
+    }
+
+    /// A ULEB128 number.
+    #[inline]
+    pub fn num(&mut self, what: &'static str) -> Result<u64> {
+        crate::bytes::leb128::read_uleb(&mut self.c, what)
+    }
+
+    /// A ULEB128 number LLVM reads as `uint32_t`: larger values are malformed.
+    #[inline]
+    pub fn num_u32(&mut self, what: &'static str) -> Result<u32> {
+        let at = self.c.offset();
+        let v = self.num(what)?;
+        u32::try_from(v).map_err(|_| {
+            Error::malformed(
+                at,
+                what,
+                format!("{v} does not fit in 32 bits as LLVM reads it"),
+            )
+        })
+    }
+
+    /// A little-endian u64.
+    pub fn u64_le(&mut self, what: &'static str) -> Result<u64> {
+        self.c.u64(what)
+    }
+
+    /// A NUL-terminated string (without its NUL).
+    pub fn string(&mut self, what: &'static str) -> Result<&'a [u8]> {
+        let rest = self.c.rest();
+        match memchr::memchr(0, rest) {
+            Some(n) => {
+                let s = self.c.bytes(n as u64, what)?;
+                self.c.skip(1, what)?;
+                Ok(s)
+            }
+            None => Err(self.c.truncated(what, rest.len() as u64 + 1)),
+        }
+    }
+
+    /// A name-table index, checked against the table's length.
+    pub fn index(&mut self, len: usize, what: &'static str) -> Result<usize> {
+        let at = self.c.offset();
+        let i = self.num(what)?;
+        if i >= len as u64 {
+            return Err(Error::malformed(
+                at,
+                what,
+                format!("index {i} is past the end of a table of {len} entries"),
+            ));
+        }
+        Ok(i as usize)
+    }
+}
+
+/// Checks the ULEB128 magic and version at the start of a binary sample profile.
+pub fn read_header(r: &mut SampleCursor<'_>, magic: u64, expected: &'static str) -> Result<()> {
+    let at = r.offset();
+    let m = r.num("magic")?;
+    if m != magic {
+        return Err(Error::at(at, ErrorKind::BadMagic { found: m, expected }));
+    }
+    let at = r.offset();
+    let v = r.num("version")?;
+    if v != VERSION {
+        return Err(Error::at(
+            at,
+            ErrorKind::UnsupportedVersion {
+                format: "LLVM sample profile",
+                version: v,
+                supported: "only version 103 exists",
+            },
+        ));
+    }
+    Ok(())
+}
+
+/// A stored profile summary (read to check the structure; writers recompute it).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StoredSummary {
+    /// Sum of all body counts.
+    pub total_count: u64,
+    /// Largest body count.
+    pub max_count: u64,
+    /// Largest head count of a top-level function.
+    pub max_function_count: u64,
+    /// Number of body counts.
+    pub num_counts: u64,
+    /// Number of top-level functions.
+    pub num_functions: u64,
+    /// (cutoff, min count, number of counts).
+    pub entries: Vec<(u64, u64, u64)>,
+}
+
+/// Reads a summary.
+pub fn read_summary(r: &mut SampleCursor<'_>) -> Result<StoredSummary> {
+    let mut s = StoredSummary {
+        total_count: r.num("summary: total count")?,
+        max_count: r.num("summary: maximum count")?,
+        max_function_count: r.num("summary: maximum function count")?,
+        num_counts: r.num("summary: number of counts")?,
+        num_functions: r.num("summary: number of functions")?,
+        entries: Vec::new(),
+    };
+    let n = r.num("summary: number of entries")?;
+    // Each entry takes at least 3 bytes: the loop ends at the data's end.
+    for _ in 0..n {
+        let cutoff = r.num("summary entry: cutoff")?;
+        let min = r.num("summary entry: minimum count")?;
+        let count = r.num("summary entry: number of counts")?;
+        s.entries.push((cutoff, min, count));
+    }
+    Ok(s)
+}
+
+/// Writes a summary.
+pub fn write_summary(out: &mut Vec<u8>, s: &crate::ir::summary::Summary) {
+    write_uleb(out, s.total_count);
+    write_uleb(out, s.max_count);
+    write_uleb(out, s.max_function_count);
+    write_uleb(out, s.num_counts);
+    write_uleb(out, s.num_functions);
+    write_uleb(out, s.detailed.len() as u64);
+    for e in &s.detailed {
+        write_uleb(out, u64::from(e.cutoff));
+        write_uleb(out, e.min_count);
+        write_uleb(out, e.num_counts);
+    }
+}
+
+/// Reads a plain name table: a count, then NUL-terminated names.
+pub fn read_plain_names(r: &mut SampleCursor<'_>) -> Result<Vec<FunctionId>> {
+    let n = r.num("name table: number of names")?;
+    // Every name takes at least its NUL: more names than bytes left is truncation, and the
+    // vector never grows past what the data holds.
+    let mut names = Vec::with_capacity((n.min(r.c.remaining() as u64)) as usize);
+    for _ in 0..n {
+        names.push(FunctionId::name(r.string("name table: name")?));
+    }
+    Ok(names)
+}
+
+/// Writes a plain name table (MD5 identities are written as their decimal text, as LLVM's
+/// `operator<<` prints them).
+pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
+    write_uleb(out, names.len() as u64);
+    for n in names {
+        n.write_to(out);
+        out.push(0);
+    }
+}
+
+/// Reads one function body (after the head count and the context index) into `fs`, adding
+/// to what it holds as LLVM's reader does.
+pub fn read_body(
+    r: &mut SampleCursor<'_>,
+    names: &[FunctionId],
+    fs: &mut FunctionSamples,
+    depth: u32,
+) -> Result<()> {
+    if depth > MAX_INLINE_DEPTH {
+        return Err(Error::at(
+            r.offset(),
+            ErrorKind::LimitExceeded {
+                what: "depth of inlined callees",
+                value: u64::from(depth),
+                limit: u64::from(MAX_INLINE_DEPTH),
+            },
+        ));
+    }
+    let total = r.num("function: total samples")?;
+    fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
+    let records = r.num_u32("function: number of body records")?;
+    for _ in 0..records {
+        let at = r.offset();
+        let line = r.num("body record: line offset")?;
+        if line > 0xffff {
+            return Err(Error::malformed(
+                at,
+                "body record: line offset",
+                format!("{line} is above 65535 (LLVM: illegal line offset)"),
+            ));
+        }
+        // LLVM keeps the discriminator's low 32 bits (its FS mask when reading all bits).
+        let disc = r.num("body record: discriminator")? as u32;
+        let samples = r.num("body record: samples")?;
+        let calls = r.num_u32("body record: number of call targets")?;
+        let loc = LineLocation::new(line as u32, disc);
+        let rec = fs.body.entry(loc).or_default();
+        for _ in 0..calls {
+            let i = r.index(names.len(), "call target: name index")?;
+            let count = r.num("call target: samples")?;
+            rec.add_call_target(names[i].clone(), count, 1);
+        }
+        rec.add_samples(samples, 1);
+    }
+    let sites = r.num_u32("function: number of inlined callsites")?;
+    for _ in 0..sites {
+        // LLVM narrows the line offset to 32 bits here without checking it.
+        let line = r.num("callsite: line offset")? as u32;
+        let disc = r.num("callsite: discriminator")? as u32;
+        let i = r.index(names.len(), "callsite: callee name index")?;
+        let callee = fs.callee_mut(LineLocation::new(line, disc), &names[i]);
+        read_body(r, names, callee, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// Index of every function name in a name table, for writers.
+pub type NameIndex = std::collections::HashMap<FunctionId, u64>;
+
+/// Writes one function body (without the head count and context index of a top-level
+/// profile; with the callee's name index for nested ones, written by the caller).
+pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
+    write_uleb(out, fs.total_samples);
+    write_uleb(out, fs.body.len() as u64);
+    for (loc, rec) in &fs.body {
+        write_uleb(out, u64::from(loc.line_offset));
+        write_uleb(out, u64::from(loc.discriminator));
+        write_uleb(out, rec.samples);
+        write_uleb(out, rec.call_targets.len() as u64);
+        for (target, count) in rec.sorted_call_targets() {
+            write_uleb(out, names[target]);
+            write_uleb(out, count);
+        }
+    }
+    write_uleb(out, fs.callsite_count() as u64);
+    for (loc, site) in &fs.callsites {
+        for (callee, samples) in site {
+            write_uleb(out, u64::from(loc.line_offset));
+            write_uleb(out, u64::from(loc.discriminator));
+            write_uleb(out, names[callee]);
+            write_body(out, samples, names);
+        }
+    }
+}
+
+/// Adds the names a function's body refers to (call targets, inlined callees, recursively),
+/// as LLVM's `addNames` does.
+pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTreeSet<FunctionId>) {
+    for rec in fs.body.values() {
+        for t in rec.call_targets.keys() {
+            if !out.contains(t) {
+                out.insert(t.clone());
+            }
+        }
+    }
+    for site in fs.callsites.values() {
+        for (callee, samples) in site {
+            if !out.contains(callee) {
+                out.insert(callee.clone());
+            }
+            collect_body_names(samples, out);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn magics_are_llvms() {
+        // ULEB128 of the binary magic as llvm-profdata writes it.
+        let mut v = Vec::new();
+        write_uleb(&mut v, BINARY_MAGIC);
+        assert_eq!(sniff(&v), Some(BinaryKind::Binary));
+        v.clear();
+        write_uleb(&mut v, EXT_BINARY_MAGIC);
+        assert_eq!(sniff(&v), Some(BinaryKind::ExtBinary));
+        assert_eq!(sniff(b"foo:1:2\n"), None);
+        assert_eq!(BINARY_MAGIC, 0x5350_524f_4634_32ff);
+    }
+
+    #[test]
+    fn strings_and_indices_are_checked() {
+        let mut r = SampleCursor::new(b"ab\0c", 10);
+        assert_eq!(r.string("s").unwrap(), b"ab");
+        let e = r.string("s").unwrap_err();
+        assert_eq!(e.offset(), Some(13));
+        let mut r = SampleCursor::new(&[5], 0);
+        assert!(r.index(5, "i").is_err());
+        let mut r = SampleCursor::new(&[0x80, 0x80, 0x80, 0x80, 0x10], 0);
+        assert!(r.num_u32("n").is_err());
+    }
+}

@@ -1,0 +1,127 @@
+//! Front-ends for LLVM sample profiles (AutoFDO, CSSPGO): format detection and dispatch.
+//!
+//! [`SampleEncoding::sniff`] tells the encodings apart from the first bytes (the magic
+//! numbers of LLVM's binary encodings, GCC's `adcg`, else LLVM's text rule) and [`read`]
+//! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`) and
+//! [`extbinary`] (`SPF_Ext_Binary`).
+
+pub mod binary;
+pub mod extbinary;
+pub mod text;
+
+use crate::error::{Error, ErrorKind, Result};
+use crate::ir::sample::SampleProfile;
+
+pub use text::TextDialect;
+
+/// The magic of LLVM's binary sample encodings without its last byte: `SPROF42` in the high
+/// bytes, the format in the low byte (`SPMagic`).
+const SP_MAGIC_HIGH: u64 = 0x5350_524f_4634_3200;
+/// Low byte of the magic of `SPF_Binary`.
+const SPF_BINARY: u64 = 0xff;
+/// Low byte of the magic of `SPF_Ext_Binary`.
+const SPF_EXT_BINARY: u64 = 0x04;
+/// Low byte of the magic of the removed `SPF_Compact_Binary`.
+const SPF_COMPACT_BINARY: u64 = 0x02;
+
+/// The encodings of sample profiles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleEncoding {
+    /// LLVM's text format.
+    Text,
+    /// LLVM's binary format (`SPF_Binary`).
+    Binary,
+    /// LLVM's extensible binary format (`SPF_Ext_Binary`).
+    ExtBinary,
+    /// LLVM's compact binary format, removed in LLVM 17.
+    CompactBinary,
+    /// GCC's AutoFDO format (`.gcov`, magic `adcg`).
+    Gcc,
+    /// Not a sample profile LLVM reads.
+    Unknown,
+}
+
+impl SampleEncoding {
+    /// The encoding of `data`, from its first bytes.
+    pub fn sniff(data: &[u8]) -> SampleEncoding {
+        let mut head = data;
+        if let Some(magic) = crate::bytes::leb128::take_uleb(&mut head)
+            && magic & !0xff == SP_MAGIC_HIGH
+        {
+            match magic & 0xff {
+                SPF_BINARY => return SampleEncoding::Binary,
+                SPF_EXT_BINARY => return SampleEncoding::ExtBinary,
+                SPF_COMPACT_BINARY => return SampleEncoding::CompactBinary,
+                _ => {}
+            }
+        }
+        if data.starts_with(b"adcg") {
+            return SampleEncoding::Gcc;
+        }
+        if text::sniff(data) {
+            return SampleEncoding::Text;
+        }
+        SampleEncoding::Unknown
+    }
+
+    /// The encoding's name as llvm-profdata spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            SampleEncoding::Text => "text",
+            SampleEncoding::Binary => "binary",
+            SampleEncoding::ExtBinary => "extbinary",
+            SampleEncoding::CompactBinary => "compact binary",
+            SampleEncoding::Gcc => "gcc",
+            SampleEncoding::Unknown => "unknown",
+        }
+    }
+}
+
+/// How to read inputs whose meaning depends on the LLVM release being emulated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct ReadOptions {
+    /// The text dialect.
+    pub text: TextDialect,
+}
+
+/// Reads a sample profile of any supported encoding.
+pub fn read(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
+    match SampleEncoding::sniff(data) {
+        SampleEncoding::Text => text::read(data, options.text),
+        SampleEncoding::Binary => binary::read(data),
+        SampleEncoding::ExtBinary => extbinary::read(data),
+        e @ SampleEncoding::Gcc => Err(Error::at(
+            0,
+            ErrorKind::Malformed {
+                what: "sample profile",
+                detail: format!(
+                    "the {} sample encoding is not read by this build (text sample profiles are)",
+                    e.name()
+                ),
+            },
+        )),
+        SampleEncoding::CompactBinary => Err(Error::at(
+            0,
+            ErrorKind::Malformed {
+                what: "sample profile",
+                detail: "the compact binary sample encoding was removed in LLVM 17 and is not read"
+                    .into(),
+            },
+        )),
+        SampleEncoding::Unknown => {
+            if data.is_empty() {
+                return Err(Error::at(0, ErrorKind::Empty));
+            }
+            Err(Error::at(
+                0,
+                ErrorKind::Malformed {
+                    what: "sample profile",
+                    detail: "unrecognised sample profile encoding: expected LLVM's binary or \
+                             extbinary magic, GCC's `adcg`, or a text profile whose first line \
+                             is a function header 'mangled_name:NUM:NUM'"
+                        .into(),
+                },
+            ))
+        }
+    }
+}

@@ -1,0 +1,104 @@
+//! Function identity in sample profiles: a name, or the MD5 of a name (LLVM's `FunctionId`).
+
+use std::fmt;
+
+use crate::ir::name_hash::md5_hash;
+use crate::ir::symbols::Name;
+
+/// A function as a sample profile names it: its (usually mangled) name, or only the 64-bit
+/// MD5 of that name (extbinary profiles written with `--use-md5`).
+///
+/// Order (derived, variant order matters): every hash sorts before every name; hashes
+/// compare as numbers, names byte by byte (a prefix first) — exactly LLVM's
+/// `FunctionId::compare`, which decides the order of callees at a call site, of call
+/// targets with equal counts and of name tables.
+///
+/// Equality: a hash never equals a name, even the name it is the hash of (as in LLVM). A
+/// name made only of digits read from a text profile stays a name.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FunctionId {
+    /// The low 64 bits of the MD5 of the name (never 0: LLVM reserves 0 for "no name").
+    Md5(u64),
+    /// The name's bytes (not necessarily UTF-8).
+    Name(Name),
+}
+
+impl FunctionId {
+    /// A name.
+    pub fn name(bytes: &[u8]) -> FunctionId {
+        FunctionId::Name(Name::from(bytes))
+    }
+
+    /// The 64-bit hash LLVM uses for this function: the MD5 hash of a name, or the stored
+    /// hash itself. A name and its hash give the same value.
+    pub fn hash_code(&self) -> u64 {
+        match self {
+            FunctionId::Md5(h) => *h,
+            FunctionId::Name(n) => md5_hash(n),
+        }
+    }
+
+    /// The name's bytes, if this is a name.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            FunctionId::Md5(_) => None,
+            FunctionId::Name(n) => Some(n),
+        }
+    }
+
+    /// True for an empty name (LLVM's "no function yet").
+    pub fn is_empty(&self) -> bool {
+        matches!(self, FunctionId::Name(n) if n.is_empty())
+    }
+
+    /// Appends the textual form to `out`: the name's bytes, or the hash in decimal (what
+    /// LLVM's writers print for MD5 profiles).
+    pub fn write_to(&self, out: &mut Vec<u8>) {
+        match self {
+            FunctionId::Md5(h) => out.extend_from_slice(h.to_string().as_bytes()),
+            FunctionId::Name(n) => out.extend_from_slice(n),
+        }
+    }
+}
+
+impl Default for FunctionId {
+    fn default() -> Self {
+        FunctionId::Name(Name::from(&b""[..]))
+    }
+}
+
+impl fmt::Display for FunctionId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            FunctionId::Md5(h) => write!(f, "{h}"),
+            FunctionId::Name(n) => f.write_str(&String::from_utf8_lossy(n)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn order_is_llvms() {
+        let mut v = [
+            FunctionId::name(b"foo"),
+            FunctionId::Md5(7),
+            FunctionId::name(b"fo"),
+            FunctionId::Md5(3),
+            FunctionId::name(b"Z"),
+        ];
+        v.sort();
+        let shown: Vec<String> = v.iter().map(|f| f.to_string()).collect();
+        assert_eq!(shown, ["3", "7", "Z", "fo", "foo"]);
+    }
+
+    #[test]
+    fn name_and_hash_share_a_hash_code_but_differ() {
+        let n = FunctionId::name(b"main");
+        let h = FunctionId::Md5(md5_hash(b"main"));
+        assert_eq!(n.hash_code(), h.hash_code());
+        assert_ne!(n, h);
+    }
+}

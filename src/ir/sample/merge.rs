@@ -1,0 +1,236 @@
+//! Merging function samples: LLVM's `FunctionSamples::merge` and `SampleRecord::merge`.
+//!
+//! Every count of the source is multiplied by the weight and added, saturating at
+//! `u64::MAX`. The first profile merged into an empty one sets its checksum (if non-zero)
+//! and attributes; a source whose checksum differs from a non-zero one already there is not
+//! merged at all (LLVM's "Function hash mismatch") — for an inlined callee, only that callee.
+
+use std::collections::btree_map;
+
+use super::{FunctionSamples, saturating_mul_add};
+
+/// What went wrong merging a function.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MergeIssueKind {
+    /// A count saturated at `u64::MAX` (LLVM: "Counter overflow").
+    CounterOverflow,
+    /// Checksums differ: the function (or one inlined callee) of this input was not merged
+    /// (LLVM: "Function hash mismatch").
+    HashMismatch,
+}
+
+impl MergeIssueKind {
+    /// LLVM's wording.
+    pub fn message(self) -> &'static str {
+        match self {
+            MergeIssueKind::CounterOverflow => "Counter overflow",
+            MergeIssueKind::HashMismatch => "Function hash mismatch",
+        }
+    }
+}
+
+/// Result of merging one function: the first problem met, as LLVM keeps the first error.
+type Outcome = Option<MergeIssueKind>;
+
+fn first(acc: &mut Outcome, r: Outcome) {
+    if acc.is_none() {
+        *acc = r;
+    }
+}
+
+impl FunctionSamples {
+    /// Merges `src * weight` into `self` (LLVM's `FunctionSamples::merge`). `fresh` is true
+    /// when `self` has never been merged into (it then takes `src`'s name and attributes, as
+    /// LLVM's empty profile takes its first input's context). Returns the first problem met.
+    pub fn merge(
+        &mut self,
+        src: &FunctionSamples,
+        weight: u64,
+        fresh: bool,
+    ) -> Option<MergeIssueKind> {
+        merge_function(self, src, weight, fresh)
+    }
+
+    /// As [`FunctionSamples::merge`], consuming `src`: what `self` lacks is moved over
+    /// (scaled) instead of copied. The result, and the first problem reported, are the same.
+    pub fn merge_from(
+        &mut self,
+        src: FunctionSamples,
+        weight: u64,
+        fresh: bool,
+    ) -> Option<MergeIssueKind> {
+        merge_owned(self, src, weight, fresh)
+    }
+
+    /// Multiplies every count by `weight` in place (saturating); true if one saturated.
+    /// Merging into an empty profile is exactly this, without copying.
+    pub fn scale(&mut self, weight: u64) -> bool {
+        scale(self, weight)
+    }
+}
+
+fn merge_function(
+    dst: &mut FunctionSamples,
+    src: &FunctionSamples,
+    weight: u64,
+    fresh: bool,
+) -> Option<MergeIssueKind> {
+    if fresh {
+        dst.name = src.name.clone();
+        dst.attributes = src.attributes;
+    }
+    if dst.checksum == 0 {
+        dst.checksum = src.checksum;
+    } else if dst.checksum != src.checksum {
+        return Some(MergeIssueKind::HashMismatch);
+    }
+    let mut out: Outcome = None;
+    let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
+        let (s, o) = saturating_mul_add(v, weight, *slot);
+        *slot = s;
+        if o {
+            first(out, Some(MergeIssueKind::CounterOverflow));
+        }
+    };
+    add(&mut dst.total_samples, src.total_samples, &mut out);
+    add(&mut dst.head_samples, src.head_samples, &mut out);
+    for (loc, rec) in &src.body {
+        let d = dst.body.entry(*loc).or_default();
+        add(&mut d.samples, rec.samples, &mut out);
+        for (t, c) in &rec.call_targets {
+            let slot = match d.call_targets.get_mut(t) {
+                Some(s) => s,
+                None => d.call_targets.entry(t.clone()).or_insert(0),
+            };
+            add(slot, *c, &mut out);
+        }
+    }
+    for (loc, types) in &src.type_counts {
+        let d = dst.type_counts.entry(*loc).or_default();
+        for (t, c) in types {
+            add(d.entry(t.clone()).or_insert(0), *c, &mut out);
+        }
+    }
+    for (loc, site) in &src.callsites {
+        let d = dst.callsites.entry(*loc).or_default();
+        for (name, callee) in site {
+            let r = match d.entry(name.clone()) {
+                btree_map::Entry::Occupied(mut e) => {
+                    merge_function(e.get_mut(), callee, weight, false)
+                }
+                btree_map::Entry::Vacant(e) => {
+                    let slot = e.insert(FunctionSamples::default());
+                    merge_function(slot, callee, weight, true)
+                }
+            };
+            first(&mut out, r);
+        }
+    }
+    out
+}
+
+fn merge_owned(
+    dst: &mut FunctionSamples,
+    src: FunctionSamples,
+    weight: u64,
+    fresh: bool,
+) -> Option<MergeIssueKind> {
+    if fresh {
+        dst.name = src.name;
+        dst.attributes = src.attributes;
+    }
+    if dst.checksum == 0 {
+        dst.checksum = src.checksum;
+    } else if dst.checksum != src.checksum {
+        return Some(MergeIssueKind::HashMismatch);
+    }
+    let mut out: Outcome = None;
+    let overflow = |o: bool, out: &mut Outcome| {
+        if o {
+            first(out, Some(MergeIssueKind::CounterOverflow));
+        }
+    };
+    let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
+        let (s, o) = saturating_mul_add(v, weight, *slot);
+        *slot = s;
+        overflow(o, out);
+    };
+    add(&mut dst.total_samples, src.total_samples, &mut out);
+    add(&mut dst.head_samples, src.head_samples, &mut out);
+    for (loc, mut rec) in src.body {
+        match dst.body.entry(loc) {
+            btree_map::Entry::Vacant(v) => {
+                let mut o = false;
+                if weight != 1 {
+                    let (s, so) = saturating_mul_add(rec.samples, weight, 0);
+                    rec.samples = s;
+                    o |= so;
+                    for c in rec.call_targets.values_mut() {
+                        let (s, co) = saturating_mul_add(*c, weight, 0);
+                        *c = s;
+                        o |= co;
+                    }
+                }
+                overflow(o, &mut out);
+                v.insert(rec);
+            }
+            btree_map::Entry::Occupied(e) => {
+                let d = e.into_mut();
+                add(&mut d.samples, rec.samples, &mut out);
+                for (t, c) in rec.call_targets {
+                    add(d.call_targets.entry(t).or_insert(0), c, &mut out);
+                }
+            }
+        }
+    }
+    for (loc, types) in src.type_counts {
+        let d = dst.type_counts.entry(loc).or_default();
+        for (t, c) in types {
+            add(d.entry(t).or_insert(0), c, &mut out);
+        }
+    }
+    for (loc, site) in src.callsites {
+        let d = dst.callsites.entry(loc).or_default();
+        for (name, mut callee) in site {
+            let r = match d.entry(name) {
+                btree_map::Entry::Occupied(mut e) => {
+                    merge_owned(e.get_mut(), callee, weight, false)
+                }
+                btree_map::Entry::Vacant(e) => {
+                    let o = scale(&mut callee, weight);
+                    e.insert(callee);
+                    o.then_some(MergeIssueKind::CounterOverflow)
+                }
+            };
+            first(&mut out, r);
+        }
+    }
+    out
+}
+
+fn scale(f: &mut FunctionSamples, weight: u64) -> bool {
+    if weight == 1 {
+        return false;
+    }
+    let mut o = false;
+    let mut mul = |v: &mut u64| {
+        let (s, over) = saturating_mul_add(*v, weight, 0);
+        *v = s;
+        o |= over;
+    };
+    mul(&mut f.total_samples);
+    mul(&mut f.head_samples);
+    for rec in f.body.values_mut() {
+        mul(&mut rec.samples);
+        rec.call_targets.values_mut().for_each(&mut mul);
+    }
+    for types in f.type_counts.values_mut() {
+        types.values_mut().for_each(&mut mul);
+    }
+    for site in f.callsites.values_mut() {
+        for callee in site.values_mut() {
+            o |= scale(callee, weight);
+        }
+    }
+    o
+}

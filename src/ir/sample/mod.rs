@@ -1,0 +1,67 @@
+//! The IR of LLVM *sample* profiles (AutoFDO, CSSPGO), as `llvm-profdata merge --sample`
+//! models them.
+//!
+//! A [`SampleProfile`] maps a [`SampleContext`] — a function name (flat and nested
+//! profiles) or a full calling context `[main:3 @ foo:2 @ bar]` (context-sensitive
+//! profiles) — to the [`FunctionSamples`] of that function or context. A function's samples
+//! are: its total and head sample counts, body samples per [`LineLocation`] (line offset
+//! from the function's first line, discriminator) as [`SampleRecord`]s with their call
+//! targets, and the profiles of callees inlined at a location (nested [`FunctionSamples`]
+//! keyed by location and callee [`FunctionId`]). Probe-based profiles use a probe index as
+//! the line offset and carry a CFG checksum per function.
+//!
+//! Every count is a number of samples (`u64`), added with saturation. The orders LLVM
+//! writes in are the orders of these types (`Ord`): locations by (line offset,
+//! discriminator), function identities as LLVM's `FunctionId` compares them, contexts as
+//! LLVM's `SampleContext` does.
+//!
+//! Front-ends (text, binary, extbinary) build this; passes merge and trim it; back-ends
+//! write it.
+
+pub mod context;
+pub mod function;
+pub mod function_id;
+pub mod location;
+pub mod merge;
+pub mod profile;
+pub mod record;
+pub mod summary;
+
+pub use context::{ContextFrame, SampleContext};
+pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
+pub use function_id::FunctionId;
+pub use location::LineLocation;
+pub use merge::MergeIssueKind;
+pub use profile::{ProfileSymbolList, SampleFlags, SampleFormat, SampleProfile};
+pub use record::{CallTargets, SampleRecord};
+
+/// The deepest nesting of inlined callees readers accept (LLVM has no limit but its stack;
+/// real profiles nest a few dozen levels). Deeper input is an error, so that the recursive
+/// merges, writers and drops stay well within a thread's stack.
+pub const MAX_INLINE_DEPTH: usize = 256;
+
+/// `x * weight + acc` with saturation at `u64::MAX`, as LLVM's `SaturatingMultiplyAdd`;
+/// the flag is true if any step saturated (LLVM's "Counter overflow").
+#[inline]
+pub fn saturating_mul_add(x: u64, weight: u64, acc: u64) -> (u64, bool) {
+    match x.checked_mul(weight) {
+        None => (u64::MAX, true),
+        Some(p) => match acc.checked_add(p) {
+            None => (u64::MAX, true),
+            Some(s) => (s, false),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn saturating_mul_add_flags_overflow() {
+        assert_eq!(saturating_mul_add(3, 2, 1), (7, false));
+        assert_eq!(saturating_mul_add(u64::MAX, 2, 0), (u64::MAX, true));
+        assert_eq!(saturating_mul_add(u64::MAX, 1, 1), (u64::MAX, true));
+        assert_eq!(saturating_mul_add(0, u64::MAX, 5), (5, false));
+    }
+}

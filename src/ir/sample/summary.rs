@@ -1,0 +1,86 @@
+//! The profile summary of a sample profile, as LLVM's `SampleProfileSummaryBuilder` computes
+//! it (stored by the binary and extbinary writers; its cold threshold drives cold-context
+//! trimming).
+//!
+//! Every top-level profile is a function (its head samples are its entry count); every body
+//! sample of it and of its inlined callees is a count, except under an inlined callee whose
+//! context was duplicated into its base profile. The detailed summary uses LLVM's default
+//! cutoffs. A context-sensitive profile is first merged into one profile per function
+//! (LLVM's context-less summary, its default for CS profiles), in context order.
+
+use std::collections::BTreeMap;
+
+use super::{ContextAttributes, FunctionId, FunctionSamples, SampleProfile};
+use crate::ir::summary::{Summary, SummaryBuilder};
+
+/// The summary of `profile` (`max_internal_count` is 0, as in sample summaries).
+pub fn compute(profile: &SampleProfile) -> Summary {
+    let mut b = SummaryBuilder::new();
+    if profile.flags.context_sensitive {
+        let mut flat: BTreeMap<&FunctionId, FunctionSamples> = BTreeMap::new();
+        for (context, samples) in sorted_by_context(profile) {
+            match flat.get_mut(context.function()) {
+                Some(f) => {
+                    f.merge(samples, 1, false);
+                }
+                None => {
+                    let mut f = FunctionSamples::default();
+                    f.merge(samples, 1, true);
+                    flat.insert(context.function(), f);
+                }
+            }
+        }
+        for f in flat.values() {
+            add(&mut b, f, false);
+        }
+    } else {
+        for f in profile.functions.values() {
+            add(&mut b, f, false);
+        }
+    }
+    let mut s = b.finish();
+    s.max_internal_count = 0;
+    s
+}
+
+fn sorted_by_context(profile: &SampleProfile) -> Vec<(&super::SampleContext, &FunctionSamples)> {
+    let mut v: Vec<_> = profile.functions.iter().collect();
+    v.sort_by(|a, b| a.0.cmp(b.0));
+    v
+}
+
+fn add(b: &mut SummaryBuilder, f: &FunctionSamples, callsite: bool) {
+    if !callsite {
+        b.add_function(f.head_samples);
+    } else if f.attributes.has(ContextAttributes::DUPLICATED_INTO_BASE) {
+        return;
+    }
+    for rec in f.body.values() {
+        b.add_count(rec.samples);
+    }
+    for site in f.callsites.values() {
+        for callee in site.values() {
+            add(b, callee, true);
+        }
+    }
+}
+
+/// LLVM's `ProfileSummaryBuilder::getColdCountThreshold`: the minimum count of the detailed
+/// entry at the cold cutoff (999999 parts per million, `-profile-summary-cutoff-cold`), 0 if
+/// there is none.
+pub fn cold_count_threshold(summary: &Summary) -> u64 {
+    threshold_at(summary, 999_999)
+}
+
+/// LLVM's `getHotCountThreshold` (cutoff 990000, `-profile-summary-cutoff-hot`).
+pub fn hot_count_threshold(summary: &Summary) -> u64 {
+    threshold_at(summary, 990_000)
+}
+
+fn threshold_at(summary: &Summary, cutoff: u32) -> u64 {
+    summary
+        .detailed
+        .iter()
+        .find(|e| e.cutoff >= cutoff)
+        .map_or(0, |e| e.min_count)
+}

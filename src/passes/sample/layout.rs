@@ -1,0 +1,213 @@
+//! Profile layout conversions (`llvm-profdata merge --sample
+//! --convert-sample-profile-layout=flat|nest`, LLVM's `ProfileConverter`).
+//!
+//! * [`flatten`]: every inlined callee becomes (or is added to) a top-level profile of its
+//!   own; at its call site the parent gets a body sample and a call target of the callee's
+//!   head-sample estimate, and its total loses the callee's total and gains that estimate.
+//!   A context-sensitive profile is flattened by merging each context into its function's
+//!   profile.
+//! * [`nest`]: a context-sensitive profile becomes a nested one: each context profile is
+//!   inlined at its call site into the profile of its caller context (which loses the body
+//!   sample and call target of that call), and contexts without a caller profile become
+//!   top-level profiles of their function.
+//!
+//! Both leave a profile that is not context-sensitive.
+
+use std::collections::BTreeMap;
+
+use crate::ir::sample::{
+    FunctionId, FunctionSamples, LineLocation, SampleContext, SampleProfile, saturating_mul_add,
+};
+
+/// A layout to convert to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SampleLayout {
+    /// Inlined callees flattened out into top-level profiles.
+    Flat,
+    /// Context-sensitive profiles nested into their callers.
+    Nest,
+}
+
+/// Converts `profile` to `layout`.
+pub fn convert_layout(profile: &mut SampleProfile, layout: SampleLayout) {
+    match layout {
+        SampleLayout::Flat => flatten(profile),
+        SampleLayout::Nest => nest(profile),
+    }
+}
+
+/// Flattens `profile` (LLVM's `ProfileConverter::flattenProfile`).
+pub fn flatten(profile: &mut SampleProfile) {
+    let input = std::mem::take(&mut profile.functions);
+    let mut sorted: Vec<(SampleContext, FunctionSamples)> = input.into_iter().collect();
+    // LLVM walks its hash map; the order only decides which checksum and attributes a
+    // function keeps when its copies disagree.
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let cs = profile.flags.context_sensitive;
+    if cs {
+        for (context, samples) in sorted {
+            let key = SampleContext::Function(context.function().clone());
+            match profile.functions.get_mut(&key) {
+                Some(f) => {
+                    f.merge(&samples, 1, false);
+                }
+                None => {
+                    // A new profile of the name alone: no attributes (LLVM creates it from
+                    // the name, so merging does not take the context's).
+                    let mut f = FunctionSamples::new(key.function().clone());
+                    f.merge(&samples, 1, false);
+                    profile.functions.insert(key, f);
+                }
+            }
+        }
+    } else {
+        for (_, samples) in sorted {
+            flatten_nested(profile, &samples);
+        }
+    }
+    profile.flags.context_sensitive = false;
+}
+
+/// LLVM's `flattenNestedProfile`.
+fn flatten_nested(profile: &mut SampleProfile, fs: &FunctionSamples) {
+    let key = SampleContext::Function(fs.name.clone());
+    let entry = match profile.functions.entry(key) {
+        std::collections::hash_map::Entry::Vacant(v) => {
+            // A copy without inlinees and with a total to be recomputed.
+            let mut copy = fs.clone();
+            copy.callsites.clear();
+            copy.total_samples = 0;
+            v.insert(copy)
+        }
+        std::collections::hash_map::Entry::Occupied(o) => {
+            let e = o.into_mut();
+            for (loc, rec) in &fs.body {
+                let d = e.body.entry(*loc).or_default();
+                d.add_samples(rec.samples, 1);
+                for (t, c) in &rec.call_targets {
+                    d.add_call_target(t.clone(), *c, 1);
+                }
+            }
+            e
+        }
+    };
+    let mut total = fs.total_samples;
+    let mut estimates: Vec<(LineLocation, FunctionId, u64)> = Vec::new();
+    for (loc, site) in &fs.callsites {
+        for callee in site.values() {
+            let est = callee.head_samples_estimate(false);
+            estimates.push((*loc, callee.name.clone(), est));
+            total = total.saturating_sub(callee.total_samples).wrapping_add(est);
+        }
+    }
+    for (loc, name, est) in estimates {
+        let d = entry.body.entry(loc).or_default();
+        d.add_samples(est, 1);
+        d.add_call_target(name, est, 1);
+    }
+    let (t, _) = saturating_mul_add(total, 1, entry.total_samples);
+    entry.total_samples = t;
+    entry.head_samples = entry.head_samples_estimate(false);
+    for site in fs.callsites.values() {
+        for callee in site.values() {
+            flatten_nested(profile, callee);
+        }
+    }
+}
+
+/// One frame of the context tree `nest` builds: a function called at `loc` of its parent.
+#[derive(Default)]
+struct Frame {
+    loc: LineLocation,
+    samples: Option<FunctionSamples>,
+    /// Children by LLVM's call-site hash (the order LLVM visits them in).
+    children: BTreeMap<u64, Frame>,
+}
+
+/// LLVM's `FunctionSamples::getCallSiteHash`.
+fn callsite_hash(callee: &FunctionId, loc: LineLocation) -> u64 {
+    let loc_id = (u64::from(loc.discriminator) << 32) | u64::from(loc.line_offset);
+    callee
+        .hash_code()
+        .wrapping_add(loc_id << 5)
+        .wrapping_add(loc_id)
+}
+
+/// Converts a context-sensitive `profile` into a nested one (LLVM's
+/// `ProfileConverter::convertCSProfiles`); other profiles are left as they are.
+pub fn nest(profile: &mut SampleProfile) {
+    if !profile.flags.context_sensitive {
+        return;
+    }
+    let mut sorted: Vec<(SampleContext, FunctionSamples)> =
+        std::mem::take(&mut profile.functions).into_iter().collect();
+    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut root = Frame::default();
+    for (context, samples) in sorted {
+        let mut node = &mut root;
+        let mut loc = LineLocation::default();
+        for frame in context.frames() {
+            node = node
+                .children
+                .entry(callsite_hash(&frame.function, loc))
+                .or_insert_with(|| Frame {
+                    loc,
+                    ..Frame::default()
+                });
+            loc = frame.location;
+        }
+        node.samples = Some(samples);
+    }
+    convert(&mut root, profile);
+    profile.flags.context_sensitive = false;
+}
+
+fn convert(node: &mut Frame, out: &mut SampleProfile) {
+    for child in node.children.values_mut() {
+        convert(child, out);
+        let Some(cp) = child.samples.take() else {
+            continue;
+        };
+        match node.samples.as_mut() {
+            Some(np) => {
+                let total = cp.total_samples;
+                let name = cp.name.clone();
+                np.callsites
+                    .entry(child.loc)
+                    .or_default()
+                    .entry(name.clone())
+                    .or_insert(cp);
+                np.total_samples = saturating_mul_add(total, 1, np.total_samples).0;
+                let removed = remove_call(np, child.loc, &name);
+                np.total_samples = np.total_samples.saturating_sub(removed);
+            }
+            None => {
+                let key = SampleContext::Function(cp.name.clone());
+                match out.functions.get_mut(&key) {
+                    Some(f) => {
+                        f.merge(&cp, 1, false);
+                    }
+                    None => {
+                        out.functions.insert(key, cp);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// LLVM's `removeCalledTargetAndBodySample`: removes the call target `callee` at `loc` and
+/// as many body samples (at most all); drops the location when no sample is left. Returns
+/// the samples removed.
+fn remove_call(f: &mut FunctionSamples, loc: LineLocation, callee: &FunctionId) -> u64 {
+    let Some(rec) = f.body.get_mut(&loc) else {
+        return 0;
+    };
+    let count = rec.call_targets.remove(callee).unwrap_or(0);
+    let removed = count.min(rec.samples);
+    rec.samples -= removed;
+    if rec.samples == 0 {
+        f.body.remove(&loc);
+    }
+    removed
+}

@@ -1,0 +1,348 @@
+//! Generated sample profiles (deterministic, written at test time) merged by us and by
+//! `llvm-profdata-19` and `-22`: context-sensitive profiles whose counts span seven orders
+//! of magnitude, so that many contexts are cold, with each cold-context option; and nested
+//! (inlined) flat profiles with discriminators, call targets and equal totals, merged with
+//! weights. The outputs (`--text`) must be the same bytes.
+
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::Command;
+
+use crate::common::*;
+
+/// A small deterministic generator (a 64-bit LCG, high bits).
+struct Gen(u64);
+
+impl Gen {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}
+
+const NAMES: [&str; 7] = [
+    "main",
+    "_Z3fooi",
+    "_Z3bari",
+    "_Z3bazv",
+    "_Z4quuxi",
+    "_Z5leafAv",
+    "_Z5leafBv",
+];
+
+/// A context-sensitive profile: up to 40 contexts 1–4 frames deep, counts of magnitude 1 to
+/// 10^7, call targets, attributes; with `probe`, a checksum per function.
+fn cs_profile(seed: u64, probe: bool) -> String {
+    let mut g = Gen(seed);
+    let mut out = String::new();
+    let mut seen = std::collections::HashSet::new();
+    for _ in 0..40 {
+        let depth = 1 + g.below(4);
+        let mut frames = Vec::new();
+        let mut leaf = 0;
+        for d in 0..depth {
+            let n = g.below(NAMES.len() as u64) as usize;
+            if d + 1 < depth {
+                let mut f = format!("{}:{}", NAMES[n], 1 + g.below(9));
+                if g.below(4) == 0 {
+                    let _ = write!(f, ".{}", 1 + g.below(3));
+                }
+                frames.push(f);
+            } else {
+                frames.push(NAMES[n].to_string());
+                leaf = n;
+            }
+        }
+        let ctx = format!("[{}]", frames.join(" @ "));
+        if !seen.insert(ctx.clone()) {
+            continue;
+        }
+        let mag = [1, 3, 20, 500, 100_000, 10_000_000][g.below(6) as usize];
+        let mut lines = String::new();
+        let mut total = 0;
+        for j in 0..1 + g.below(4) {
+            let c = g.below(mag) + u64::from(g.below(3) != 0);
+            total += c;
+            let _ = write!(lines, " {}: {c}", j + g.below(3));
+            if g.below(3) == 0 {
+                let t = NAMES[g.below(NAMES.len() as u64) as usize];
+                let _ = write!(lines, " {t}:{}", g.below(mag) + 1);
+            }
+            lines.push('\n');
+        }
+        let _ = writeln!(out, "{ctx}:{total}:{}", g.below(mag));
+        out.push_str(&lines);
+        if probe {
+            let _ = writeln!(out, " !CFGChecksum: {}", 1000 + leaf);
+        }
+        if g.below(3) == 0 {
+            let _ = writeln!(out, " !Attributes: {}", 1 + g.below(2));
+        }
+    }
+    out
+}
+
+/// A nested profile: functions with body lines (discriminators, call targets with equal
+/// counts), inlined callees up to three deep (several at one site), repeated functions and
+/// equal totals.
+fn nested_profile(seed: u64) -> String {
+    fn body(g: &mut Gen, out: &mut String, indent: usize, depth: u32) {
+        let pad = " ".repeat(indent);
+        for _ in 0..1 + g.below(4) {
+            let _ = write!(out, "{pad}{}", g.below(12));
+            if g.below(3) == 0 {
+                let _ = write!(out, ".{}", 1 + g.below(4));
+            }
+            let _ = write!(out, ": {}", g.below(50));
+            for _ in 0..g.below(3) {
+                let t = NAMES[g.below(NAMES.len() as u64) as usize];
+                let _ = write!(out, " {t}:{}", 1 + g.below(3));
+            }
+            out.push('\n');
+        }
+        if depth < 3 {
+            for _ in 0..g.below(3) {
+                let callee = NAMES[g.below(NAMES.len() as u64) as usize];
+                let _ = writeln!(out, "{pad}{}: {callee}:{}", g.below(6), g.below(100));
+                body(g, out, indent + 1, depth + 1);
+            }
+        }
+    }
+    let mut g = Gen(seed);
+    let mut out = String::new();
+    for _ in 0..12 {
+        let name = NAMES[g.below(NAMES.len() as u64) as usize];
+        let _ = writeln!(out, "{name}:{}:{}", 10 * g.below(5), g.below(7));
+        body(&mut g, &mut out, 1, 0);
+    }
+    out
+}
+
+fn text_of(tool: &Path, args: &[String]) -> Result<Vec<u8>, String> {
+    let out = Command::new(tool).args(args).output().expect("run");
+    if out.status.success() {
+        Ok(out.stdout)
+    } else {
+        Err(String::from_utf8_lossy(&out.stderr).into_owned())
+    }
+}
+
+/// Runs `merge --sample --text OPTIONS FILES -o -` with llvm-profdata-`release` and with our
+/// binary for that release; returns the differences found.
+fn compare(tool: &Path, release: u32, options: &[&str], files: &[String]) -> Option<String> {
+    let mut args: Vec<String> = vec!["merge".into(), "--sample".into(), "--text".into()];
+    args.extend(options.iter().map(|s| s.to_string()));
+    args.extend(files.iter().cloned());
+    args.extend(["-o".into(), "-".into()]);
+    let theirs = text_of(tool, &args);
+    let mut ours_args = args.clone();
+    ours_args.insert(1, format!("--target-llvm={release}"));
+    let ours = text_of(Path::new(env!("CARGO_BIN_EXE_pgo-merge")), &ours_args);
+    match (theirs, ours) {
+        (Ok(a), Ok(b)) if a == b => None,
+        (Err(_), Err(_)) => None,
+        (a, b) => Some(format!(
+            "llvm-profdata-{release} {options:?} {files:?}:\n{}",
+            differing_lines(
+                &String::from_utf8_lossy(&a.unwrap_or_else(String::into_bytes)),
+                &String::from_utf8_lossy(&b.unwrap_or_else(String::into_bytes)),
+                6,
+                "llvm",
+                "ours"
+            )
+        )),
+    }
+}
+
+#[test]
+fn cold_context_options_match_llvm() {
+    let dir = tempdir();
+    let mut files = Vec::new();
+    for seed in 1..=3 {
+        for probe in [false, true] {
+            let p = dir
+                .path()
+                .join(format!("cs{seed}{}.txt", if probe { "p" } else { "" }));
+            std::fs::write(&p, cs_profile(seed, probe)).unwrap();
+            files.push(p.display().to_string());
+        }
+    }
+    let options: [&[&str]; 6] = [
+        &[],
+        &["--sample-trim-cold-context"],
+        &["--sample-merge-cold-context"],
+        &["--sample-merge-cold-context", "--sample-trim-cold-context"],
+        &[
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+        ],
+        &[
+            "--sample-trim-cold-context",
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=3",
+        ],
+    ];
+    for release in [19, 22] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample cold contexts") else {
+            continue;
+        };
+        // The options must change these profiles, or the comparison proves nothing.
+        let plain = text_of(
+            &tool,
+            &[
+                "merge".into(),
+                "--sample".into(),
+                "--text".into(),
+                files[0].clone(),
+                "-o".into(),
+                "-".into(),
+            ],
+        )
+        .unwrap();
+        let trimmed = text_of(
+            &tool,
+            &[
+                "merge".into(),
+                "--sample".into(),
+                "--text".into(),
+                "--sample-merge-cold-context".into(),
+                files[0].clone(),
+                "-o".into(),
+                "-".into(),
+            ],
+        )
+        .unwrap();
+        assert_ne!(plain, trimmed, "generated profile has no cold contexts");
+        for f in &files {
+            let args = ["merge", "--sample", "--text", f, "-o", "-"].map(String::from);
+            if let Err(e) = text_of(&tool, &args) {
+                panic!("llvm-profdata-{release} refuses generated {f}: {e}");
+            }
+        }
+        let mut diffs = Vec::new();
+        for opts in options {
+            for (i, f) in files.iter().enumerate() {
+                // Alone, and with the next profile of the same kind weighted 3.
+                let mut sets = vec![vec![f.clone()]];
+                if let Some(g) = files.get(i + 2) {
+                    sets.push(vec![f.clone(), format!("--weighted-input=3,{g}")]);
+                }
+                for set in sets {
+                    diffs.extend(compare(&tool, release, opts, &set));
+                }
+            }
+        }
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    }
+}
+
+#[test]
+fn nested_profiles_merge_with_weights_as_llvm() {
+    let dir = tempdir();
+    let files: Vec<String> = (1..=6)
+        .map(|seed| {
+            let p = dir.path().join(format!("n{seed}.txt"));
+            std::fs::write(&p, nested_profile(seed)).unwrap();
+            p.display().to_string()
+        })
+        .collect();
+    for release in [19, 22] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample nested") else {
+            continue;
+        };
+        let mut diffs = Vec::new();
+        for (i, f) in files.iter().enumerate() {
+            let args = ["merge", "--sample", "--text", f, "-o", "-"].map(String::from);
+            if let Err(e) = text_of(&tool, &args) {
+                panic!("llvm-profdata-{release} refuses generated {f}: {e}");
+            }
+            diffs.extend(compare(&tool, release, &[], std::slice::from_ref(f)));
+            let g = &files[(i + 1) % files.len()];
+            let h = &files[(i + 2) % files.len()];
+            diffs.extend(compare(
+                &tool,
+                release,
+                &[],
+                &[
+                    f.clone(),
+                    format!("--weighted-input=7,{g}"),
+                    format!("--weighted-input=2,{h}"),
+                ],
+            ));
+        }
+        diffs.extend(compare(&tool, release, &[], &files));
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    }
+}
+
+#[test]
+fn layouts_and_cold_options_on_public_profiles_match_llvm() {
+    let Some(files) = crate::sample_text::text_profiles("sample layouts") else {
+        return;
+    };
+    let dir = tempdir();
+    let mut all: Vec<String> = files.iter().map(|p| p.display().to_string()).collect();
+    for seed in [4, 5] {
+        let p = dir.path().join(format!("cs{seed}.txt"));
+        std::fs::write(&p, cs_profile(seed, seed == 5)).unwrap();
+        all.push(p.display().to_string());
+        let n = dir.path().join(format!("n{seed}.txt"));
+        std::fs::write(&n, nested_profile(seed)).unwrap();
+        all.push(n.display().to_string());
+    }
+    // Where llvm-profdata crashes (merging cold profiles without context), both fail: ours
+    // with a request error.
+    let options: [&[&str]; 5] = [
+        &["--convert-sample-profile-layout=flat"],
+        &["--convert-sample-profile-layout=nest"],
+        &["--sample-trim-cold-context"],
+        &[
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=nest",
+        ],
+        &[
+            "--sample-trim-cold-context",
+            "--convert-sample-profile-layout=flat",
+        ],
+    ];
+    for release in [19, 22] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample layouts") else {
+            continue;
+        };
+        let mut diffs = Vec::new();
+        for opts in options {
+            for f in &all {
+                diffs.extend(compare(&tool, release, opts, std::slice::from_ref(f)));
+            }
+        }
+        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    }
+}
+
+#[test]
+fn merging_cold_profiles_without_context_is_a_request_error() {
+    let dir = tempdir();
+    let f = dir.path().join("flat.txt");
+    let mut text = String::new();
+    for (i, c) in [10_000_000u64, 1, 5, 10_000_000, 2].iter().enumerate() {
+        let _ = writeln!(text, "f{i}:{c}:1\n 1: {c}");
+    }
+    std::fs::write(&f, text).unwrap();
+    let out = run_ours([
+        "--sample".as_ref(),
+        "--text".as_ref(),
+        "--sample-merge-cold-context".as_ref(),
+        f.as_os_str(),
+        "-o".as_ref(),
+        "-".as_ref(),
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("this profile has 3 cold functions without context"),
+        "{err}"
+    );
+}
