@@ -293,6 +293,30 @@ pub struct MergeArgs {
     #[arg(long = "drop-profile-symbol-list", requires = "sample")]
     pub drop_profile_symbol_list: bool,
 
+    /// Sample profiles, extbinary output: name functions by the MD5 of their names (a
+    /// fixed-length MD5 name table).
+    #[arg(long = "use-md5", requires = "sample")]
+    pub use_md5: bool,
+
+    /// Sample profiles, extbinary output: compress every section (zlib).
+    #[arg(long = "compress-all-sections", requires = "sample")]
+    pub compress_all_sections: bool,
+
+    /// Sample profiles, extbinary output: mark the profile partial (functions without
+    /// samples are not taken to be cold).
+    #[arg(long = "gen-partial-profile", requires = "sample")]
+    pub gen_partial_profile: bool,
+
+    /// Sample profiles, extbinary output: write profiles with inlined callees and those
+    /// without in separate sections (LLVM 22 and later read it).
+    #[arg(long = "split-layout", requires = "sample")]
+    pub split_layout: bool,
+
+    /// Sample profiles, extbinary output: add the symbols listed in FILE (one per line) as
+    /// the profile symbol list.
+    #[arg(long = "prof-sym-list", value_name = "FILE", requires = "sample")]
+    pub prof_sym_list: Option<PathBuf>,
+
     /// Context-sensitive sample profiles: drop context profiles whose total is below the
     /// cold threshold of the profile summary.
     #[arg(long = "sample-trim-cold-context", requires = "sample")]

@@ -94,7 +94,6 @@ const VALUE: Option<&str> = Some("<value>");
 
 const SAMPLE: &str = "this sample-profile (AutoFDO) option is not supported yet (merge --sample of \
      text, binary and extbinary outputs is)";
-const EXTBINARY: &str = "an option of sample profiles in extbinary format, not supported yet";
 const CORRELATE: &str =
     "profile correlation is not supported: merge profiles written without -profile-correlate";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -107,11 +106,10 @@ pub const MERGE: &[LlvmOption] = &[
         "For merge, use the provided unstripped binary to correlate the raw profile.",
         CORRELATE,
     ),
-    no(
+    ours(
         "compress-all-sections",
         None,
         "Compress all sections when writing the profile (only meaningful for -extbinary)",
-        EXTBINARY,
     ),
     ours(
         "convert-sample-profile-layout",
@@ -159,11 +157,10 @@ pub const MERGE: &[LlvmOption] = &[
         S,
         "Only functions matching the filter are shown in the output.",
     ),
-    no(
+    ours(
         "gen-partial-profile",
         None,
         "Generate a partial profile (only meaningful for -extbinary)",
-        EXTBINARY,
     ),
     ours(
         "input-files",
@@ -232,11 +229,10 @@ pub const MERGE: &[LlvmOption] = &[
         "Trim cold functions until profile size is below specified limit in bytes.",
         "trimming to a size is a sample-profile feature",
     ),
-    no(
+    ours(
         "prof-sym-list",
         S,
         "Path to file containing the list of function symbols used to populate profile symbol list",
-        SAMPLE,
     ),
     no(
         "profiled-binary",
@@ -266,11 +262,10 @@ pub const MERGE: &[LlvmOption] = &[
         None,
         "Generate a sparse profile (only meaningful for -instr)",
     ),
-    no(
+    ours(
         "split-layout",
         None,
         "Split the profile to two sections with one containing sample profiles with inlined functions and the other without (only meaningful for -extbinary)",
-        EXTBINARY,
     ),
     no(
         "suppl-min-size-threshold",
@@ -294,11 +289,10 @@ pub const MERGE: &[LlvmOption] = &[
         ULONG,
         "The maximum number of stored temporal profile traces (default: 100)",
     ),
-    no(
+    ours(
         "use-md5",
         None,
         "Choose to use MD5 to represent string in name table (only meaningful for -extbinary)",
-        EXTBINARY,
     ),
     ours("weighted-input", S, "<weight>,<filename>"),
     no(

@@ -2,8 +2,8 @@
 
 use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{
-    self, ColdContextOptions, FailureMode, MergeRequest, NormalizeMode, OutputFormat, SampleFormat,
-    SampleLayout, SampleMergeRequest, Written,
+    self, ColdContextOptions, ExtBinaryOptions, FailureMode, MergeRequest, NormalizeMode,
+    OutputFormat, SampleFormat, SampleLayout, SampleMergeRequest, Written,
 };
 
 use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg, SampleLayoutArg};
@@ -155,9 +155,13 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         }),
         threads: a.threads,
         llvm_profdata: mode == Mode::LlvmProfdata,
-        // The extbinary options and --prof-sym-list are not mapped from arguments yet.
-        extbinary: Default::default(),
-        prof_sym_list: None,
+        extbinary: ExtBinaryOptions {
+            use_md5: a.use_md5,
+            compress_all_sections: a.compress_all_sections,
+            partial: a.gen_partial_profile,
+            split_layout: a.split_layout,
+        },
+        prof_sym_list: a.prof_sym_list.clone(),
     })
 }
 

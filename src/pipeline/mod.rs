@@ -60,8 +60,8 @@ pub use merge::{
 };
 pub use overlap::{OverlapRequest, overlap};
 pub use sample::{
-    ColdContextOptions, SampleFormat, SampleLayout, SampleMergeRequest, SampleShowOptions,
-    SampleShowRequest, merge_sample, show_sample,
+    ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,
+    SampleShowOptions, SampleShowRequest, merge_sample, show_sample,
 };
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
