@@ -145,6 +145,21 @@ impl<'a> SampleCursor<'a> {
         crate::bytes::leb128::read_uleb(&mut self.c, what)
     }
 
+    /// A line offset where LLVM checks it: a ULEB128 number of at most 16 bits (LLVM's
+    /// "illegal line offset" above).
+    pub fn line_offset(&mut self, what: &'static str) -> Result<u32> {
+        let at = self.c.offset();
+        let line = self.num(what)?;
+        if line > 0xffff {
+            return Err(Error::malformed(
+                at,
+                what,
+                format!("{line} is above 65535 (LLVM: illegal line offset)"),
+            ));
+        }
+        Ok(line as u32)
+    }
+
     /// A ULEB128 number LLVM reads as `uint32_t`: larger values are malformed.
     #[inline]
     pub fn num_u32(&mut self, what: &'static str) -> Result<u32> {
@@ -311,20 +326,12 @@ pub fn read_body(
     fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
     let records = r.num_u32("function: number of body records")?;
     for _ in 0..records {
-        let at = r.offset();
-        let line = r.num("body record: line offset")?;
-        if line > 0xffff {
-            return Err(Error::malformed(
-                at,
-                "body record: line offset",
-                format!("{line} is above 65535 (LLVM: illegal line offset)"),
-            ));
-        }
+        let line = r.line_offset("body record: line offset")?;
         // LLVM keeps the discriminator's low 32 bits (its FS mask when reading all bits).
         let disc = r.num("body record: discriminator")? as u32;
         let samples = r.num("body record: samples")?;
         let calls = r.num_u32("body record: number of call targets")?;
-        let loc = LineLocation::new(line as u32, disc);
+        let loc = LineLocation::new(line, disc);
         let rec = fs.body.entry(loc).or_default();
         for _ in 0..calls {
             let i = r.index(names.len(), "call target: name index")?;

@@ -226,6 +226,53 @@ fn skip_for(version: &str, input: &Path) -> bool {
         })
 }
 
+/// Compares our output of `input` in variant `v` with llvm-profdata-`version`'s: `None` if
+/// there was nothing to compare (both refused, or a refusal of ours that is deliberate),
+/// else whether they are the same bytes (a description of the difference if not; both
+/// files are kept in the temporary directory for inspection).
+fn judge(
+    version: &str,
+    input: &Path,
+    v: &Variant,
+    ours: Result<Vec<u8>, String>,
+    theirs: Result<Vec<u8>, String>,
+) -> Option<Result<(), String>> {
+    match (ours, theirs) {
+        (Ok(a), Ok(b)) if a == b => Some(Ok(())),
+        (Ok(a), Ok(b)) => {
+            let keep = std::env::temp_dir().join(format!("pgo-merge-sample-diffs-{version}"));
+            let _ = std::fs::create_dir_all(&keep);
+            let stem = format!(
+                "{}.{}",
+                input.file_name().unwrap().to_string_lossy(),
+                v.name
+            );
+            let _ = std::fs::write(keep.join(format!("{stem}.ours")), &a);
+            let _ = std::fs::write(keep.join(format!("{stem}.llvm")), &b);
+            Some(Err(format!(
+                "{} [{}]: {}",
+                input.display(),
+                v.name,
+                first_difference(&a, &b)
+            )))
+        }
+        (Err(_), Err(_)) => None,
+        // LLVM writes split layouts of context-sensitive profiles it cannot read back; we
+        // refuse them. Anything else must agree.
+        (Err(e), Ok(_)) if v.opts.split_layout && e.contains("context-sensitive") => None,
+        (Ok(_), Err(e)) => Some(Err(format!(
+            "{} [{}]: we wrote, llvm-profdata-{version} failed: {e}",
+            input.display(),
+            v.name
+        ))),
+        (Err(e), Ok(_)) => Some(Err(format!(
+            "{} [{}]: we failed ({e}), llvm-profdata-{version} wrote",
+            input.display(),
+            v.name
+        ))),
+    }
+}
+
 fn check_rewrites(version: &str) {
     let test = "sample_binary_rewrites_are_byte_identical";
     let Some(llvm) = tool(&format!("llvm-profdata-{version}"), test) else {
@@ -245,48 +292,13 @@ fn check_rewrites(version: &str) {
             }
             let theirs = llvm_merge(&llvm, &input, &v, dir.path());
             let ours = ours_in.clone().and_then(|p| write_ours(&p, &v));
-            match (ours, theirs) {
-                (Ok(a), Ok(b)) => {
+            match judge(version, &input, &v, ours, theirs) {
+                Some(Ok(())) => compared += 1,
+                Some(Err(f)) => {
                     compared += 1;
-                    if a != b {
-                        // Keep both for inspection.
-                        let keep =
-                            std::env::temp_dir().join(format!("pgo-merge-sample-diffs-{version}"));
-                        let _ = std::fs::create_dir_all(&keep);
-                        let stem = format!(
-                            "{}.{}",
-                            input.file_name().unwrap().to_string_lossy(),
-                            v.name
-                        );
-                        let _ = std::fs::write(keep.join(format!("{stem}.ours")), &a);
-                        let _ = std::fs::write(keep.join(format!("{stem}.llvm")), &b);
-                        failures.push(format!(
-                            "{} [{}]: {}",
-                            input.display(),
-                            v.name,
-                            first_difference(&a, &b)
-                        ));
-                    }
+                    failures.push(f);
                 }
-                (Err(_), Err(_)) => {}
-                (Ok(_), Err(e)) => {
-                    // LLVM writes split layouts of context-sensitive profiles it cannot read
-                    // back; we refuse them. Anything else must agree.
-                    failures.push(format!(
-                        "{} [{}]: we wrote, llvm-profdata-{version} failed: {e}",
-                        input.display(),
-                        v.name
-                    ))
-                }
-                (Err(e), Ok(_)) => {
-                    if !(v.opts.split_layout && e.contains("context-sensitive")) {
-                        failures.push(format!(
-                            "{} [{}]: we failed ({e}), llvm-profdata-{version} wrote",
-                            input.display(),
-                            v.name
-                        ))
-                    }
-                }
+                None => {}
             }
         }
     }
@@ -722,29 +734,13 @@ fn extbinary_options_on_the_command_line_match_llvm_profdata_22() {
         for v in variants() {
             let theirs = llvm_merge(&llvm, input, &v, dir.path());
             let mine = llvm_merge(&ours, input, &v, dir.path());
-            match (mine, theirs) {
-                (Ok(a), Ok(b)) => {
+            match judge("22", input, &v, mine, theirs) {
+                Some(Ok(())) => compared += 1,
+                Some(Err(f)) => {
                     compared += 1;
-                    if a != b {
-                        failures.push(format!(
-                            "{} [{}]: {}",
-                            input.display(),
-                            v.name,
-                            first_difference(&a, &b)
-                        ));
-                    }
+                    failures.push(f);
                 }
-                (Err(_), Err(_)) => {}
-                // Split layouts of context-sensitive profiles: LLVM writes a file it cannot
-                // read back; we refuse.
-                (Err(e), Ok(_)) if v.opts.split_layout && e.contains("context-sensitive") => {}
-                (a, b) => failures.push(format!(
-                    "{} [{}]: ours {:?}, llvm-profdata-22 {:?}",
-                    input.display(),
-                    v.name,
-                    a.map(|x| x.len()),
-                    b.map(|x| x.len())
-                )),
+                None => {}
             }
         }
     }

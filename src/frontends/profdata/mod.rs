@@ -395,25 +395,12 @@ fn read_parts<'a>(
 
     let sections = read_sections(data, &h, version, &mut kind, cache)?;
 
+    let layout = TableLayout {
+        num_buckets: table.num_buckets,
+        keys: names.hashes.to_vec(),
+    };
     Ok(Some(Parts {
-        profile: Profile {
-            kind,
-            records: Vec::new(),
-            names: names.table,
-            vtable_names: sections.vtable_names,
-            binary_ids: sections.binary_ids,
-            temporal: sections.temporal,
-            uncorrelated_counters: 0,
-            stored_summaries: stored,
-            layout: Some(TableLayout {
-                num_buckets: table.num_buckets,
-                keys: names.hashes.to_vec(),
-            }),
-            provenance: Provenance {
-                path: None,
-                format: format!("indexed profile v{version}"),
-            },
-        },
+        profile: sections.into_profile(kind, names.table, stored, layout, version),
         version,
         warnings,
     }))
@@ -424,6 +411,35 @@ struct Sections {
     binary_ids: Vec<Vec<u8>>,
     vtable_names: Arc<SymbolTable>,
     temporal: TemporalProfile,
+}
+
+impl Sections {
+    /// The profile without records of an indexed file of index version `version`, with
+    /// these sections, its name table, stored summaries and table layout.
+    fn into_profile<'a>(
+        self,
+        kind: ProfileKind,
+        names: Arc<SymbolTable>,
+        stored: Option<(Summary, Option<Summary>)>,
+        layout: TableLayout,
+        version: u32,
+    ) -> Profile<'a> {
+        Profile {
+            kind,
+            records: Vec::new(),
+            names,
+            vtable_names: self.vtable_names,
+            binary_ids: self.binary_ids,
+            temporal: self.temporal,
+            uncorrelated_counters: 0,
+            stored_summaries: stored,
+            layout: Some(layout),
+            provenance: Provenance {
+                path: None,
+                format: format!("indexed profile v{version}"),
+            },
+        }
+    }
 }
 
 /// Reads the sections the header points to after the hash table (binary IDs from version 9,

@@ -21,9 +21,7 @@ use super::{
 use crate::bytes::{Cursor, Endian, pad8};
 use crate::codec::chained_hash::reader::Table;
 use crate::codec::value_prof_data::{self, FlatValues};
-use crate::ir::{
-    CounterLayout, FunctionKey, LayoutRecord, Profile, ProfileKind, Provenance, TableLayout,
-};
+use crate::ir::{CounterLayout, FunctionKey, LayoutRecord, ProfileKind, TableLayout};
 
 /// Describes `data` for a merge in one pass if its hash table holds exactly the names of the
 /// table `cache` saw last (see the module documentation); `None` to read it the staged way.
@@ -74,24 +72,16 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
             endian: Endian::Little,
             records,
         },
-        profile: Profile {
+        profile: sections.into_profile(
             kind,
-            records: Vec::new(),
-            names: known.table.clone(),
-            vtable_names: sections.vtable_names,
-            binary_ids: sections.binary_ids,
-            temporal: sections.temporal,
-            uncorrelated_counters: 0,
-            stored_summaries: stored,
-            layout: Some(TableLayout {
+            known.table.clone(),
+            stored,
+            TableLayout {
                 num_buckets: table.num_buckets,
                 keys: known.hashes.to_vec(),
-            }),
-            provenance: Provenance {
-                path: None,
-                format: format!("indexed profile v{version}"),
             },
-        },
+            version,
+        ),
         values,
         version,
         warnings: Vec::new(),

@@ -229,19 +229,11 @@ fn read_section(
                 let mut fr = Vec::with_capacity((frames as usize).min(r.c.remaining()));
                 for _ in 0..frames {
                     let i = r.index(st.names.len(), "context frame: name index")?;
-                    let line_at = r.offset();
-                    let line = r.num("context frame: line offset")?;
-                    if line > 0xffff {
-                        return Err(Error::malformed(
-                            line_at,
-                            "context frame: line offset",
-                            format!("{line} is above 65535 (LLVM: illegal line offset)"),
-                        ));
-                    }
+                    let line = r.line_offset("context frame: line offset")?;
                     let disc = r.num("context frame: discriminator")? as u32;
                     fr.push(ContextFrame {
                         function: st.names[i].clone(),
-                        location: LineLocation::new(line as u32, disc),
+                        location: LineLocation::new(line, disc),
                     });
                 }
                 v.push(fr.into_boxed_slice());
