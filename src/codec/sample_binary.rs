@@ -160,6 +160,22 @@ impl<'a> SampleCursor<'a> {
         Ok(line as u32)
     }
 
+    /// Fails at the cursor if inlined callees nest deeper than [`MAX_INLINE_DEPTH`] (so
+    /// that the recursive readers stay within a thread's stack).
+    pub fn check_inline_depth(&self, depth: u32) -> Result<()> {
+        if depth > MAX_INLINE_DEPTH {
+            return Err(Error::at(
+                self.offset(),
+                ErrorKind::LimitExceeded {
+                    what: "depth of inlined callees",
+                    value: u64::from(depth),
+                    limit: u64::from(MAX_INLINE_DEPTH),
+                },
+            ));
+        }
+        Ok(())
+    }
+
     /// A ULEB128 number LLVM reads as `uint32_t`: larger values are malformed.
     #[inline]
     pub fn num_u32(&mut self, what: &'static str) -> Result<u32> {
@@ -312,16 +328,7 @@ pub fn read_body(
     fs: &mut FunctionSamples,
     depth: u32,
 ) -> Result<()> {
-    if depth > MAX_INLINE_DEPTH {
-        return Err(Error::at(
-            r.offset(),
-            ErrorKind::LimitExceeded {
-                what: "depth of inlined callees",
-                value: u64::from(depth),
-                limit: u64::from(MAX_INLINE_DEPTH),
-            },
-        ));
-    }
+    r.check_inline_depth(depth)?;
     let total = r.num("function: total samples")?;
     fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
     let records = r.num_u32("function: number of body records")?;

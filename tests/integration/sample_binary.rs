@@ -570,18 +570,8 @@ fn text_inputs_and_merges_written_like_llvm_profdata_23() {
 /// Hand-made damage: each is an error with an offset, never a panic or a huge allocation.
 #[test]
 fn damaged_binary_sample_profiles_are_errors_with_offsets() {
+    use pgo_merge::bytes::leb128::write_uleb as uleb;
     use pgo_merge::codec::sample_binary::{BINARY_MAGIC, EXT_BINARY_MAGIC};
-    fn uleb(out: &mut Vec<u8>, mut v: u64) {
-        loop {
-            let b = (v & 0x7f) as u8;
-            v >>= 7;
-            if v == 0 {
-                out.push(b);
-                return;
-            }
-            out.push(b | 0x80);
-        }
-    }
     // A binary profile: header, empty summary, one name "f", then `body`.
     let binary = |body: &[u8]| {
         let mut v = Vec::new();

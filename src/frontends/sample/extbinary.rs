@@ -19,8 +19,8 @@
 use crate::bytes::limits::MAX_INFLATED_NAMES;
 use crate::codec::names_blob::inflate;
 use crate::codec::sample_binary::{
-    EXT_BINARY_MAGIC, MAX_INLINE_DEPTH, SampleCursor, flag, read_body, read_header,
-    read_plain_names, read_summary, sec,
+    EXT_BINARY_MAGIC, SampleCursor, flag, read_body, read_header, read_plain_names, read_summary,
+    sec,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{
@@ -317,16 +317,7 @@ fn read_metadata(
     if r.is_empty() {
         return Ok(());
     }
-    if depth > MAX_INLINE_DEPTH {
-        return Err(Error::at(
-            r.offset(),
-            ErrorKind::LimitExceeded {
-                what: "depth of inlined callees",
-                value: u64::from(depth),
-                limit: u64::from(MAX_INLINE_DEPTH),
-            },
-        ));
-    }
+    r.check_inline_depth(depth)?;
     if st.probe_based {
         let checksum = r.num("metadata: CFG checksum")?;
         if let Some(f) = fs.as_deref_mut() {
