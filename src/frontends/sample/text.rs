@@ -113,8 +113,14 @@ pub fn read(data: &[u8], dialect: TextDialect) -> Result<SampleProfile> {
             }
             current = Some(reader.head(no, line)?);
         } else {
-            // The first line is a header, so a block is open.
-            let block = current.as_mut().expect("a header opened a block");
+            // The first line is a header (checked above), so a block is open.
+            let Some(block) = current.as_mut() else {
+                return Err(line_error(
+                    no,
+                    "text sample profile",
+                    "a body line before any function header".into(),
+                ));
+            };
             reader.body_line(no, line, block)?;
         }
     }

@@ -70,12 +70,11 @@ impl FunctionSamples {
 
     /// The callee samples at `loc` for `callee`, created empty if missing.
     pub fn callee_mut(&mut self, loc: LineLocation, callee: &FunctionId) -> &mut FunctionSamples {
-        let site = self.callsites.entry(loc).or_default();
-        if !site.contains_key(callee) {
-            site.insert(callee.clone(), FunctionSamples::new(callee.clone()));
-        }
-        // Just inserted if it was missing.
-        site.get_mut(callee).expect("callee present")
+        self.callsites
+            .entry(loc)
+            .or_default()
+            .entry(callee.clone())
+            .or_insert_with(|| FunctionSamples::new(callee.clone()))
     }
 
     /// Number of inlined instances directly under this one.
