@@ -284,6 +284,10 @@ fn merge_attempt(
             // there is nothing left to speed up.
             let more = base + chunk.len() < inputs.len();
             for ((idx, read), taken) in owned.into_iter().zip(taken) {
+                if let Read::Text(s) = read {
+                    text_names.recycle(s);
+                    continue;
+                }
                 if let Read::General(r, bytes) = read
                     && taken
                     && more
