@@ -37,5 +37,6 @@ mod real_use;
 mod sample_binary;
 mod sample_generated;
 mod sample_text;
+mod sample_use;
 mod sharded_merge;
 mod show_json;
