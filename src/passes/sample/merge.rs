@@ -53,8 +53,11 @@ pub struct SampleMerger {
 /// table onto them.
 #[derive(Debug, Default)]
 struct NameTable {
-    /// Every plain name met: its MD5 (LLVM's map key) and the last flat input that named it.
-    plain: HashMap<Name, (u64, u64), FxBuildHasher>,
+    /// Every plain name met, as an index into `known`.
+    plain: HashMap<Name, usize, FxBuildHasher>,
+    /// Per plain name met: the name, its MD5 (LLVM's map key), and the last flat input that
+    /// named it.
+    known: Vec<(FunctionId, u64, u64)>,
     /// The last flat input that named each MD5 name.
     md5: HashMap<u64, u64, FxBuildHasher>,
     /// Flat inputs mapped so far (tells inputs apart in `plain` and `md5`).
@@ -82,20 +85,22 @@ impl NameTable {
                 }
                 FlatName::Name { .. } => {
                     let bytes = src.name_bytes_of(n).unwrap_or_default();
-                    match self.plain.get_key_value(bytes) {
-                        Some((name, &(hash, last))) => {
-                            if last == stamp {
+                    match self.plain.get(bytes) {
+                        Some(&k) => {
+                            let (id, hash, last) = &mut self.known[k];
+                            if *last == stamp {
                                 return false;
                             }
-                            let name = name.clone();
-                            self.plain.insert(name.clone(), (hash, stamp));
-                            (FunctionId::Name(name), hash)
+                            *last = stamp;
+                            (id.clone(), *hash)
                         }
                         None => {
                             let name = Name::from(bytes);
                             let hash = md5_hash(bytes);
-                            self.plain.insert(name.clone(), (hash, stamp));
-                            (FunctionId::Name(name), hash)
+                            self.plain.insert(name.clone(), self.known.len());
+                            let id = FunctionId::Name(name);
+                            self.known.push((id.clone(), hash, stamp));
+                            (id, hash)
                         }
                     }
                 }
@@ -221,15 +226,12 @@ impl SampleMerger {
         // The input map's iteration order (each key once; a key whose hash another key
         // already has is left out of it, as `merged_insertion_order` leaves it), then the
         // profiles it left out, in the order read.
+        // Contexts are distinct, so a context new to the merge is new when its turn comes:
+        // the insertion order is recorded as the profiles are merged.
         let order = iteration_order(&keys);
-        for &i in &order {
-            if !self.profile.functions.contains_key(&contexts[i]) {
-                self.profile.insertion_order.push(contexts[i].clone());
-            }
-        }
-        let mut merged = vec![false; contexts.len()];
-        order.iter().for_each(|&i| merged[i] = true);
-        let rest = (0..contexts.len()).filter(|&i| !merged[i]);
+        let mut in_order = vec![false; contexts.len()];
+        order.iter().for_each(|&i| in_order[i] = true);
+        let rest = (0..contexts.len()).filter(|&i| !in_order[i]);
         let all: Vec<usize> = order.iter().copied().chain(rest).collect();
         let mut contexts: Vec<Option<SampleContext>> = contexts.into_iter().map(Some).collect();
         for i in all {
@@ -239,6 +241,9 @@ impl SampleMerger {
             let node = input.tops[i].node;
             let issue = match self.profile.functions.entry(context) {
                 Entry::Vacant(e) => {
+                    if in_order[i] {
+                        self.profile.insertion_order.push(e.key().clone());
+                    }
                     let (samples, over) = FunctionSamples::from_flat(input, node, ids, weight);
                     let context = e.key().clone();
                     e.insert(samples);
