@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """A/B timing of two pgo-merge binaries on the same merge, alternating runs.
 
-    python3 benches/ab.py OLD NEW DIR_OR_FILES... [--rounds 11] [-j 1]
+    python3 benches/ab.py OLD NEW DIR_OR_FILES... [--rounds 11] [-j 1] [--sample]
 
 Each round runs OLD then NEW (or NEW then OLD on odd rounds) on the same inputs (directories:
 their *.profraw files, sorted, given as an `--input-files` list), output to a file, and
 records wall time, CPU time (user + system, from wait4) and peak RSS. Prints the medians and
 the median of the per-round NEW/OLD wall ratios, and checks that both outputs are identical.
-Timings on a shared machine are noisy: use many rounds and read the ratio.
+Timings on a shared machine are noisy: use many rounds and read the ratio. `--sample` merges
+sample profiles (`merge --sample`; directories then give their *.afdo files).
 """
 
 import argparse
@@ -19,7 +20,7 @@ import tempfile
 import time
 
 
-def expand(paths):
+def expand(paths, ext):
     out = []
     for p in paths:
         if os.path.isdir(p):
@@ -27,7 +28,7 @@ def expand(paths):
                 os.path.join(d, f)
                 for d, _, fs in os.walk(p)
                 for f in fs
-                if f.endswith(".profraw")
+                if f.endswith(ext)
             )
         else:
             out.append(p)
@@ -53,8 +54,10 @@ def main():
     ap.add_argument("inputs", nargs="+")
     ap.add_argument("--rounds", type=int, default=11)
     ap.add_argument("-j", "--threads", default="1")
+    ap.add_argument("--sample", action="store_true", help="merge sample profiles (merge --sample)")
     a = ap.parse_args()
-    files = expand(a.inputs)
+    files = expand(a.inputs, ".afdo" if a.sample else ".profraw")
+    mode = ["--sample"] if a.sample else []
     with tempfile.TemporaryDirectory() as work:
         lst = os.path.join(work, "inputs.txt")
         with open(lst, "w") as f:
@@ -63,13 +66,13 @@ def main():
         bins = {"old": a.old, "new": a.new}
         res = {"old": [], "new": []}
         for k in ("old", "new"):  # warm-up, also the output check
-            run([bins[k], "merge", "-j", a.threads, "--input-files", lst, "-o", outs[k]])
+            run([bins[k], "merge", *mode, "-j", a.threads, "--input-files", lst, "-o", outs[k]])
         with open(outs["old"], "rb") as f1, open(outs["new"], "rb") as f2:
             same = f1.read() == f2.read()
         for r in range(a.rounds):
             order = ("old", "new") if r % 2 == 0 else ("new", "old")
             for k in order:
-                res[k].append(run([bins[k], "merge", "-j", a.threads, "--input-files", lst, "-o", outs[k]]))
+                res[k].append(run([bins[k], "merge", *mode, "-j", a.threads, "--input-files", lst, "-o", outs[k]]))
         size = sum(os.path.getsize(x) for x in files)
         print(f"{len(files)} files, {size / 1e6:.1f} MB, -j{a.threads}, {a.rounds} alternating rounds; outputs identical: {same}")
         for k in ("old", "new"):

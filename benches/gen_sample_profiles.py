@@ -16,6 +16,14 @@ The shape (functions, lines per function, call targets, inlining, the share of f
 present per run) follows what AutoFDO profiles of large programs look like; it is for
 measuring merges (benches/sample-synthetic.sh turns the text into extbinary files with
 llvm-profdata), not a model of any particular program.
+
+    python3 benches/gen_sample_profiles.py --shape uniform --functions 10000 --files 200 --out DIR
+
+writes the older, simpler shape of docs/sample-profiles.md's text-merge table instead
+(DIR/pNNNN.txt): every profile has FUNCTIONS top-level functions drawn from the program's
+1.5 x FUNCTIONS; a function has the same structure in every profile (5-40 body lines, some
+with discriminators and call targets, a few inlined callees two levels deep), only its
+counts (heavy-tailed, uniformly drawn) vary. Deterministic for a seed (an xorshift generator).
 """
 
 import argparse
@@ -85,13 +93,99 @@ class Body:
         return total, first or 0
 
 
+MASK = (1 << 64) - 1
+
+
+class XorShift:
+    """The xorshift64 generator of the uniform shape."""
+
+    def __init__(self, state):
+        self.state = state & MASK
+
+    def next(self):
+        x = self.state
+        x ^= (x << 13) & MASK
+        x ^= x >> 7
+        x ^= (x << 17) & MASK
+        self.state = x
+        return x
+
+    def below(self, n):
+        return self.next() % max(n, 1)
+
+    def count(self):
+        """Heavy-tailed counts: mostly small, some very large."""
+        mag = self.below(7)
+        return self.below(10**mag + 1)
+
+
+def uniform_name(i):
+    return f"_ZN4app6module{i % 97}8functionEv{i}"
+
+
+def uniform_body(shape, counts, out, indent, depth, names):
+    """Appends one function's lines (structure from `shape`, counts from `counts`); returns
+    its total."""
+    pad = " " * indent
+    total = 0
+    line = 0
+    for _ in range(5 + shape.below(36)):
+        line += 1 + shape.below(4)
+        c = counts.count()
+        total += c
+        text = f"{pad}{line}"
+        if shape.below(5) == 0:
+            text += f".{1 + shape.below(8)}"
+        text += f": {c}"
+        if shape.below(6) == 0:
+            for _ in range(1 + shape.below(3)):
+                text += f" {uniform_name(shape.below(names))}:{1 + counts.below(c + 1)}"
+        out.append(text)
+    if depth < 2:
+        for _ in range(shape.below(3)):
+            callee = uniform_name(shape.below(names))
+            at = 1 + shape.below(max(line, 1))
+            inner = []
+            t = uniform_body(shape, counts, inner, indent + 1, depth + 1, names)
+            total += t
+            out.append(f"{pad}{at}: {callee}:{t}")
+            out.extend(inner)
+    return total
+
+
+def uniform(a):
+    names = a.functions * 3 // 2
+    os.makedirs(a.out, exist_ok=True)
+    for p in range(a.files):
+        g = XorShift(((a.seed * 0x9E3779B97F4A7C15) & MASK) ^ (p + 1) ^ 0x5555)
+        out = []
+        seen = set()
+        while len(seen) < a.functions:
+            f = g.below(names)
+            if f in seen:
+                continue
+            seen.add(f)
+            lines = []
+            shape = XorShift(a.seed ^ (((f + 1) * 0xD1B54A32D192ED03) & MASK))
+            total = uniform_body(shape, g, lines, 1, 0, names)
+            out.append(f"{uniform_name(f)}:{total}:{g.count()}")
+            out.extend(lines)
+        with open(os.path.join(a.out, f"p{p:04}.txt"), "w") as fh:
+            fh.write("".join(x + "\n" for x in out))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--functions", type=int, default=20000)
     ap.add_argument("--files", type=int, default=200)
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--shape", choices=["zipf", "uniform"], default="zipf",
+                    help="zipf (default): the benchmark's shape; uniform: the older one")
     a = ap.parse_args()
+    if a.shape == "uniform":
+        uniform(a)
+        return
     rng = random.Random(a.seed)
     names = [mangled(rng, i) for i in range(a.functions)]
     bodies = [Body(rng, names, 0) for _ in names]

@@ -4,7 +4,30 @@ use super::Cursor;
 use crate::error::{Error, Result};
 
 /// Reads an unsigned LEB128 number of at most 10 bytes that fits in a u64.
+#[inline]
 pub fn read_uleb(c: &mut Cursor<'_>, what: &'static str) -> Result<u64> {
+    // Fast path: a well-formed number whose bytes are all there, decoded from the slice
+    // and the cursor moved once. Anything else (the data ends first, or the value does not
+    // fit) takes the byte-by-byte path, which reports it.
+    let rest = c.rest();
+    let mut value = 0u64;
+    for (i, &byte) in rest.iter().take(10).enumerate() {
+        let low = u64::from(byte & 0x7f);
+        if i == 9 && low > 1 {
+            break;
+        }
+        value |= low << (7 * i);
+        if byte & 0x80 == 0 {
+            c.skip(i as u64 + 1, what)?;
+            return Ok(value);
+        }
+    }
+    read_uleb_slow(c, what)
+}
+
+/// [`read_uleb`] byte by byte, with its errors.
+#[cold]
+fn read_uleb_slow(c: &mut Cursor<'_>, what: &'static str) -> Result<u64> {
     let start = c.offset();
     let mut value: u64 = 0;
     let mut shift = 0u32;
@@ -81,6 +104,33 @@ mod tests {
         let back: Vec<u64> = std::iter::from_fn(|| take_uleb(&mut s)).collect();
         assert_eq!(back, vs);
         assert_eq!(take_uleb(&mut &[0x80u8][..]), None);
+    }
+
+    #[test]
+    fn fast_path_agrees_with_byte_by_byte() {
+        // Every prefix of numbers of 1 to 11 bytes, well-formed or not, at an offset.
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for len in 1..=11usize {
+            for last in [0x00u8, 0x01, 0x02, 0x7f] {
+                let mut v = vec![0xffu8; len - 1];
+                v.push(last);
+                v.push(0x05);
+                cases.push(v);
+            }
+        }
+        for case in &cases {
+            for cut in 0..=case.len() {
+                let data = &case[..cut];
+                let mut a = Cursor::new(data, 100, Endian::Little);
+                let mut b = Cursor::new(data, 100, Endian::Little);
+                let fast = read_uleb(&mut a, "n").map_err(|e| e.to_string());
+                let slow = read_uleb_slow(&mut b, "n").map_err(|e| e.to_string());
+                assert_eq!(fast, slow, "{data:02x?}");
+                if fast.is_ok() {
+                    assert_eq!(a.offset(), b.offset(), "{data:02x?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -1,14 +1,18 @@
 //! Sample-profile merges (`pgo-merge --sample`, `llvm-profdata merge --sample`): inputs read
-//! in parallel windows, folded in input order by [`SampleMerger`], written by a sample
-//! back-end.
+//! by reader threads ahead of the fold, folded in input order by [`SampleMerger`], written
+//! by a sample back-end.
 //!
-//! Memory is bounded by the merged profile plus one window of inputs being parsed (each
-//! parsed input is folded and dropped before the next window is read), not by the number
-//! of inputs. The output does not depend on the thread count: inputs are folded in order.
+//! Binary and extbinary inputs are read into the flat form ([`FlatSampleProfile`], a few
+//! reused vectors) and folded from it; text inputs, and the rare binary ones the flat form
+//! cannot hold, are read into a [`SampleProfile`] and folded from that, with the same result.
+//!
+//! Memory is bounded by the merged profile plus the inputs read but not yet folded (one per
+//! reader thread, and one more), not by the number of inputs. The output does not depend on
+//! the thread count: inputs are folded in order.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
-
-use rayon::prelude::*;
+use std::sync::{Condvar, Mutex, mpsc};
 
 use super::inputs::{Collector, Select, Sources};
 use super::output::{self, Destination};
@@ -16,11 +20,11 @@ use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
 pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 pub use crate::backends::sample::show::SampleShowOptions;
-use crate::error::{Error, Result, Warning};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
 pub use crate::ir::sample::SampleFormat;
-use crate::ir::sample::SampleProfile;
+use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
 pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
@@ -146,42 +150,52 @@ pub fn merge_sample_profiles(
         .map(whole_weight)
         .collect::<Result<Vec<u64>>>()?;
     let options = read_options(r);
-    let (pool, threads) = super::worker_pool(r.threads)?;
+    let threads = if r.threads == 0 {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    } else {
+        r.threads
+    };
     progress.start(inputs.len());
     let mut merger = SampleMerger::new();
     let mut messages = Vec::new();
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
     let mut merged_paths: Vec<&PathBuf> = Vec::new();
-    // One parsed input per thread in flight: a parsed input is several times its file's
-    // size, and the fold (serial, in input order) keeps up with the parsers.
-    let window = threads.max(1);
     let mut done = 0usize;
-    for (chunk_no, chunk) in inputs.chunks(window).enumerate() {
-        let read: Vec<Result<SampleProfile>> =
-            pool.install(|| chunk.par_iter().map(|i| read_one(i, &options)).collect());
-        for (k, res) in read.into_iter().enumerate() {
-            let index = chunk_no * window + k;
-            let input = &inputs[index];
-            match res {
-                Ok(profile) => {
+    let fold = |index: usize, res: Result<Parsed>, flat: &FlatSampleProfile| -> Result<()> {
+        let input = &inputs[index];
+        // An input the flat form read but cannot merge is read again in map form.
+        let res = match res {
+            Ok(Parsed::Flat) => match merger.add_flat(flat, weights[index]) {
+                Ok(true) => Ok(None),
+                Ok(false) => read_one(input, &options).map(Some),
+                Err(e) => return Err(e.with_path(&input.path)),
+            },
+            Ok(Parsed::Map(profile)) => Ok(Some(profile)),
+            Err(e) => Err(e),
+        };
+        match res {
+            Ok(profile) => {
+                if let Some(profile) = profile {
                     merger
                         .add(profile, weights[index])
                         .map_err(|e| e.with_path(&input.path))?;
-                    merged_paths.push(&input.path);
                 }
-                Err(e) => {
-                    if r.failure_mode == FailureMode::Any {
-                        return Err(e);
-                    }
-                    failed += 1;
-                    messages.push(Message::Skipped(input.path.clone(), e));
-                }
+                merged_paths.push(&input.path);
             }
-            done += 1;
-            progress.set(done);
+            Err(e) => {
+                if r.failure_mode == FailureMode::Any {
+                    return Err(e);
+                }
+                failed += 1;
+                messages.push(Message::Skipped(input.path.clone(), e));
+            }
         }
-    }
+        done += 1;
+        progress.set(done);
+        Ok(())
+    };
+    read_in_order(&inputs, &options, threads, fold)?;
     progress.finish();
     if failed == inputs.len() {
         return Err(Error::new(crate::error::ErrorKind::Request(
@@ -211,6 +225,122 @@ pub fn merge_sample_profiles(
         inputs_total: inputs.len(),
         messages,
     })
+}
+
+/// Reads `inputs` and hands each to `fold` in input order, with the flat buffer it was read
+/// into. With one thread the calling thread reads and folds in turn; with `threads` ≥ 2,
+/// that many threads read ahead while the calling thread folds. Each reader takes a free
+/// buffer before it takes the next input, so at most `threads + 1` inputs are read but not
+/// yet folded (memory does not grow with the number of inputs), and the input the fold
+/// waits for always has a buffer (no deadlock). Stops at the first error of `fold`.
+fn read_in_order(
+    inputs: &[InputSpec],
+    options: &ReadOptions,
+    threads: usize,
+    mut fold: impl FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()>,
+) -> Result<()> {
+    if threads <= 1 || inputs.len() <= 1 {
+        let mut flat = FlatSampleProfile::new();
+        for (index, input) in inputs.iter().enumerate() {
+            let res = read_for_merge(input, options, &mut flat);
+            fold(index, res, &flat)?;
+        }
+        return Ok(());
+    }
+    /// What readers share: free buffers, the next input to read, and whether to stop.
+    struct Queue {
+        free: Vec<FlatSampleProfile>,
+        next: usize,
+        stop: bool,
+    }
+    let queue = Mutex::new(Queue {
+        free: (0..=threads).map(|_| FlatSampleProfile::new()).collect(),
+        next: 0,
+        stop: false,
+    });
+    let wake = Condvar::new();
+    let (tx, rx) = mpsc::channel::<(usize, Result<Parsed>, FlatSampleProfile)>();
+    // A poisoned lock means a reader panicked; the scope re-raises that panic.
+    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
+    std::thread::scope(|scope| {
+        for _ in 0..threads {
+            let tx = tx.clone();
+            let (queue, wake) = (&queue, &wake);
+            scope.spawn(move || {
+                loop {
+                    let (index, mut flat) = {
+                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+                        loop {
+                            if q.stop || q.next >= inputs.len() {
+                                return;
+                            }
+                            if let Some(b) = q.free.pop() {
+                                q.next += 1;
+                                break (q.next - 1, b);
+                            }
+                            q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
+                        }
+                    };
+                    let res = read_for_merge(&inputs[index], options, &mut flat);
+                    if tx.send((index, res, flat)).is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+        drop(tx);
+        let mut pending: BTreeMap<usize, (Result<Parsed>, FlatSampleProfile)> = BTreeMap::new();
+        let result = (|| {
+            for index in 0..inputs.len() {
+                let (res, flat) = loop {
+                    if let Some(x) = pending.remove(&index) {
+                        break x;
+                    }
+                    let Ok((i, res, flat)) = rx.recv() else {
+                        return Err(Error::new(ErrorKind::Io(std::io::Error::other(
+                            "a reader of sample profiles stopped",
+                        ))));
+                    };
+                    pending.insert(i, (res, flat));
+                };
+                let out = fold(index, res, &flat);
+                lock().free.push(flat);
+                wake.notify_one();
+                out?;
+            }
+            Ok(())
+        })();
+        lock().stop = true;
+        wake.notify_all();
+        result
+    })
+}
+
+/// An input read for a merge: into the flat buffer, or (when the flat form cannot hold it)
+/// in map form.
+enum Parsed {
+    Flat,
+    Map(SampleProfile),
+}
+
+/// Opens and reads one input into `flat` if the flat form can hold it, else in map form;
+/// errors carry its path.
+fn read_for_merge(
+    i: &InputSpec,
+    options: &ReadOptions,
+    flat: &mut FlatSampleProfile,
+) -> Result<Parsed> {
+    let file = InputFile::open(&i.path)?;
+    let parsed = if readers::flat::read_flat(file.bytes(), flat) {
+        Parsed::Flat
+    } else {
+        Parsed::Map(
+            readers::read(file.bytes(), options)
+                .map_err(|e| file.or_changed(e).with_path(&i.path))?,
+        )
+    };
+    file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
+    Ok(parsed)
 }
 
 /// Opens and reads one input; errors carry its path.

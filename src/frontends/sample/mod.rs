@@ -3,10 +3,12 @@
 //! [`SampleEncoding::sniff`] tells the encodings apart from the first bytes (the magic
 //! numbers of LLVM's binary encodings, GCC's `adcg`, else LLVM's text rule) and [`read`]
 //! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`) and
-//! [`extbinary`] (`SPF_Ext_Binary`).
+//! [`extbinary`] (`SPF_Ext_Binary`). [`flat`] reads the binary encodings into the flat form
+//! merges fold fast.
 
 pub mod binary;
 pub mod extbinary;
+pub mod flat;
 pub mod text;
 
 use crate::error::{Error, ErrorKind, Result};

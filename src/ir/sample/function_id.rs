@@ -8,14 +8,14 @@ use crate::ir::symbols::Name;
 /// A function as a sample profile names it: its (usually mangled) name, or only the 64-bit
 /// MD5 of that name (extbinary profiles written with `--use-md5`).
 ///
-/// Order (derived, variant order matters): every hash sorts before every name; hashes
+/// Order (that of the variants, then of the values): every hash sorts before every name; hashes
 /// compare as numbers, names byte by byte (a prefix first) — exactly LLVM's
 /// `FunctionId::compare`, which decides the order of callees at a call site, of call
 /// targets with equal counts and of name tables.
 ///
 /// Equality: a hash never equals a name, even the name it is the hash of (as in LLVM). A
 /// name made only of digits read from a text profile stays a name.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FunctionId {
     /// The low 64 bits of the MD5 of the name (never 0: LLVM reserves 0 for "no name").
     Md5(u64),
@@ -58,6 +58,34 @@ impl FunctionId {
             FunctionId::Md5(h) => out.extend_from_slice(h.to_string().as_bytes()),
             FunctionId::Name(n) => out.extend_from_slice(n),
         }
+    }
+}
+
+impl Ord for FunctionId {
+    /// The derived order, with a shortcut for two handles of one shared name (merges share
+    /// one copy of each name, so equal names are usually the same allocation).
+    #[inline]
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        use std::cmp::Ordering;
+        match (self, other) {
+            (FunctionId::Md5(a), FunctionId::Md5(b)) => a.cmp(b),
+            (FunctionId::Md5(_), FunctionId::Name(_)) => Ordering::Less,
+            (FunctionId::Name(_), FunctionId::Md5(_)) => Ordering::Greater,
+            (FunctionId::Name(a), FunctionId::Name(b)) => {
+                if std::sync::Arc::ptr_eq(a, b) {
+                    Ordering::Equal
+                } else {
+                    a[..].cmp(&b[..])
+                }
+            }
+        }
+    }
+}
+
+impl PartialOrd for FunctionId {
+    #[inline]
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
     }
 }
 

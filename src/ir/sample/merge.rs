@@ -7,7 +7,8 @@
 
 use std::collections::btree_map;
 
-use super::{FunctionSamples, saturating_mul_add};
+use super::flat::FlatRecord;
+use super::{FlatSampleProfile, FunctionId, FunctionSamples, SampleRecord, saturating_mul_add};
 
 /// What went wrong merging a function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -233,4 +234,159 @@ fn scale(f: &mut FunctionSamples, weight: u64) -> bool {
         }
     }
     o
+}
+
+/// Merging one body of a flat profile ([`FlatSampleProfile`]) into the map form: the same
+/// result, and the same first problem, as reading that body into a [`FunctionSamples`] and
+/// merging it with [`FunctionSamples::merge_from`] (the flat form's orders are the maps'), without
+/// building the maps of the input.
+impl FunctionSamples {
+    /// Merges node `node` of `src` times `weight` into `self`, as
+    /// [`FunctionSamples::merge_from`] with `fresh` false. `ids` maps `src`'s name indices to
+    /// function identities.
+    pub fn merge_flat(
+        &mut self,
+        src: &FlatSampleProfile,
+        node: u32,
+        ids: &[FunctionId],
+        weight: u64,
+    ) -> Option<MergeIssueKind> {
+        merge_flat(self, src, node, ids, weight)
+    }
+
+    /// The samples of node `node` of `src` times `weight` (what merging it into an empty
+    /// profile gives, as [`FunctionSamples::scale`] of its map form), and whether a count
+    /// saturated. `ids` maps `src`'s name indices to function identities.
+    pub fn from_flat(
+        src: &FlatSampleProfile,
+        node: u32,
+        ids: &[FunctionId],
+        weight: u64,
+    ) -> (FunctionSamples, bool) {
+        let mut over = false;
+        let f = from_flat(src, node, ids, weight, &mut over);
+        (f, over)
+    }
+}
+
+fn scaled(v: u64, weight: u64, over: &mut bool) -> u64 {
+    if weight == 1 {
+        return v;
+    }
+    let (s, o) = saturating_mul_add(v, weight, 0);
+    *over |= o;
+    s
+}
+
+fn record_from_flat(
+    src: &FlatSampleProfile,
+    rec: &FlatRecord,
+    ids: &[FunctionId],
+    weight: u64,
+    over: &mut bool,
+) -> SampleRecord {
+    SampleRecord {
+        samples: scaled(rec.samples, weight, over),
+        call_targets: src
+            .targets_of(rec)
+            .iter()
+            .map(|t| {
+                (
+                    ids[t.name as usize].clone(),
+                    scaled(t.samples, weight, over),
+                )
+            })
+            .collect(),
+    }
+}
+
+fn from_flat(
+    src: &FlatSampleProfile,
+    node: u32,
+    ids: &[FunctionId],
+    weight: u64,
+    over: &mut bool,
+) -> FunctionSamples {
+    let n = &src.nodes[node as usize];
+    let mut f = FunctionSamples::new(ids[n.name as usize].clone());
+    f.total_samples = scaled(n.total_samples, weight, over);
+    f.head_samples = scaled(n.head_samples, weight, over);
+    f.checksum = n.checksum;
+    f.attributes = n.attributes;
+    f.body = src
+        .records_of(n)
+        .iter()
+        .map(|r| (r.location, record_from_flat(src, r, ids, weight, over)))
+        .collect();
+    for c in src.children(node) {
+        let callee = from_flat(src, c, ids, weight, over);
+        let loc = src.nodes[c as usize].location;
+        f.callsites
+            .entry(loc)
+            .or_default()
+            .insert(callee.name.clone(), callee);
+    }
+    f
+}
+
+fn merge_flat(
+    dst: &mut FunctionSamples,
+    src: &FlatSampleProfile,
+    node: u32,
+    ids: &[FunctionId],
+    weight: u64,
+) -> Option<MergeIssueKind> {
+    let n = &src.nodes[node as usize];
+    if dst.checksum == 0 {
+        dst.checksum = n.checksum;
+    } else if dst.checksum != n.checksum {
+        return Some(MergeIssueKind::HashMismatch);
+    }
+    let mut out: Outcome = None;
+    let mut over = false;
+    let add = |slot: &mut u64, v: u64, over: &mut bool| {
+        let (s, o) = saturating_mul_add(v, weight, *slot);
+        *slot = s;
+        *over |= o;
+    };
+    add(&mut dst.total_samples, n.total_samples, &mut over);
+    add(&mut dst.head_samples, n.head_samples, &mut over);
+    for rec in src.records_of(n) {
+        match dst.body.entry(rec.location) {
+            btree_map::Entry::Vacant(v) => {
+                v.insert(record_from_flat(src, rec, ids, weight, &mut over));
+            }
+            btree_map::Entry::Occupied(e) => {
+                let d = e.into_mut();
+                add(&mut d.samples, rec.samples, &mut over);
+                for t in src.targets_of(rec) {
+                    let id = &ids[t.name as usize];
+                    let slot = match d.call_targets.get_mut(id) {
+                        Some(s) => s,
+                        None => d.call_targets.entry(id.clone()).or_insert(0),
+                    };
+                    add(slot, t.samples, &mut over);
+                }
+            }
+        }
+    }
+    if over {
+        first(&mut out, Some(MergeIssueKind::CounterOverflow));
+    }
+    for c in src.children(node) {
+        let cn = &src.nodes[c as usize];
+        let site = dst.callsites.entry(cn.location).or_default();
+        let id = &ids[cn.name as usize];
+        let r = match site.get_mut(id) {
+            Some(d) => merge_flat(d, src, c, ids, weight),
+            None => {
+                let mut o = false;
+                let callee = from_flat(src, c, ids, weight, &mut o);
+                site.insert(id.clone(), callee);
+                o.then_some(MergeIssueKind::CounterOverflow)
+            }
+        };
+        first(&mut out, r);
+    }
+    out
 }

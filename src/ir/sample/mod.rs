@@ -19,6 +19,7 @@
 //! write it.
 
 pub mod context;
+pub mod flat;
 pub mod function;
 pub mod function_id;
 pub mod location;
@@ -28,6 +29,7 @@ pub mod record;
 pub mod summary;
 
 pub use context::{ContextFrame, SampleContext};
+pub use flat::FlatSampleProfile;
 pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
 pub use function_id::FunctionId;
 pub use location::LineLocation;

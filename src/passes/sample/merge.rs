@@ -12,12 +12,21 @@
 //! A context-sensitive input cannot be merged with a flat or nested one, nor a probe-based
 //! input with one that is not: that is an error, as in LLVM.
 
-use crate::codec::unordered_order::merged_insertion_order;
+use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
+use crate::codec::llvm_hash::{context_frame_hash, hash_combine_range_u64};
+use crate::codec::unordered_order::{iteration_order, merged_insertion_order};
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::fx::{FxBuildHasher, FxHashSet};
+use crate::ir::name_hash::md5_hash;
 pub use crate::ir::sample::MergeIssueKind as IssueKind;
-use crate::ir::sample::{SampleContext, SampleProfile};
+use crate::ir::sample::flat::{FlatKey, FlatName};
+use crate::ir::sample::{
+    ContextFrame, FlatSampleProfile, FunctionId, FunctionSamples, SampleContext, SampleFlags,
+    SampleProfile,
+};
+use crate::ir::symbols::Name;
 
 /// A problem met while merging one function, reported as LLVM reports it
 /// (`INPUT: FUNCTION: message`) and not fatal.
@@ -37,6 +46,70 @@ pub struct SampleMerger {
     profile: SampleProfile,
     inputs: usize,
     issues: Vec<MergeIssue>,
+    names: NameTable,
+}
+
+/// The names of a merge, each kept once, and the mapping of the current flat input's name
+/// table onto them.
+#[derive(Debug, Default)]
+struct NameTable {
+    /// Every plain name met, as an index into `known`.
+    plain: HashMap<Name, usize, FxBuildHasher>,
+    /// Per plain name met: the name, its MD5 (LLVM's map key), and the last flat input that
+    /// named it.
+    known: Vec<(FunctionId, u64, u64)>,
+    /// The last flat input that named each MD5 name.
+    md5: HashMap<u64, u64, FxBuildHasher>,
+    /// Flat inputs mapped so far (tells inputs apart in `plain` and `md5`).
+    stamp: u64,
+    /// The current input's names, by its name-table index.
+    ids: Vec<FunctionId>,
+    /// Their MD5s.
+    hashes: Vec<u64>,
+}
+
+impl NameTable {
+    /// Maps the name table of `src`; false if a name appears twice in it.
+    fn map(&mut self, src: &FlatSampleProfile) -> bool {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        self.ids.clear();
+        self.hashes.clear();
+        for &n in &src.names {
+            let (id, hash) = match n {
+                FlatName::Md5(h) => {
+                    if self.md5.insert(h, stamp) == Some(stamp) {
+                        return false;
+                    }
+                    (FunctionId::Md5(h), h)
+                }
+                FlatName::Name { .. } => {
+                    let bytes = src.name_bytes_of(n).unwrap_or_default();
+                    match self.plain.get(bytes) {
+                        Some(&k) => {
+                            let (id, hash, last) = &mut self.known[k];
+                            if *last == stamp {
+                                return false;
+                            }
+                            *last = stamp;
+                            (id.clone(), *hash)
+                        }
+                        None => {
+                            let name = Name::from(bytes);
+                            let hash = md5_hash(bytes);
+                            self.plain.insert(name.clone(), self.known.len());
+                            let id = FunctionId::Name(name);
+                            self.known.push((id.clone(), hash, stamp));
+                            (id, hash)
+                        }
+                    }
+                }
+            };
+            self.ids.push(id);
+            self.hashes.push(hash);
+        }
+        true
+    }
 }
 
 impl SampleMerger {
@@ -49,39 +122,28 @@ impl SampleMerger {
     /// (context-sensitive, probe-based) differs from the earlier inputs'.
     pub fn add(&mut self, mut input: SampleProfile, weight: u64) -> Result<()> {
         let index = self.inputs;
-        if index > 0 {
-            let (had, new) = (self.profile.flags, input.flags);
-            if had.probe_based != new.probe_based {
-                return Err(Error::new(ErrorKind::KindConflict(
-                    "cannot merge probe-based profile with non-probe-based profile".into(),
-                )));
-            }
-            if had.context_sensitive != new.context_sensitive {
-                return Err(Error::new(ErrorKind::KindConflict(
-                    "cannot merge CS profile with non-CS profile".into(),
-                )));
-            }
-        }
-        self.inputs += 1;
-        // Profile-level flags are those of the last input read, as LLVM's statics are.
-        let flags = input.flags;
-        self.profile.flags = flags;
-        if let Some(list) = input.symbol_list.take() {
-            let dst = self
-                .profile
-                .symbol_list
-                .get_or_insert_with(Default::default);
-            dst.names.extend(list.names);
-            dst.compress |= list.compress;
-        }
-        // LLVM fills its merged map in each input map's iteration order; the extbinary
-        // writer replays that map's order from this record.
-        for context in merged_insertion_order([&input]) {
-            if !self.profile.functions.contains_key(&context) {
-                self.profile.insertion_order.push(context);
+        self.check_kind(input.flags)?;
+        take_profile_level(
+            &mut self.profile,
+            &mut self.inputs,
+            input.flags,
+            input.symbol_list.take(),
+        );
+        // LLVM fills its merged map in each input map's iteration order, and merges the
+        // input's profiles in that order; the extbinary writer replays the merged map's order
+        // from the record kept here.
+        let order = merged_insertion_order([&input]);
+        for context in &order {
+            if !self.profile.functions.contains_key(context) {
+                self.profile.insertion_order.push(context.clone());
             }
         }
-        for (context, mut samples) in input.functions {
+        let mut rest = input.functions;
+        let in_order: Vec<(SampleContext, FunctionSamples)> = order
+            .into_iter()
+            .filter_map(|c| rest.remove_entry(&c))
+            .collect();
+        for (context, mut samples) in in_order.into_iter().chain(rest) {
             let issue = match self.profile.functions.entry(context) {
                 Entry::Vacant(e) => {
                     let over = samples.scale(weight);
@@ -105,6 +167,123 @@ impl SampleMerger {
         Ok(())
     }
 
+    /// Merges a flat `input`, every count multiplied by `weight` (≥ 1), with the same result
+    /// and problems as [`SampleMerger::add`] of the same input read as a [`SampleProfile`].
+    /// Returns false, having changed nothing, if the input names one function under two
+    /// entries of its name table or one context twice: then add its map form instead.
+    pub fn add_flat(&mut self, input: &FlatSampleProfile, weight: u64) -> Result<bool> {
+        let index = self.inputs;
+        self.check_kind(input.flags)?;
+        if !self.names.map(input) {
+            return Ok(false);
+        }
+        let (ids, hashes) = (&self.names.ids, &self.names.hashes);
+        // The contexts of the top-level profiles and LLVM's map keys for them.
+        let mut contexts = Vec::with_capacity(input.tops.len());
+        let mut keys = Vec::with_capacity(input.tops.len());
+        for top in &input.tops {
+            match top.key {
+                FlatKey::Function(i) => {
+                    contexts.push(SampleContext::Function(ids[i as usize].clone()));
+                    keys.push(hashes[i as usize]);
+                }
+                FlatKey::Context(c) => {
+                    let frames = input.context_frames(c);
+                    let ctx: Vec<ContextFrame> = frames
+                        .iter()
+                        .map(|f| ContextFrame {
+                            function: ids[f.name as usize].clone(),
+                            location: f.location,
+                        })
+                        .collect();
+                    let frame_hashes: Vec<u64> = frames
+                        .iter()
+                        .map(|f| {
+                            context_frame_hash(
+                                hashes[f.name as usize],
+                                f.location.line_offset,
+                                f.location.discriminator,
+                            )
+                        })
+                        .collect();
+                    keys.push(hash_combine_range_u64(&frame_hashes));
+                    contexts.push(SampleContext::Context(ctx.into_boxed_slice()));
+                }
+            }
+        }
+        if input.contexts.len() > 1 {
+            let mut seen = FxHashSet::default();
+            if !contexts.iter().all(|c| seen.insert(c)) {
+                return Ok(false);
+            }
+        }
+        take_profile_level(
+            &mut self.profile,
+            &mut self.inputs,
+            input.flags,
+            input.symbol_list.clone(),
+        );
+        // The input map's iteration order (each key once; a key whose hash another key
+        // already has is left out of it, as `merged_insertion_order` leaves it), then the
+        // profiles it left out, in the order read.
+        // Contexts are distinct, so a context new to the merge is new when its turn comes:
+        // the insertion order is recorded as the profiles are merged.
+        let order = iteration_order(&keys);
+        let mut in_order = vec![false; contexts.len()];
+        order.iter().for_each(|&i| in_order[i] = true);
+        let rest = (0..contexts.len()).filter(|&i| !in_order[i]);
+        let all: Vec<usize> = order.iter().copied().chain(rest).collect();
+        let mut contexts: Vec<Option<SampleContext>> = contexts.into_iter().map(Some).collect();
+        for i in all {
+            let Some(context) = contexts[i].take() else {
+                continue;
+            };
+            let node = input.tops[i].node;
+            let issue = match self.profile.functions.entry(context) {
+                Entry::Vacant(e) => {
+                    if in_order[i] {
+                        self.profile.insertion_order.push(e.key().clone());
+                    }
+                    let (samples, over) = FunctionSamples::from_flat(input, node, ids, weight);
+                    let context = e.key().clone();
+                    e.insert(samples);
+                    over.then_some((context, IssueKind::CounterOverflow))
+                }
+                Entry::Occupied(mut e) => e
+                    .get_mut()
+                    .merge_flat(input, node, ids, weight)
+                    .map(|k| (e.key().clone(), k)),
+            };
+            if let Some((context, kind)) = issue {
+                self.issues.push(MergeIssue {
+                    input: index,
+                    context,
+                    kind,
+                });
+            }
+        }
+        Ok(true)
+    }
+
+    /// Errors if an input of `flags` cannot be merged with the earlier inputs (LLVM's
+    /// checks).
+    fn check_kind(&self, flags: SampleFlags) -> Result<()> {
+        if self.inputs > 0 {
+            let had = self.profile.flags;
+            if had.probe_based != flags.probe_based {
+                return Err(Error::new(ErrorKind::KindConflict(
+                    "cannot merge probe-based profile with non-probe-based profile".into(),
+                )));
+            }
+            if had.context_sensitive != flags.context_sensitive {
+                return Err(Error::new(ErrorKind::KindConflict(
+                    "cannot merge CS profile with non-CS profile".into(),
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Inputs merged so far.
     pub fn inputs(&self) -> usize {
         self.inputs
@@ -113,6 +292,23 @@ impl SampleMerger {
     /// The merged profile and the problems met, in the order met.
     pub fn finish(self) -> (SampleProfile, Vec<MergeIssue>) {
         (self.profile, self.issues)
+    }
+}
+
+/// Counts one more input and takes its profile-level flags (those of the last input read
+/// win, as LLVM's statics) and profile symbol list.
+fn take_profile_level(
+    profile: &mut SampleProfile,
+    inputs: &mut usize,
+    flags: SampleFlags,
+    list: Option<crate::ir::sample::ProfileSymbolList>,
+) {
+    *inputs += 1;
+    profile.flags = flags;
+    if let Some(list) = list {
+        let dst = profile.symbol_list.get_or_insert_with(Default::default);
+        dst.names.extend(list.names);
+        dst.compress |= list.compress;
     }
 }
 
