@@ -79,6 +79,11 @@ struct State {
     names: Vec<FunctionId>,
     cs_names: Vec<Box<[ContextFrame]>>,
     context_sensitive: bool,
+    /// A function profile section has been read: whether the profile is context-sensitive
+    /// is settled. A summary section after it that says "context-sensitive" is not
+    /// followed (LLVM's reader follows it and its writer then writes a file no reader can
+    /// read: context references into an empty context table).
+    profiles_read: bool,
     probe_based: bool,
     has_attributes: bool,
 }
@@ -177,7 +182,7 @@ fn read_section(
             read_summary(&mut r)?;
             let f = &mut profile.flags;
             f.partial |= e.flags & flag::PARTIAL != 0;
-            if e.flags & flag::FULL_CONTEXT != 0 {
+            if e.flags & flag::FULL_CONTEXT != 0 && !st.profiles_read {
                 st.context_sensitive = true;
             }
             f.preinlined |= e.flags & flag::PRE_INLINED != 0;
@@ -241,6 +246,7 @@ fn read_section(
             st.cs_names = v;
         }
         sec::LBR_PROFILE => {
+            st.profiles_read = true;
             while !r.is_empty() {
                 let head = r.num("function: head samples")?;
                 let ctx = read_context(&mut r, st)?;

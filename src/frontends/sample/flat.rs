@@ -224,6 +224,9 @@ struct State {
     names_read: bool,
     contexts_read: bool,
     context_sensitive: bool,
+    /// As in the map reader: a function profile section has been read, so a later summary
+    /// flag does not make the profile context-sensitive.
+    profiles_read: bool,
     probe_based: bool,
     has_attributes: bool,
 }
@@ -274,7 +277,7 @@ fn read_section(
             read_summary(&mut r).ok()?;
             let f = &mut out.flags;
             f.partial |= flags & flag::PARTIAL != 0;
-            st.context_sensitive |= flags & flag::FULL_CONTEXT != 0;
+            st.context_sensitive |= flags & flag::FULL_CONTEXT != 0 && !st.profiles_read;
             f.preinlined |= flags & flag::PRE_INLINED != 0;
             f.fs_discriminator |= flags & flag::FS_DISCRIMINATOR != 0;
             if flags & flag::HAS_VTABLE_TYPE_PROF != 0 {
@@ -333,6 +336,7 @@ fn read_section(
             len32(out.contexts.len())?;
         }
         sec::LBR_PROFILE => {
+            st.profiles_read = true;
             while !r.is_empty() {
                 let head = r.num("").ok()?;
                 let key = read_key(&mut r, st, out)?;
