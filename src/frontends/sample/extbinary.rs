@@ -88,6 +88,52 @@ struct State {
     has_attributes: bool,
 }
 
+/// The bytes of section `e` of `data`, inflated into `inflated` if the section is
+/// compressed (then the second value is true): the section must lie within the file, and a
+/// compressed one must say how long it is uncompressed, at most [`MAX_INFLATED_NAMES`].
+pub(super) fn section_bytes<'d>(
+    data: &'d [u8],
+    e: &SectionEntry,
+    inflated: &'d mut Vec<u8>,
+) -> Result<(&'d [u8], bool)> {
+    let end = e
+        .offset
+        .checked_add(e.size)
+        .filter(|&x| x <= data.len() as u64);
+    let Some(end) = end else {
+        let available = (data.len() as u64).saturating_sub(e.offset);
+        return Err(Error::at(
+            e.offset.min(data.len() as u64),
+            ErrorKind::Truncated {
+                what: section_name(e.kind),
+                needed: e.size,
+                available,
+            },
+        ));
+    };
+    let raw = &data[e.offset as usize..end as usize];
+    if e.flags & flag::COMPRESS == 0 {
+        return Ok((raw, false));
+    }
+    let mut r = SampleCursor::new(raw, e.offset);
+    let ulen = r.num("compressed section: uncompressed size")?;
+    let clen = r.num("compressed section: compressed size")?;
+    let payload_at = r.offset();
+    let payload = r.c.bytes(clen, "compressed section: zlib data")?;
+    if ulen > MAX_INFLATED_NAMES {
+        return Err(Error::at(
+            e.offset,
+            ErrorKind::LimitExceeded {
+                what: "uncompressed size of a sample-profile section",
+                value: ulen,
+                limit: MAX_INFLATED_NAMES,
+            },
+        ));
+    }
+    inflate(payload, ulen, inflated).map_err(|err| err.rebase(payload_at))?;
+    Ok((inflated, true))
+}
+
 /// Reads a whole `SPF_Ext_Binary` file.
 pub fn read(data: &[u8]) -> Result<SampleProfile> {
     let table = read_section_table(data)?;
@@ -99,41 +145,10 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
         if e.size == 0 {
             continue;
         }
-        let end = e
-            .offset
-            .checked_add(e.size)
-            .filter(|&x| x <= data.len() as u64);
-        let Some(end) = end else {
-            let available = (data.len() as u64).saturating_sub(e.offset);
-            return Err(Error::at(
-                e.offset.min(data.len() as u64),
-                ErrorKind::Truncated {
-                    what: section_name(e.kind),
-                    needed: e.size,
-                    available,
-                },
-            ));
-        };
-        let raw = &data[e.offset as usize..end as usize];
-        if e.flags & flag::COMPRESS != 0 {
-            let mut r = SampleCursor::new(raw, e.offset);
-            let ulen = r.num("compressed section: uncompressed size")?;
-            let clen = r.num("compressed section: compressed size")?;
-            let payload_at = r.offset();
-            let payload = r.c.bytes(clen, "compressed section: zlib data")?;
-            if ulen > MAX_INFLATED_NAMES {
-                return Err(Error::at(
-                    e.offset,
-                    ErrorKind::LimitExceeded {
-                        what: "uncompressed size of a sample-profile section",
-                        value: ulen,
-                        limit: MAX_INFLATED_NAMES,
-                    },
-                ));
-            }
-            inflate(payload, ulen, &mut inflated).map_err(|err| err.rebase(payload_at))?;
+        let (bytes, compressed) = section_bytes(data, e, &mut inflated)?;
+        if compressed {
             let section_at = e.offset;
-            read_section(&inflated, 0, e, &mut st, &mut profile).map_err(|err| {
+            read_section(bytes, 0, e, &mut st, &mut profile).map_err(|err| {
                 let inner = err.offset().unwrap_or(0);
                 Error::at(
                     section_at,
@@ -147,7 +162,7 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
                 )
             })?;
         } else {
-            read_section(raw, e.offset, e, &mut st, &mut profile)?;
+            read_section(bytes, e.offset, e, &mut st, &mut profile)?;
         }
     }
     profile.flags.context_sensitive = st.context_sensitive;

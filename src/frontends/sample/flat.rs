@@ -12,9 +12,7 @@
 
 use std::cmp::Ordering;
 
-use super::extbinary::read_section_table;
-use crate::bytes::limits::MAX_INFLATED_NAMES;
-use crate::codec::names_blob::inflate;
+use super::extbinary::{read_section_table, section_bytes};
 use crate::codec::sample_binary::{
     BINARY_MAGIC, BinaryKind, SampleCursor, flag, read_header, read_summary, sec, sniff,
 };
@@ -240,24 +238,8 @@ fn read_extbinary(data: &[u8], out: &mut FlatSampleProfile) -> Option<()> {
         if e.size == 0 {
             continue;
         }
-        let end = e
-            .offset
-            .checked_add(e.size)
-            .filter(|&x| x <= data.len() as u64)?;
-        let raw = &data[e.offset as usize..end as usize];
-        if e.flags & flag::COMPRESS != 0 {
-            let mut r = SampleCursor::new(raw, e.offset);
-            let ulen = r.num("").ok()?;
-            let clen = r.num("").ok()?;
-            let payload = r.c.bytes(clen, "").ok()?;
-            if ulen > MAX_INFLATED_NAMES {
-                return None;
-            }
-            inflate(payload, ulen, &mut inflated).ok()?;
-            read_section(&inflated, e.kind, e.flags, &mut st, out)?;
-        } else {
-            read_section(raw, e.kind, e.flags, &mut st, out)?;
-        }
+        let (bytes, _) = section_bytes(data, e, &mut inflated).ok()?;
+        read_section(bytes, e.kind, e.flags, &mut st, out)?;
     }
     out.flags.context_sensitive = st.context_sensitive;
     out.flags.probe_based = st.probe_based;

@@ -156,13 +156,7 @@ impl SampleMerger {
                     .merge_from(samples, weight, false)
                     .map(|k| (e.key().clone(), k)),
             };
-            if let Some((context, kind)) = issue {
-                self.issues.push(MergeIssue {
-                    input: index,
-                    context,
-                    kind,
-                });
-            }
+            note_issue(&mut self.issues, index, issue);
         }
         Ok(())
     }
@@ -254,13 +248,7 @@ impl SampleMerger {
                     .merge_flat(input, node, ids, weight)
                     .map(|k| (e.key().clone(), k)),
             };
-            if let Some((context, kind)) = issue {
-                self.issues.push(MergeIssue {
-                    input: index,
-                    context,
-                    kind,
-                });
-            }
+            note_issue(&mut self.issues, index, issue);
         }
         Ok(true)
     }
@@ -309,6 +297,21 @@ fn take_profile_level(
         let dst = profile.symbol_list.get_or_insert_with(Default::default);
         dst.names.extend(list.names);
         dst.compress |= list.compress;
+    }
+}
+
+/// Records in `issues` what merging a profile of input `index` met, if anything.
+fn note_issue(
+    issues: &mut Vec<MergeIssue>,
+    index: usize,
+    issue: Option<(SampleContext, IssueKind)>,
+) {
+    if let Some((context, kind)) = issue {
+        issues.push(MergeIssue {
+            input: index,
+            context,
+            kind,
+        });
     }
 }
 
