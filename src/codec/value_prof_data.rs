@@ -50,6 +50,21 @@ pub struct FlatValues {
 }
 
 impl FlatValues {
+    /// An empty store with room for `lens` (blocks, sites, values), as
+    /// [`FlatValues::lens`] gives them.
+    pub fn with_capacity(lens: [usize; 3]) -> Self {
+        FlatValues {
+            blocks: Vec::with_capacity(lens[0]),
+            sites: Vec::with_capacity(lens[1]),
+            values: Vec::with_capacity(lens[2]),
+        }
+    }
+
+    /// The numbers of blocks, sites and values held.
+    pub fn lens(&self) -> [usize; 3] {
+        [self.blocks.len(), self.sites.len(), self.values.len()]
+    }
+
     /// Empties the store, keeping its allocations.
     pub fn clear(&mut self) {
         self.blocks.clear();
@@ -80,6 +95,25 @@ impl FlatValues {
                 .unwrap_or(&[]),
             None => &[],
         }
+    }
+
+    /// The sites of `kind` in block `block`, each as (first index of its values, number of
+    /// values), for [`FlatValues::values`]; empty if there are none.
+    pub fn site_ranges(&self, block: u32, kind: ValueKind) -> &[(u32, u32)] {
+        let Some(b) = self.blocks.get(block as usize) else {
+            return &[];
+        };
+        let (first, n) = b[kind.index()];
+        self.sites
+            .get(first as usize..first as usize + n as usize)
+            .unwrap_or(&[])
+    }
+
+    /// The values of a site given by one of [`FlatValues::site_ranges`]' ranges.
+    pub fn values(&self, (start, len): (u32, u32)) -> &[ValueCount] {
+        self.values
+            .get(start as usize..start as usize + len as usize)
+            .unwrap_or(&[])
     }
 
     /// Mutable values of every site of `kind` in block `block`, one slice per site, for
@@ -154,21 +188,83 @@ impl FlatValues {
 /// Parses one block at the cursor into `out` (accepting exactly what [`parse`] accepts) and
 /// returns its ordinal in `out`.
 pub fn parse_flat(c: &mut Cursor<'_>, out: &mut FlatValues) -> Result<u32> {
+    // Well-formed blocks (every block of a file that is read without error) take the quick
+    // way; anything it does not accept is read again by the checked walk, which says what
+    // is wrong where.
+    let (sites, values) = (out.sites.len(), out.values.len());
+    if let Some((ordinal, len)) = parse_flat_quick(c.rest(), c.endian(), out) {
+        c.skip(len as u64, "value profile block")?;
+        return Ok(ordinal);
+    }
+    out.sites.truncate(sites);
+    out.values.truncate(values);
     let mut kinds = [(0u32, 0u32); ValueKind::COUNT];
     let FlatValues { sites, values, .. } = &mut *out;
     let endian = c.endian();
     walk(c, |kind, site_counts, pairs| {
         kinds[kind.index()] = (sites.len() as u32, site_counts.len() as u32);
-        let mut p = pairs.chunks_exact(16);
-        for &n in site_counts {
-            sites.push((values.len() as u32, u32::from(n)));
-            for pair in p.by_ref().take(usize::from(n)) {
-                values.push(read_pair(pair, endian));
-            }
-        }
+        // `pairs` holds exactly the sites' values, one after another: each site starts
+        // where the one before ended. Extending from exact-size iterators writes without a
+        // capacity check per element (most blocks are a few sites and values).
+        let mut at = values.len() as u32;
+        sites.extend(site_counts.iter().map(|&n| {
+            let site = (at, u32::from(n));
+            at += u32::from(n);
+            site
+        }));
+        values.extend(pairs.chunks_exact(16).map(|p| read_pair(p, endian)));
     })?;
     out.blocks.push(kinds);
     Ok(out.blocks.len() as u32 - 1)
+}
+
+/// [`parse_flat`] of a well-formed block at the start of `b`, without building errors:
+/// (ordinal, block length), or `None` where the checked walk would fail (it may then have
+/// added sites and values of the block's first kinds, but no block).
+fn parse_flat_quick(b: &[u8], endian: Endian, out: &mut FlatValues) -> Option<(u32, usize)> {
+    let word = |at: usize| -> Option<u32> {
+        Some(endian.u32(b.get(at..at.checked_add(4)?)?.try_into().ok()?))
+    };
+    let total = usize::try_from(word(0)?).ok()?;
+    let kinds = word(4)?;
+    if total % 8 != 0 || total < 8 || total > b.len() || kinds > MAX_VALUE_KINDS {
+        return None;
+    }
+    let block = b.get(..total)?;
+    let mut pos = 8usize;
+    let mut seen = [false; ValueKind::COUNT];
+    let mut ranges = [(0u32, 0u32); ValueKind::COUNT];
+    for _ in 0..kinds {
+        if pos + 8 > total {
+            return None;
+        }
+        let kind = ValueKind::from_u32(word(pos)?)?;
+        if std::mem::replace(&mut seen[kind.index()], true) {
+            return None;
+        }
+        let nsites = usize::try_from(word(pos + 4)?).ok()?;
+        pos += 8;
+        let counts_len = nsites + pad8(8 + nsites as u64) as usize;
+        if pos.checked_add(counts_len)? > total {
+            return None;
+        }
+        let site_counts = block.get(pos..pos + nsites)?;
+        pos += counts_len;
+        let npairs: usize = site_counts.iter().map(|&n| usize::from(n)).sum();
+        let pairs = block.get(pos..pos.checked_add(npairs.checked_mul(16)?)?)?;
+        pos += pairs.len();
+        ranges[kind.index()] = (out.sites.len() as u32, nsites as u32);
+        let mut at = out.values.len() as u32;
+        out.sites.extend(site_counts.iter().map(|&n| {
+            let site = (at, u32::from(n));
+            at += u32::from(n);
+            site
+        }));
+        out.values
+            .extend(pairs.chunks_exact(16).map(|p| read_pair(p, endian)));
+    }
+    out.blocks.push(ranges);
+    Some((out.blocks.len() as u32 - 1, total))
 }
 
 fn read_pair(pair: &[u8], endian: Endian) -> ValueCount {

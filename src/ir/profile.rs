@@ -34,8 +34,9 @@ pub struct TemporalProfile {
 pub struct TableLayout {
     /// Number of buckets (a power of two).
     pub num_buckets: u64,
-    /// Name hashes in payload order.
-    pub keys: Vec<u64>,
+    /// Name hashes in payload order (shared with the name table they were checked against:
+    /// every further input of one program has the same).
+    pub keys: Arc<[u64]>,
 }
 
 /// Where a profile came from, for messages and `show`.

@@ -397,7 +397,7 @@ fn read_parts<'a>(
 
     let layout = TableLayout {
         num_buckets: table.num_buckets,
-        keys: names.hashes.to_vec(),
+        keys: Arc::clone(&names.hashes),
     };
     Ok(Some(Parts {
         profile: sections.into_profile(kind, names.table, stored, layout, version),

@@ -14,6 +14,7 @@
 //! checked on its own and gets its own warnings.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::codec::chained_hash::reader::Item;
@@ -90,6 +91,10 @@ pub struct IndexedNameCache {
     /// The table [`IndexedNameCache::names_of`] last found or kept: the one the next input
     /// most likely has (inputs of one program come one after another).
     recent: Mutex<Option<Arc<KnownNames>>>,
+    /// The sizes of the last file described in one pass (records, value blocks, sites,
+    /// values): the next input of the same program has about as many, so its buffers are
+    /// made at that size instead of growing by doubling (each step a copy).
+    sizes: [AtomicUsize; 4],
 }
 
 impl IndexedNameCache {
@@ -106,6 +111,18 @@ impl IndexedNameCache {
     /// The table last found or kept by [`IndexedNameCache::names_of`].
     pub(super) fn recent(&self) -> Option<Arc<KnownNames>> {
         self.recent.lock().ok()?.clone()
+    }
+
+    /// The sizes [`IndexedNameCache::set_sizes`] last kept (zeros at first).
+    pub(super) fn sizes(&self) -> [usize; 4] {
+        self.sizes.each_ref().map(|a| a.load(Ordering::Relaxed))
+    }
+
+    /// Keeps the sizes of a file just described, for the next one.
+    pub(super) fn set_sizes(&self, sizes: [usize; 4]) {
+        for (a, v) in self.sizes.iter().zip(sizes) {
+            a.store(v, Ordering::Relaxed);
+        }
     }
 
     /// Remembers `k` as the most recent table.

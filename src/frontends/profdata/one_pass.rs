@@ -14,6 +14,8 @@
 //! up and returns `None`, and the staged reading runs from the start: its errors and
 //! warnings are the ones reported, and a file is never partly described.
 
+use std::sync::Arc;
+
 use super::names::KnownNames;
 use super::{
     EMPTY_VALUE_BLOCK, IndexedNameCache, IndexedScan, parse_header, parse_summary, read_sections,
@@ -54,8 +56,9 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
     if table.num_entries != known.hashes.len() as u64 {
         return None;
     }
-    let mut records = Vec::with_capacity(known.hashes.len());
-    let mut values = FlatValues::default();
+    let [nrec, blocks, sites, nvalues] = cache.sizes();
+    let mut records = Vec::with_capacity(nrec.max(known.hashes.len()));
+    let mut values = FlatValues::with_capacity([blocks, sites, nvalues]);
     walk_known(
         data,
         payload,
@@ -66,6 +69,8 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
         &mut values,
     )?;
     let sections = read_sections(data, &h, version, &mut kind, cache).ok()?;
+    let [blocks, sites, nvalues] = values.lens();
+    cache.set_sizes([records.len(), blocks, sites, nvalues]);
     Some(IndexedScan {
         layout: CounterLayout {
             kind,
@@ -78,7 +83,7 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
             stored,
             TableLayout {
                 num_buckets: table.num_buckets,
-                keys: known.hashes.to_vec(),
+                keys: Arc::clone(&known.hashes),
             },
             version,
         ),
@@ -150,8 +155,16 @@ fn walk_known(
             i += 1;
         }
     }
-    let used = (0..table.num_buckets)
-        .filter(|&b| table.bucket(data, b).unwrap_or(0) != 0)
+    // `Table::parse` checked that the bucket array lies in the file; counted a word at a
+    // time over the array's bytes, which the compiler turns into vector compares.
+    let at = usize::try_from(table.buckets_at).ok()?;
+    let array =
+        data.get(at..at.checked_add(usize::try_from(table.num_buckets).ok()?.checked_mul(8)?)?)?;
+    let used = array
+        .as_chunks::<8>()
+        .0
+        .iter()
+        .filter(|w| u64::from_ne_bytes(**w) != 0)
         .count() as u64;
     (used == buckets).then_some(())
 }

@@ -194,11 +194,30 @@ pub(super) fn merge_into(
             SiteOrder::ByValue
         };
         let mut repeated = false;
-        for (i, dsite) in dv.kind_mut(kind).iter_mut().enumerate() {
-            let ssite = src.values.site(kind, i);
-            let (o, r) = merge_site(dsite, ssite, order, w, weight_all, scratch);
-            overflow |= o;
-            repeated |= r;
+        match src.values {
+            // The common case of a merge: a file's flat sites into sites held in value
+            // order, most of them empty in the file. An empty site merged into one in value
+            // order changes nothing (`merge_site` returns at once), so it is skipped here
+            // without the call.
+            SrcValues::Flat(f, Some(b)) if order == SiteOrder::ByValue => {
+                let ranges = f.site_ranges(b, kind);
+                for (dsite, &range) in dv.kind_mut(kind).iter_mut().zip(ranges) {
+                    if range.1 == 0 {
+                        continue;
+                    }
+                    let (o, r) = merge_site(dsite, f.values(range), order, w, weight_all, scratch);
+                    overflow |= o;
+                    repeated |= r;
+                }
+            }
+            _ => {
+                for (i, dsite) in dv.kind_mut(kind).iter_mut().enumerate() {
+                    let ssite = src.values.site(kind, i);
+                    let (o, r) = merge_site(dsite, ssite, order, w, weight_all, scratch);
+                    overflow |= o;
+                    repeated |= r;
+                }
+            }
         }
         dst.values_by_value |= bit;
         if repeated {
