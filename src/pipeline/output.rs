@@ -9,11 +9,29 @@
 //! `O_TMPFILE` is not supported (other systems, some file systems), the file is created under
 //! that temporary name from the start and removed on every error the process survives; a
 //! signal that ends the process while it writes (Ctrl-C, `kill`) can leave it behind there.
+//!
+//! **Durability** is a separate matter: the rename makes the output complete for every
+//! process at once, but a power loss or kernel crash soon after it may still lose the new
+//! file's data on some file systems, as it may for any compiler's output. Syncing the file and
+//! its directory to disk first costs a few milliseconds on an idle disk and much more behind a
+//! busy one (an `fsync` waits for the journal), so it is asked for, not done by default:
+//! [`SYNC_ENV`] set to `1`.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::error::{Error, ErrorKind, Result};
+
+/// The environment variable that makes outputs durable: `1` syncs each output file, and
+/// then its directory, to disk before and after it is renamed into place (see the module
+/// documentation); unset, empty or `0`, outputs are not synced.
+pub const SYNC_ENV: &str = "PGO_MERGE_SYNC_OUTPUT";
+
+/// True if [`SYNC_ENV`] asks for synced outputs (read once per process).
+fn sync_outputs() -> bool {
+    static SYNC: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SYNC.get_or_init(|| std::env::var_os(SYNC_ENV).is_some_and(|v| !v.is_empty() && v != "0"))
+}
 
 /// Writes `bytes` to `path` atomically (temporary file + rename).
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<()> {
@@ -42,9 +60,10 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
 }
 
 /// Creates `path` atomically: `fill` writes the contents into a temporary file in the
-/// directory of the destination, which is synced to disk and renamed over the destination
-/// only if `fill` succeeds (otherwise it is discarded and the destination is untouched); the
-/// directory is then synced so that the rename survives a crash. Errors carry the path and
+/// directory of the destination, which is renamed over the destination only if `fill`
+/// succeeds (otherwise it is discarded and the destination is untouched); with [`SYNC_ENV`]
+/// the file is synced to disk before the rename and the directory after it, so that the
+/// rename survives a crash of the system. Errors carry the path and
 /// name the output, not the temporary file: a missing or unwritable directory is named as
 /// such.
 ///
@@ -111,15 +130,18 @@ pub fn write_atomic_with(
             .set_permissions(std::fs::Permissions::from_mode(mode))
             .map_err(|e| write_error(path, &e))?;
     }
-    staged
-        .file()
-        .sync_all()
-        .map_err(|e| write_error(path, &e))?;
+    let sync = sync_outputs();
+    if sync {
+        staged
+            .file()
+            .sync_all()
+            .map_err(|e| write_error(path, &e))?;
+    }
     staged.persist(&target).map_err(|e| write_error(path, &e))?;
     // The rename is durable once the directory is synced too. Some file systems cannot
     // sync a directory; the file itself is already on disk, so that is not an error.
     #[cfg(unix)]
-    if let Ok(d) = std::fs::File::open(dir) {
+    if sync && let Ok(d) = std::fs::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
@@ -290,12 +312,15 @@ impl Staged {
     }
 }
 
-/// A copy of `file` (from its start) under a temporary name in `dir`, synced to disk.
+/// A copy of `file` (from its start) under a temporary name in `dir` (synced to disk with
+/// [`SYNC_ENV`]).
 fn copy_to_named(file: &mut std::fs::File, dir: &Path) -> std::io::Result<tempfile::TempPath> {
     let mut t = temp_names().tempfile_in(dir)?;
     std::io::Seek::rewind(file)?;
     std::io::copy(file, t.as_file_mut())?;
-    t.as_file().sync_all()?;
+    if sync_outputs() {
+        t.as_file().sync_all()?;
+    }
     Ok(t.into_temp_path())
 }
 

@@ -211,6 +211,59 @@ fn concurrent_writers_leave_one_complete_output() {
     }
 }
 
+/// Outputs are synced to disk only when `PGO_MERGE_SYNC_OUTPUT=1` asks for it: the system
+/// calls of both runs are traced (`strace`), and the outputs are the same bytes.
+#[test]
+fn outputs_are_synced_only_when_asked() {
+    let test = "outputs_are_synced_only_when_asked";
+    let Some(strace) = tool("strace", test) else {
+        return;
+    };
+    let dir = tempdir();
+    let d = dir.path();
+    let input = d.join("in.proftext");
+    std::fs::write(&input, proftext(200, 7)).unwrap();
+    let mut outputs = Vec::new();
+    for (sync, env) in [(false, None), (false, Some("0")), (true, Some("1"))] {
+        let output = d.join(format!("out-{}.profdata", env.unwrap_or("unset")));
+        let trace = d.join(format!("trace-{}", env.unwrap_or("unset")));
+        let mut cmd = Command::new(&strace);
+        cmd.args(["-f", "-e", "trace=fsync,fdatasync,syncfs,sync", "-o"])
+            .arg(&trace)
+            .arg(env!("CARGO_BIN_EXE_pgo-merge"))
+            .args([
+                "merge".as_ref(),
+                input.as_os_str(),
+                "-o".as_ref(),
+                output.as_os_str(),
+            ])
+            .env_remove("PGO_MERGE_SYNC_OUTPUT");
+        if let Some(v) = env {
+            cmd.env("PGO_MERGE_SYNC_OUTPUT", v);
+        }
+        let out = cmd.output().unwrap();
+        assert_eq!(
+            code(&out),
+            0,
+            "PGO_MERGE_SYNC_OUTPUT={env:?}: {}",
+            stderr(&out)
+        );
+        let calls = std::fs::read_to_string(&trace).unwrap();
+        let syncs = calls.lines().filter(|l| l.contains("sync(")).count();
+        if sync {
+            // The file before the rename, its directory after.
+            assert!(
+                syncs >= 2,
+                "PGO_MERGE_SYNC_OUTPUT=1 synced {syncs} times:\n{calls}"
+            );
+        } else {
+            assert_eq!(syncs, 0, "PGO_MERGE_SYNC_OUTPUT={env:?} synced:\n{calls}");
+        }
+        outputs.push(std::fs::read(&output).unwrap());
+    }
+    assert!(outputs.windows(2).all(|w| w[0] == w[1]));
+}
+
 /// An output that is a symbolic link is written through: the link stays and its target gets
 /// the new contents (as llvm-profdata writes it), however many links lead there. A dangling
 /// link, a loop of links and a link to a directory are errors naming the output; nothing is
