@@ -490,8 +490,8 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         return Err(request_error(
             "--remapping-file with context-sensitive profiles: llvm-profdata replaces each \
              context by its renamed leaf function and writes an extbinary file that no reader \
-             can read back; write --text, or flatten the profile \
-             (--convert-sample-profile-layout=flat)",
+             can read back; write --text, or convert the profile \
+             (--convert-sample-profile-layout=flat or nest)",
         ));
     }
     let bytes = encode_within(
