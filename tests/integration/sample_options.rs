@@ -407,6 +407,8 @@ fn check_remapping(version: &str) {
             "profparser-inline-samples.afdo",
             "llvm-pseudo-probe-stale-profile-renaming.prof",
             "profparser-cs-sample-preinline.proftext",
+            // Names read as MD5 hashes are not renamed.
+            "derived-sample-profile.md5.extbinary.afdo",
         ],
     ) {
         for format in FORMATS {
@@ -571,4 +573,60 @@ fn unmeetable_size_limit_is_an_error() {
     ]);
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("--sample"));
+}
+
+/// `--convert-sample-profile-layout=flat` written as extbinary: the function metadata
+/// follows llvm-profdata's map (flattening replays its walk), for nested, probe-based and
+/// context-sensitive inputs.
+fn check_flat_extbinary(version: &str) {
+    let test = format!("flattened_extbinary_matches_llvm_profdata_{version}");
+    let Some(real) = tool(&format!("llvm-profdata-{version}"), &test) else {
+        return;
+    };
+    let (_guard, ours) = dropin_named(&format!("llvm-profdata-{version}"));
+    let dir = tempdir();
+    let mut inputs: Vec<PathBuf> = [
+        "flat.prof.txt",
+        "probe.prof.txt",
+        "cs.prof.txt",
+        "cs-probe.prof.txt",
+        "preinlined.prof.txt",
+        "real-probe.profgen.extbinary.afdo",
+    ]
+    .iter()
+    .map(|n| sample_dir().join(n))
+    .collect();
+    inputs.push(generated_cs(dir.path(), 250, 7));
+    inputs.push(generated_probe(dir.path(), 200, 13));
+    inputs.extend(external_inputs(
+        &test,
+        &[
+            "profparser-cs-sample-preinline-probe.proftext",
+            "profparser-sample-flatten-profile-cs.proftext",
+            "llvm-pseudo-probe-stale-profile-renaming.prof",
+        ],
+    ));
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let mut a = os(&[
+            "--sample",
+            "--extbinary",
+            "--convert-sample-profile-layout=flat",
+        ]);
+        a.push(input.into());
+        if let Some(f) = compare(&real, &ours, &a, dir.path()) {
+            failures.push(f);
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn flattened_extbinary_matches_llvm_profdata_22() {
+    check_flat_extbinary("22");
+}
+
+#[test]
+fn flattened_extbinary_matches_llvm_profdata_19() {
+    check_flat_extbinary("19");
 }
