@@ -269,19 +269,30 @@ fn check_size_limits(version: &str) {
     // Extbinary options, and the limit with a remapping file.
     let flat = sample_dir().join("flat.prof.txt");
     let probe = generated_probe(dir.path(), 120, 11);
-    for (extra, input) in [
-        (&["--use-md5"][..], &flat),
-        (&["--compress-all-sections"][..], &flat),
-        (&["--gen-partial-profile", "--use-md5"][..], &probe),
-        (&["--compress-all-sections"][..], &probe),
-    ] {
+    let symbols = format!(
+        "--prof-sym-list={}",
+        sample_dir().join("prof-sym-list.txt").display()
+    );
+    let mut variants: Vec<(Vec<&str>, &PathBuf)> = vec![
+        (vec!["--use-md5"], &flat),
+        (vec!["--compress-all-sections"], &flat),
+        (vec![symbols.as_str()], &flat),
+        (vec!["--gen-partial-profile", "--use-md5"], &probe),
+        (vec!["--compress-all-sections"], &probe),
+    ];
+    if version != "19" {
+        // LLVM 19 has no --split-layout.
+        variants.push((vec!["--split-layout"], &flat));
+        variants.push((vec!["--split-layout", "--compress-all-sections"], &probe));
+    }
+    for (extra, input) in variants {
         for limit in [900, 600, 400, 3000, 2000] {
             let mut a = os(&[
                 "--sample",
                 "--extbinary",
                 &format!("--output-size-limit={limit}"),
             ]);
-            a.extend(os(extra));
+            a.extend(os(&extra));
             a.push(input.into());
             compared += 1;
             if let Some(f) = compare(&real, &ours, &a, dir.path()) {
