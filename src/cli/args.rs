@@ -267,7 +267,8 @@ pub struct MergeArgs {
     pub no_function: Option<String>,
 
     /// A symbol remapping file: lines `old_name new_name` (`#` comments); records of
-    /// `old_name` are merged as `new_name`.
+    /// `old_name` are merged as `new_name` (sample profiles: every name they hold, as
+    /// llvm-profdata renames them).
     #[arg(short = 'r', long = "remapping-file", value_name = "FILE")]
     pub remapping_file: Option<PathBuf>,
 
@@ -311,6 +312,11 @@ pub struct MergeArgs {
     /// without in separate sections (LLVM 22 and later read it).
     #[arg(long = "split-layout", requires = "sample")]
     pub split_layout: bool,
+
+    /// Sample profiles: drop the coldest functions until the output is at most N bytes (as
+    /// llvm-profdata, an error if no function fits); 0 is no limit.
+    #[arg(long = "output-size-limit", value_name = "N", requires = "sample")]
+    pub output_size_limit: Option<u64>,
 
     /// Sample profiles, extbinary output: add the symbols listed in FILE (one per line) as
     /// the profile symbol list.

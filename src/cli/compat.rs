@@ -223,11 +223,10 @@ pub const MERGE: &[LlvmOption] = &[
     ),
     alias("o", "output", Some("<output>")),
     ours("output", Some("<output>"), "Output file"),
-    no(
+    ours(
         "output-size-limit",
         ULONG,
         "Trim cold functions until profile size is below specified limit in bytes.",
-        "trimming to a size is a sample-profile feature",
     ),
     ours(
         "prof-sym-list",

@@ -98,7 +98,6 @@ fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
         (a.lenient, "--lenient"),
         (a.function.is_some(), "--function"),
         (a.no_function.is_some(), "--no-function"),
-        (a.remapping_file.is_some(), "--remapping-file"),
     ]
     .into_iter()
     .find_map(|(set, name)| set.then_some(name))
@@ -162,6 +161,8 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
             split_layout: a.split_layout,
         },
         prof_sym_list: a.prof_sym_list.clone(),
+        remapping_file: a.remapping_file.clone(),
+        output_size_limit: a.output_size_limit.unwrap_or(0),
     })
 }
 

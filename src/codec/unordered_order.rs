@@ -466,6 +466,37 @@ impl UnorderedOrder {
         true
     }
 
+    /// Removes every key of `keys` that is present (a run of `erase` calls, as one pass over
+    /// the list); returns how many were. The others keep their relative order.
+    pub fn remove_many(&mut self, keys: impl IntoIterator<Item = u64>) -> usize {
+        let mut gone = vec![false; self.keys.len()];
+        let mut removed = 0;
+        for k in keys {
+            if let Some(node) = self.index.remove(&k) {
+                gone[node as usize] = true;
+                removed += 1;
+            }
+        }
+        if removed == 0 {
+            return 0;
+        }
+        let mut prev = HEAD;
+        let mut p = self.first;
+        while p != NIL {
+            let following = self.next[p as usize];
+            if gone[p as usize] {
+                self.next[p as usize] = NIL;
+            } else {
+                self.set_after(prev, p);
+                prev = p;
+            }
+            p = following;
+        }
+        self.set_after(prev, NIL);
+        self.rebuild_buckets();
+        removed
+    }
+
     fn rebuild_buckets(&mut self) {
         let n = self.buckets.len() as u64;
         self.buckets.iter_mut().for_each(|b| *b = NIL);
@@ -534,30 +565,47 @@ pub fn sample_map_key(ctx: &SampleContext) -> Option<u64> {
 }
 
 /// The iteration order of a sample profile's `SampleProfileMap`, replayed from its
-/// [`SampleProfile::insertion_order`]; `None` when it cannot be (order unknown, or a key
-/// this module cannot hash).
+/// [`SampleProfile::insertion_order`] and then its [`SampleProfile::erased`] keys; `None`
+/// when it cannot be (order unknown, or a key this module cannot hash).
 pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> {
     let order = &profile.insertion_order;
-    // Usable only if it names every profile exactly once (a pass that added or removed
-    // profiles without keeping it leaves it stale).
-    if order.len() != profile.functions.len() {
+    let erased = &profile.erased;
+    // Usable only if it names every profile, and every erased key, exactly once (a pass
+    // that added or removed profiles without keeping it leaves it stale).
+    if order.len() != profile.functions.len() + erased.len() {
+        return None;
+    }
+    let gone: std::collections::HashSet<&SampleContext> = erased.iter().collect();
+    if gone.len() != erased.len() {
         return None;
     }
     let mut seen = std::collections::HashSet::with_capacity(order.len());
     if !order
         .iter()
-        .all(|c| profile.functions.contains_key(c) && seen.insert(c))
+        .all(|c| (profile.functions.contains_key(c) != gone.contains(c)) && seen.insert(c))
     {
         return None;
     }
     let keys: Option<Vec<u64>> = order.iter().map(sample_map_key).collect();
     let keys = keys?;
-    Some(
-        iteration_order(&keys)
-            .into_iter()
-            .map(|i| &order[i])
-            .collect(),
-    )
+    if erased.is_empty() {
+        return Some(
+            iteration_order(&keys)
+                .into_iter()
+                .map(|i| &order[i])
+                .collect(),
+        );
+    }
+    let mut m = UnorderedOrder::new();
+    let mut first_at = Vec::with_capacity(keys.len());
+    for (i, &k) in keys.iter().enumerate() {
+        if m.insert(k) {
+            first_at.push(i);
+        }
+    }
+    let erased_keys: Option<Vec<u64>> = erased.iter().map(sample_map_key).collect();
+    m.remove_many(erased_keys?);
+    Some(m.order().into_iter().map(|n| &order[first_at[n]]).collect())
 }
 
 /// The insertion order of the map `llvm-profdata merge --sample` builds from `inputs` (in
@@ -615,6 +663,24 @@ mod tests {
         assert!(!m.remove(4));
         let after: Vec<u64> = before.into_iter().filter(|&k| k != 4).collect();
         assert_eq!(m.keys_in_order(), after);
+    }
+
+    #[test]
+    fn removing_many_is_removing_each() {
+        let keys: Vec<u64> = (1..=40).map(|k| k * 7919 % 101).collect();
+        let mut one = UnorderedOrder::new();
+        let mut many = UnorderedOrder::new();
+        for &k in &keys {
+            one.insert(k);
+            many.insert(k);
+        }
+        let drop: Vec<u64> = keys.iter().copied().step_by(3).chain([1000]).collect();
+        for &k in &drop {
+            one.remove(k);
+        }
+        assert_eq!(many.remove_many(drop.iter().copied()), 14);
+        assert_eq!(many.keys_in_order(), one.keys_in_order());
+        assert_eq!(many.order(), one.order());
     }
 
     const EXPECTED_1_TO_40: [u64; 40] = [

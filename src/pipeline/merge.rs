@@ -442,10 +442,9 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
     };
     let remapping = match &r.remapping_file {
         Some(f) => {
-            let text = std::fs::read_to_string(f)
-                .map_err(|e| Error::new(ErrorKind::Io(e)).with_path(f))?;
+            let text = std::fs::read(f).map_err(|e| Error::new(ErrorKind::Io(e)).with_path(f))?;
             Some(std::sync::Arc::new(
-                Remapping::parse(&text).map_err(|e| e.with_path(f))?,
+                Remapping::parse_bytes(&text).map_err(|e| e.with_path(f))?,
             ))
         }
         None => None,

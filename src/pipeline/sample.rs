@@ -27,6 +27,8 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
+use crate::passes::remap::Remapping;
+use crate::passes::sample::size_limit::SizeLimitPruner;
 pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
 use crate::passes::sample::{SampleMerger, convert_layout, trim_cold_contexts};
 
@@ -69,6 +71,12 @@ pub struct SampleMergeRequest {
     /// A file of symbols, one a line, added to the profile symbol list
     /// (`--prof-sym-list`; extbinary only).
     pub prof_sym_list: Option<PathBuf>,
+    /// A symbol remapping file (`--remapping-file`): every input's names are renamed
+    /// through it before merging, as llvm-profdata does ([`crate::passes::sample::remap`]).
+    pub remapping_file: Option<PathBuf>,
+    /// Drop the coldest functions until the output is at most this many bytes
+    /// (`--output-size-limit`); 0 is no limit.
+    pub output_size_limit: u64,
 }
 
 impl Default for SampleMergeRequest {
@@ -88,6 +96,8 @@ impl Default for SampleMergeRequest {
             llvm_profdata: false,
             extbinary: ExtBinaryOptions::default(),
             prof_sym_list: None,
+            remapping_file: None,
+            output_size_limit: 0,
         }
     }
 }
@@ -149,6 +159,13 @@ pub fn merge_sample_profiles(
         .iter()
         .map(whole_weight)
         .collect::<Result<Vec<u64>>>()?;
+    let remapping = match &r.remapping_file {
+        Some(f) => {
+            let bytes = std::fs::read(f).map_err(|e| Error::new(ErrorKind::Io(e)).with_path(f))?;
+            Some(Remapping::parse_bytes(&bytes).map_err(|e| e.with_path(f))?)
+        }
+        None => None,
+    };
     let options = read_options(r);
     let threads = if r.threads == 0 {
         std::thread::available_parallelism().map_or(1, |n| n.get())
@@ -177,9 +194,11 @@ pub fn merge_sample_profiles(
         match res {
             Ok(profile) => {
                 if let Some(profile) = profile {
-                    merger
-                        .add(profile, weights[index])
-                        .map_err(|e| e.with_path(&input.path))?;
+                    match &remapping {
+                        Some(remap) => merger.add_remapped(profile, weights[index], remap),
+                        None => merger.add(profile, weights[index]),
+                    }
+                    .map_err(|e| e.with_path(&input.path))?;
                 }
                 merged_paths.push(&input.path);
             }
@@ -195,7 +214,9 @@ pub fn merge_sample_profiles(
         progress.set(done);
         Ok(())
     };
-    read_in_order(&inputs, &options, threads, fold)?;
+    // Remapped inputs are merged in map form: the flat form's fold keeps input names.
+    let flat = remapping.is_none();
+    read_in_order(&inputs, &options, threads, flat, fold)?;
     progress.finish();
     if failed == inputs.len() {
         return Err(Error::new(crate::error::ErrorKind::Request(
@@ -237,12 +258,13 @@ fn read_in_order(
     inputs: &[InputSpec],
     options: &ReadOptions,
     threads: usize,
+    flat_form: bool,
     mut fold: impl FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()>,
 ) -> Result<()> {
     if threads <= 1 || inputs.len() <= 1 {
         let mut flat = FlatSampleProfile::new();
         for (index, input) in inputs.iter().enumerate() {
-            let res = read_for_merge(input, options, &mut flat);
+            let res = read_for_merge(input, options, flat_form, &mut flat);
             fold(index, res, &flat)?;
         }
         return Ok(());
@@ -281,7 +303,7 @@ fn read_in_order(
                             q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
                         }
                     };
-                    let res = read_for_merge(&inputs[index], options, &mut flat);
+                    let res = read_for_merge(&inputs[index], options, flat_form, &mut flat);
                     if tx.send((index, res, flat)).is_err() {
                         return;
                     }
@@ -323,15 +345,16 @@ enum Parsed {
     Map(SampleProfile),
 }
 
-/// Opens and reads one input into `flat` if the flat form can hold it, else in map form;
-/// errors carry its path.
+/// Opens and reads one input into `flat` if `flat_form` and the flat form can hold it, else
+/// in map form; errors carry its path.
 fn read_for_merge(
     i: &InputSpec,
     options: &ReadOptions,
+    flat_form: bool,
     flat: &mut FlatSampleProfile,
 ) -> Result<Parsed> {
     let file = InputFile::open(&i.path)?;
-    let parsed = if readers::flat::read_flat(file.bytes(), flat) {
+    let parsed = if flat_form && readers::flat::read_flat(file.bytes(), flat) {
         Parsed::Flat
     } else {
         Parsed::Map(
@@ -374,6 +397,61 @@ pub fn encode_with(
     }
 }
 
+/// The bytes of `profile` in `format`, written again by the writer that wrote earlier
+/// attempts of a size-limited write (`state`).
+fn encode_again(
+    profile: &SampleProfile,
+    format: SampleFormat,
+    extbinary: &ExtBinaryOptions,
+    state: &mut writers::extbinary::WriterState,
+) -> Result<Vec<u8>> {
+    match format {
+        SampleFormat::ExtBinary => writers::extbinary::write_again(profile, extbinary, state),
+        _ => encode_with(profile, format, extbinary),
+    }
+}
+
+/// The bytes of `profile` in `format` within `limit` bytes (0: no limit), as llvm-profdata's
+/// `writeWithSizeLimit`: written whole, then, while over the limit, written again without
+/// its coldest functions ([`SizeLimitPruner`]). `profile` is left pruned. An error if no
+/// output with at least one function fits.
+pub fn encode_within(
+    profile: &mut SampleProfile,
+    format: SampleFormat,
+    extbinary: &ExtBinaryOptions,
+    limit: u64,
+) -> Result<Vec<u8>> {
+    if limit == 0 {
+        return encode_with(profile, format, extbinary);
+    }
+    let mut pruner = SizeLimitPruner::new(profile, limit);
+    let mut state = writers::extbinary::WriterState::default();
+    let mut last = None;
+    while !profile.functions.is_empty() {
+        let bytes = encode_again(profile, format, extbinary, &mut state)?;
+        let size = bytes.len() as u64;
+        if size <= limit {
+            return Ok(bytes);
+        }
+        last = Some((profile.functions.len(), size));
+        pruner.prune(profile, size);
+    }
+    let why = match last {
+        Some((functions, size)) => format!(
+            "the smallest {} output tried, of {functions} function{}, is {size} bytes",
+            format.name(),
+            if functions == 1 { "" } else { "s" }
+        ),
+        None => "the merged profile has no function, and llvm-profdata writes no empty \
+                 profile under a size limit"
+            .to_string(),
+    };
+    Err(Error::new(ErrorKind::Usage(format!(
+        "--output-size-limit={limit} cannot be met: {why} (llvm-profdata: \"Too much profile \
+         data\")"
+    ))))
+}
+
 /// Adds the symbols of `path` (one a line, trimmed, blank lines skipped, as llvm-profdata's
 /// `--prof-sym-list` reads them) to the profile symbol list.
 fn add_symbol_list_file(profile: &mut SampleProfile, path: &std::path::Path) -> Result<()> {
@@ -405,7 +483,23 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
     if let Some(list) = &r.prof_sym_list {
         add_symbol_list_file(&mut merged.profile, list)?;
     }
-    let bytes = encode_with(&merged.profile, r.output_format, &r.extbinary)?;
+    if r.remapping_file.is_some()
+        && merged.profile.flags.context_sensitive
+        && r.output_format == SampleFormat::ExtBinary
+    {
+        return Err(request_error(
+            "--remapping-file with context-sensitive profiles: llvm-profdata replaces each \
+             context by its renamed leaf function and writes an extbinary file that no reader \
+             can read back; write --text, or convert the profile \
+             (--convert-sample-profile-layout=flat or nest)",
+        ));
+    }
+    let bytes = encode_within(
+        &mut merged.profile,
+        r.output_format,
+        &r.extbinary,
+        r.output_size_limit,
+    )?;
     output::write_bytes(&Destination::of(&output), &bytes)?;
     Ok(MergeOutcome {
         output,

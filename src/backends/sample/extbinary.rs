@@ -74,8 +74,28 @@ struct Writer<'p> {
     cs: bool,
 }
 
+/// What a writer keeps from one write to the next, as LLVM's writer object keeps it when
+/// it writes a profile several times (a size-limited write): section flags set by an
+/// earlier write stay set.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct WriterState {
+    /// An earlier write's name table had a `.__uniq.` name: the name-table flag saying so
+    /// stays set even if the names written now have none.
+    pub uniq_suffix: bool,
+}
+
 /// Writes `profile` as `SPF_Ext_Binary`.
 pub fn write(profile: &SampleProfile, opts: &ExtBinaryOptions) -> Result<Vec<u8>> {
+    write_again(profile, opts, &mut WriterState::default())
+}
+
+/// Writes `profile` as `SPF_Ext_Binary` with the state of earlier writes of the same writer
+/// (`state`, updated).
+pub fn write_again(
+    profile: &SampleProfile,
+    opts: &ExtBinaryOptions,
+    state: &mut WriterState,
+) -> Result<Vec<u8>> {
     let cs = profile.flags.context_sensitive;
     if cs && opts.split_layout {
         return Err(Error::new(ErrorKind::Usage(
@@ -127,6 +147,9 @@ pub fn write(profile: &SampleProfile, opts: &ExtBinaryOptions) -> Result<Vec<u8>
     if opts.partial {
         w.add_flag(sec::SUMMARY, flag::PARTIAL);
     }
+    if state.uniq_suffix {
+        w.add_flag(sec::NAME_TABLE, flag::UNIQ_SUFFIX);
+    }
 
     write_uleb(&mut w.out, EXT_BINARY_MAGIC);
     write_uleb(&mut w.out, VERSION);
@@ -158,6 +181,11 @@ pub fn write(profile: &SampleProfile, opts: &ExtBinaryOptions) -> Result<Vec<u8>
         w.section(3, |w, buf| w.offset_table(buf, &offsets));
         w.section(6, |w, buf| w.metadata(buf));
     }
+
+    state.uniq_suffix = w
+        .layout
+        .iter()
+        .any(|e| e.kind == sec::NAME_TABLE && e.flags & flag::UNIQ_SUFFIX != 0);
 
     // The table in layout order.
     let mut table = vec![0u8; 32 * w.layout.len()];

@@ -92,6 +92,11 @@ pub struct SampleProfile {
     /// container from it, because LLVM writes the function-metadata section in the map's
     /// iteration order. Empty when unknown (writers then fall back to the sorted order).
     pub insertion_order: Vec<SampleContext>,
+    /// Keys of `insertion_order` that LLVM's map erased after all those insertions, in the
+    /// order erased (a size-limited write drops the coldest profiles this way): their
+    /// insertion still shapes the map's iteration order, which erasing does not rebuild.
+    /// Usually empty.
+    pub erased: Vec<SampleContext>,
 }
 
 impl SampleProfile {

@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::codec::unordered_order::sample_map_order;
 use crate::ir::sample::{
     FunctionId, FunctionSamples, LineLocation, SampleContext, SampleProfile, saturating_mul_add,
 };
@@ -38,11 +39,27 @@ pub fn convert_layout(profile: &mut SampleProfile, layout: SampleLayout) {
 
 /// Flattens `profile` (LLVM's `ProfileConverter::flattenProfile`).
 pub fn flatten(profile: &mut SampleProfile) {
-    let input = std::mem::take(&mut profile.functions);
-    let mut sorted: Vec<(SampleContext, FunctionSamples)> = input.into_iter().collect();
-    // LLVM walks its hash map; the order only decides which checksum and attributes a
-    // function keeps when its copies disagree.
-    sorted.sort_by(|a, b| a.0.cmp(&b.0));
+    // LLVM walks its hash map and fills a new one: the walk decides which checksum and
+    // attributes a function keeps when its copies disagree, and the new map's order (that
+    // of the extbinary metadata). The walk is replayed when the map's order is known, else
+    // contexts are taken in order.
+    let order: Option<Vec<SampleContext>> =
+        sample_map_order(profile).map(|o| o.into_iter().cloned().collect());
+    let mut input = std::mem::take(&mut profile.functions);
+    let known = order.is_some();
+    let sorted: Vec<(SampleContext, FunctionSamples)> = match order {
+        Some(order) => order
+            .into_iter()
+            .filter_map(|c| input.remove_entry(&c))
+            .collect(),
+        None => {
+            let mut v: Vec<(SampleContext, FunctionSamples)> = input.into_iter().collect();
+            v.sort_by(|a, b| a.0.cmp(&b.0));
+            v
+        }
+    };
+    profile.insertion_order.clear();
+    profile.erased.clear();
     let cs = profile.flags.context_sensitive;
     if cs {
         for (context, samples) in sorted {
@@ -56,6 +73,7 @@ pub fn flatten(profile: &mut SampleProfile) {
                     // the name, so merging does not take the context's).
                     let mut f = FunctionSamples::new(key.function().clone());
                     f.merge(&samples, 1, false);
+                    profile.insertion_order.push(key.clone());
                     profile.functions.insert(key, f);
                 }
             }
@@ -65,6 +83,9 @@ pub fn flatten(profile: &mut SampleProfile) {
             flatten_nested(profile, &samples);
         }
     }
+    if !known {
+        profile.insertion_order.clear();
+    }
     profile.flags.context_sensitive = false;
 }
 
@@ -73,6 +94,7 @@ fn flatten_nested(profile: &mut SampleProfile, fs: &FunctionSamples) {
     let key = SampleContext::Function(fs.name.clone());
     let entry = match profile.functions.entry(key) {
         std::collections::hash_map::Entry::Vacant(v) => {
+            profile.insertion_order.push(v.key().clone());
             // A copy without inlinees and with a total to be recomputed.
             let mut copy = fs.clone();
             copy.callsites.clear();
@@ -137,6 +159,13 @@ fn callsite_hash(callee: &FunctionId, loc: LineLocation) -> u64 {
 /// `ProfileConverter::convertCSProfiles`); other profiles are left as they are.
 pub fn nest(profile: &mut SampleProfile) {
     if !profile.flags.context_sensitive {
+        return;
+    }
+    // Profiles without calling context (those of a remapped context-sensitive merge) hang
+    // at the root of LLVM's context tree, which is not converted: with no context at all,
+    // the profiles stay as they are.
+    if profile.functions.keys().all(|k| !k.is_context()) {
+        profile.flags.context_sensitive = false;
         return;
     }
     let mut sorted: Vec<(SampleContext, FunctionSamples)> =

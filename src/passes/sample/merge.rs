@@ -27,6 +27,7 @@ use crate::ir::sample::{
     SampleProfile,
 };
 use crate::ir::symbols::Name;
+use crate::passes::remap::Remapping;
 
 /// A problem met while merging one function, reported as LLVM reports it
 /// (`INPUT: FUNCTION: message`) and not fatal.
@@ -120,7 +121,28 @@ impl SampleMerger {
 
     /// Merges `input`, every count multiplied by `weight` (≥ 1). Errors if the input's kind
     /// (context-sensitive, probe-based) differs from the earlier inputs'.
-    pub fn add(&mut self, mut input: SampleProfile, weight: u64) -> Result<()> {
+    pub fn add(&mut self, input: SampleProfile, weight: u64) -> Result<()> {
+        self.add_with(input, weight, None)
+    }
+
+    /// As [`SampleMerger::add`], each top-level profile first renamed and rebuilt through
+    /// `remap` ([`super::remap`]) and merged under its renamed function, in the order of the
+    /// input's own map, as llvm-profdata merges with `--remapping-file`.
+    pub fn add_remapped(
+        &mut self,
+        input: SampleProfile,
+        weight: u64,
+        remap: &Remapping,
+    ) -> Result<()> {
+        self.add_with(input, weight, Some(remap))
+    }
+
+    fn add_with(
+        &mut self,
+        mut input: SampleProfile,
+        weight: u64,
+        remap: Option<&Remapping>,
+    ) -> Result<()> {
         let index = self.inputs;
         self.check_kind(input.flags)?;
         take_profile_level(
@@ -132,20 +154,30 @@ impl SampleMerger {
         // LLVM fills its merged map in each input map's iteration order, and merges the
         // input's profiles in that order; the extbinary writer replays the merged map's order
         // from the record kept here.
+        // A context new to the merged map is recorded when it is inserted, if it comes from
+        // the input map's iteration order (contexts left out of it are not recorded).
         let order = merged_insertion_order([&input]);
-        for context in &order {
-            if !self.profile.functions.contains_key(context) {
-                self.profile.insertion_order.push(context.clone());
-            }
-        }
         let mut rest = input.functions;
         let in_order: Vec<(SampleContext, FunctionSamples)> = order
             .into_iter()
             .filter_map(|c| rest.remove_entry(&c))
             .collect();
-        for (context, mut samples) in in_order.into_iter().chain(rest) {
-            let issue = match self.profile.functions.entry(context) {
+        let ordered = in_order.len();
+        for (i, (context, samples)) in in_order.into_iter().chain(rest).enumerate() {
+            let (context, mut samples, renamed) = match remap {
+                Some(r) => {
+                    let context = super::remap::remap_context(&context, r);
+                    let (samples, issue) = super::remap::remap_function(samples, r);
+                    (context, samples, issue)
+                }
+                None => (context, samples, None),
+            };
+            let renamed = renamed.map(|k| (context.clone(), k));
+            let merged = match self.profile.functions.entry(context) {
                 Entry::Vacant(e) => {
+                    if i < ordered {
+                        self.profile.insertion_order.push(e.key().clone());
+                    }
                     let over = samples.scale(weight);
                     let context = e.key().clone();
                     e.insert(samples);
@@ -156,6 +188,8 @@ impl SampleMerger {
                     .merge_from(samples, weight, false)
                     .map(|k| (e.key().clone(), k)),
             };
+            // LLVM keeps the first problem: renaming's, then the merge's.
+            let issue = renamed.or(merged);
             note_issue(&mut self.issues, index, issue);
         }
         Ok(())

@@ -1,8 +1,10 @@
 //! Passes over sample profiles ([`crate::ir::sample`]): the weighted merge, cold-context
-//! trimming, layout conversion (flat, nested).
+//! trimming, layout conversion (flat, nested), symbol remapping and pruning to a size limit.
 
 pub mod layout;
 pub mod merge;
+pub mod remap;
+pub mod size_limit;
 pub mod trim;
 
 pub use layout::{SampleLayout, convert_layout};
