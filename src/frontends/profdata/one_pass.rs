@@ -102,6 +102,14 @@ fn word(data: &[u8], at: usize, end: usize) -> Option<u64> {
     Endian::Little.u64_at(data, at)
 }
 
+/// The little-endian u64 at `at` of a header whose length the caller checked.
+#[inline(always)]
+fn le_word<const N: usize>(head: &[u8; N], at: usize) -> u64 {
+    let mut w = [0u8; 8];
+    w.copy_from_slice(&head[at..at + 8]);
+    u64::from_le_bytes(w)
+}
+
 /// Walks the `table.num_entries` items from `payload`: each bucket is a u16 item count and
 /// its items. Checks what the staged reading checks (every item's stored hash and name are
 /// the known table's, in order; every bucket is where the bucket array entry of its items'
@@ -136,9 +144,11 @@ fn walk_known(
             return None;
         }
         for _ in 0..count {
-            let hash = word(data, pos, end)?;
-            let klen = usize::try_from(word(data, pos + 8, end)?).ok()?;
-            let dlen = usize::try_from(word(data, pos + 16, end)?).ok()?;
+            // The item's header: stored hash, key length, data length.
+            let head = data.get(pos..)?.first_chunk::<24>()?;
+            let hash = le_word(head, 0);
+            let klen = usize::try_from(le_word(head, 8)).ok()?;
+            let dlen = usize::try_from(le_word(head, 16)).ok()?;
             let key_at = pos + 24;
             let data_at = key_at.checked_add(klen)?;
             let data_end = data_at.checked_add(dlen)?;
@@ -182,9 +192,12 @@ fn records_of(
     values: &mut FlatValues,
 ) -> Option<()> {
     let mut pos = at;
+    // The records lie in `data[at..end]`: no read goes past `end`.
+    let data = data.get(..end)?;
     while pos < end {
-        let cfg = word(data, pos, end)?;
-        let n = usize::try_from(word(data, pos + 8, end)?).ok()?;
+        let head = data.get(pos..)?.first_chunk::<16>()?;
+        let cfg = le_word(head, 0);
+        let n = usize::try_from(le_word(head, 8)).ok()?;
         pos += 16;
         let counters = pos;
         pos = pos.checked_add(n.checked_mul(8)?)?;
