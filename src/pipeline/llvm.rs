@@ -8,7 +8,7 @@
 //! layout's [`crate::ir::CounterLayout`], with no records built.
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use rayon::prelude::*;
 
@@ -106,26 +106,23 @@ fn merge_attempt(
                 window
             };
             let chunk = next_window(&inputs[base..], first, threads);
-            let opened: Vec<Result<InputFile>> = chunk
-                .par_iter()
-                .enumerate()
-                .map(|(k, i)| match changed.get(&(base + k)) {
-                    Some(what) => Err(changed_error(&i.path, what)),
-                    None => InputFile::open(&i.path),
-                })
-                .collect();
-            let mut files = Vec::with_capacity(opened.len());
-            let mut failures: Vec<(usize, Error)> = Vec::new();
-            for (k, r) in opened.into_iter().enumerate() {
-                match r {
-                    Ok(f) => files.push((k, f)),
-                    Err(e) => failures.push((k, e)),
-                }
-            }
+            // Each file is opened and read by the same task (one parallel step a window, not
+            // two); the files stay in `files` while what was read from them is used.
+            let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
             let known = &layouts;
-            let reads: Vec<(usize, Result<Read<'_>>)> = files
+            let reads: Vec<Opened<'_>> = chunk
                 .par_iter()
-                .map(|(k, f)| {
+                .zip(&files)
+                .enumerate()
+                .map(|(k, (i, slot))| {
+                    let opened = match changed.get(&(base + k)) {
+                        Some(what) => Err(changed_error(&i.path, what)),
+                        None => InputFile::open(&i.path),
+                    };
+                    let f = match opened {
+                        Ok(f) => slot.get_or_init(|| f),
+                        Err(e) => return Opened::Failed(e),
+                    };
                     let bytes = f.bytes();
                     let fast = known.iter().enumerate().find_map(|(li, l)| {
                         if !l.header_matches(bytes) {
@@ -142,32 +139,26 @@ fn merge_attempt(
                         None => read_general(bytes, &cache, &indexed_names, &text_names)
                             .map_err(|e| e.with_path(f.path())),
                     };
-                    (*k, read)
+                    Opened::Read(f, read)
                 })
                 .collect();
             let mut owned: Vec<(usize, Read<'_>)> = Vec::new();
-            let mut failures = failures.into_iter().peekable();
-            for ((k, read), (_, file)) in reads.into_iter().zip(&files) {
-                while let Some((fk, _)) = failures.peek()
-                    && *fk < k
-                {
-                    if let Some((fk, e)) = failures.next() {
-                        acc.input_failed(&chunk[fk].path, e)?;
+            for (k, opened) in reads.into_iter().enumerate() {
+                match opened {
+                    Opened::Failed(e) => acc.input_failed(&chunk[k].path, e)?,
+                    Opened::Read(file, read) => {
+                        // A file that changed while it was parsed: that is the error,
+                        // whatever the parse made of it.
+                        if let Err(e) = file.check_unchanged() {
+                            acc.input_failed(&chunk[k].path, e)?;
+                            continue;
+                        }
+                        match read {
+                            Err(e) => acc.input_failed(&chunk[k].path, e)?,
+                            Ok(other) => owned.push((base + k, other)),
+                        }
                     }
                 }
-                // A file that changed while it was parsed: that is the error, whatever the
-                // parse made of it.
-                if let Err(e) = file.check_unchanged() {
-                    acc.input_failed(&chunk[k].path, e)?;
-                    continue;
-                }
-                match read {
-                    Err(e) => acc.input_failed(&chunk[k].path, e)?,
-                    Ok(other) => owned.push((base + k, other)),
-                }
-            }
-            for (fk, e) in failures {
-                acc.input_failed(&chunk[fk].path, e)?;
             }
             let mut accepted: Vec<Item<'_>> = Vec::new();
             let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
@@ -254,13 +245,7 @@ fn merge_attempt(
             drop(accepted);
             // The bytes folded were read again from the files: check that they still were
             // what was parsed.
-            let file_of = |idx: usize| {
-                files
-                    .binary_search_by_key(&(idx - base), |(k, _)| *k)
-                    .ok()
-                    .and_then(|j| files.get(j))
-                    .map(|(_, f)| f)
-            };
+            let file_of = |idx: usize| files.get(idx - base).and_then(OnceLock::get);
             let mut changed_now = Vec::new();
             for ((idx, _), taken) in owned.iter().zip(&taken) {
                 if let (true, Some(f)) = (*taken, file_of(*idx))
@@ -394,6 +379,13 @@ fn read_general<'a>(
         _ => {}
     }
     Ok(Read::General(frontends::read(bytes, cache)?, bytes))
+}
+
+/// One input of a window: the error that kept it from being opened, or the file opened and
+/// what reading it gave.
+enum Opened<'a> {
+    Failed(Error),
+    Read(&'a InputFile, Result<Read<'a>>),
 }
 
 /// One input after reading: through a known layout, as an indexed profile's records' places,
