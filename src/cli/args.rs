@@ -476,9 +476,24 @@ pub struct OverlapArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+
+    /// Compare two LLVM sample profiles (AutoFDO, CSSPGO) as llvm-profdata overlap --sample
+    /// does.
+    #[arg(long = "sample", conflicts_with = "instr")]
+    pub sample: bool,
+
+    /// With --sample: also list functions of both profiles whose similarity is below N
+    /// parts per million (percentage times 10000).
+    #[arg(long = "similarity-cutoff", default_value_t = 0, value_name = "N")]
+    pub similarity_cutoff: u64,
+
+    /// With --sample: read the profiles as llvm-profdata of LLVM release M does (the text
+    /// dialect; 19 or 22, default 22).
+    #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    pub target_llvm: Option<u32>,
 }
 
 /// Sample profile layouts (`--convert-sample-profile-layout`).

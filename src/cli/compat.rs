@@ -478,12 +478,11 @@ pub const OVERLAP: &[LlvmOption] = &[
     alias("o", "output", Some("<output>")),
     ours("output", Some("<output>"), "Output file"),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
-    no(
+    ours("sample", None, "Sample profile"),
+    ours(
         "similarity-cutoff",
         ULONG,
         "For sample profiles, list function names for overlapped functions with similarities below the cutoff (percentage times 10000).",
-        SAMPLE,
     ),
     ours(
         "value-cutoff",

@@ -1,6 +1,7 @@
 //! Sample-profile merges (`pgo-merge --sample`, `llvm-profdata merge --sample`): inputs read
 //! by reader threads ahead of the fold, folded in input order by [`SampleMerger`], written
-//! by a sample back-end.
+//! by a sample back-end. Also the other sample-profile jobs: `show --sample`
+//! ([`show_sample`]) and `overlap --sample` ([`overlap_sample`]).
 //!
 //! Binary and extbinary inputs are read into the flat form ([`FlatSampleProfile`], a few
 //! reused vectors) and folded from it; text inputs, and the rare binary ones the flat form
@@ -27,8 +28,11 @@ pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
+pub use crate::passes::sample::SampleOverlapOptions;
 pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
-use crate::passes::sample::{SampleMerger, convert_layout, trim_cold_contexts};
+use crate::passes::sample::{
+    SampleMerger, convert_layout, overlap_sample as compare, trim_cold_contexts,
+};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -453,4 +457,52 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
     let report = writers::show::show(&profile, &r.options);
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     output::write_bytes(&dest, report.as_bytes())
+}
+
+/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
+fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
+    ReadOptions {
+        text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    }
+}
+
+/// What `overlap --sample` compares.
+#[derive(Debug, Clone, Default)]
+pub struct SampleOverlapRequest {
+    /// The base profile.
+    pub base: PathBuf,
+    /// The test profile.
+    pub test: PathBuf,
+    /// Which functions the per-function table lists.
+    pub options: SampleOverlapOptions,
+    /// The LLVM release whose reader to follow (the text dialect).
+    pub target_llvm: Option<u32>,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+}
+
+/// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
+/// them.
+pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
+    let options = read_options_for(r.target_llvm);
+    let read = |path: &PathBuf| {
+        read_one(
+            &InputSpec {
+                path: path.clone(),
+                weight: Weight::ONE,
+            },
+            &options,
+        )
+    };
+    let base = read(&r.base)?;
+    let test = read(&r.test)?;
+    let figures = compare(&base, &test, &r.options)?;
+    let report = writers::overlap::report(
+        &figures,
+        r.base.as_os_str().as_encoded_bytes(),
+        r.test.as_os_str().as_encoded_bytes(),
+        r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM),
+    );
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    output::write_bytes(&dest, &report)
 }

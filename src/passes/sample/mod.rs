@@ -1,10 +1,13 @@
 //! Passes over sample profiles ([`crate::ir::sample`]): the weighted merge, cold-context
-//! trimming, layout conversion (flat, nested).
+//! trimming, layout conversion (flat, nested), and the comparison of two profiles
+//! (`overlap --sample`).
 
 pub mod layout;
 pub mod merge;
+pub mod overlap;
 pub mod trim;
 
 pub use layout::{SampleLayout, convert_layout};
 pub use merge::{IssueKind, MergeIssue, SampleMerger};
+pub use overlap::{SampleOverlapOptions, overlap as overlap_sample};
 pub use trim::{ColdContextOptions, ColdContextStats, trim_cold_contexts};
