@@ -414,7 +414,8 @@ pub struct ShowArgs {
     /// Temporal traces.
     #[arg(long = "temporal-profile-traces")]
     pub temporal_profile_traces: bool,
-    /// The N functions with the largest counters.
+    /// The N functions with the largest counters (with --sample: the hot-function list,
+    /// at most N rows).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub topn: u32,
     /// Show functions whose name matches this regular expression (a substring when run as
@@ -451,6 +452,16 @@ pub struct ShowArgs {
     /// 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
+
+    /// With --sample: the profile symbol list after the functions (extbinary profiles that
+    /// have one).
+    #[arg(long = "show-prof-sym-list")]
+    pub show_prof_sym_list: bool,
+
+    /// With --sample: only the section table of an extbinary profile (offsets, sizes,
+    /// flags); other encodings get a warning and no output.
+    #[arg(long = "show-sec-info-only")]
+    pub show_sec_info_only: bool,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.

@@ -402,17 +402,15 @@ pub const SHOW: &[LlvmOption] = &[
         VALUE,
         "Emit output in the selected format if supported: text (default) or json (yaml is not implemented)",
     ),
-    no(
+    ours(
         "show-prof-sym-list",
         None,
         "Show profile symbol list if it exists in the profile. ",
-        SAMPLE,
     ),
-    no(
+    ours(
         "show-sec-info-only",
         None,
         "Show the information of each section in the sample profile.",
-        SAMPLE,
     ),
     ours(
         "show-vtables",

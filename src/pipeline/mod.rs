@@ -9,7 +9,7 @@
 //! | describe ([`show()`]) | [`ShowRequest`] | the report, written; reader warnings |
 //! | compare ([`overlap()`]) | [`OverlapRequest`] | the report, written |
 //! | merge sample profiles ([`merge_sample()`]) | [`SampleMergeRequest`] | [`MergeOutcome`] |
-//! | describe a sample profile ([`show_sample()`]) | [`SampleShowRequest`] | the report, written |
+//! | describe a sample profile ([`show_sample()`]) | [`SampleShowRequest`] | the report, written; warnings |
 //! | compare sample profiles ([`overlap_sample()`]) | [`SampleOverlapRequest`] | the report, written |
 //! | symbolise JIT samples ([`symbolize()`]) | [`SymbolizeRequest`] | [`SymbolizeOutcome`] |
 //!

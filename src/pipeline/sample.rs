@@ -23,7 +23,7 @@ pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 pub use crate::backends::sample::show::SampleShowOptions;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
-use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
+use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
 pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
@@ -430,14 +430,24 @@ pub struct SampleShowRequest {
     pub file: PathBuf,
     /// What to print.
     pub options: SampleShowOptions,
+    /// Only the section table of an extbinary file (`--show-sec-info-only`); the profile is
+    /// not read. Other encodings have none: a warning, and nothing is printed.
+    pub section_info_only: bool,
     /// The LLVM release whose reader and report to follow.
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
 }
 
-/// Reads one sample profile and writes its `show --sample` report.
-pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
+/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
+fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
+    ReadOptions {
+        text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    }
+}
+
+/// Reads one sample profile and writes its `show --sample` report; returns warnings.
+pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     if let Some(o) = &r.output
         && super::show::same_file(&r.file, o)
     {
@@ -446,24 +456,60 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
             r.file.display()
         )));
     }
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    if r.section_info_only {
+        let file = InputFile::open(&r.file)?;
+        let report = match SampleEncoding::sniff(file.bytes()) {
+            SampleEncoding::ExtBinary => {
+                let table = readers::extbinary::read_section_table(file.bytes())
+                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                if table.is_empty() {
+                    return Err(Error::at(
+                        16,
+                        ErrorKind::Malformed {
+                            what: "section table",
+                            detail: "an extbinary profile without sections has no section \
+                                     information to show (llvm-profdata reads past its table)"
+                                .into(),
+                        },
+                    )
+                    .with_path(&r.file));
+                }
+                writers::show::section_info(&table)
+            }
+            SampleEncoding::Unknown | SampleEncoding::CompactBinary => {
+                // Not a sample profile LLVM reads: the reader's error.
+                readers::read(file.bytes(), &read_options_for(r.target_llvm))
+                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                String::new()
+            }
+            _ => {
+                output::write_bytes(&dest, b"")?;
+                return Ok(vec![Message::Warning(Warning::new(
+                    "-show-sec-info-only is only supported for sample profile in extbinary \
+                     format and is ignored for other formats.",
+                ))]);
+            }
+        };
+        file.check_unchanged().map_err(|e| e.with_path(&r.file))?;
+        output::write_bytes(&dest, report.as_bytes())?;
+        return Ok(Vec::new());
+    }
     let input = InputSpec {
         path: r.file.clone(),
         weight: Weight::ONE,
     };
-    let options = ReadOptions {
-        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
-    };
-    let profile = read_one(&input, &options)?;
-    let report = writers::show::show(&profile, &r.options);
-    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
-    output::write_bytes(&dest, report.as_bytes())
-}
-
-/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
-fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
-    ReadOptions {
-        text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    let profile = read_one(&input, &read_options_for(r.target_llvm))?;
+    if r.options.symbol_list && profile.symbol_list.is_none() {
+        return Err(request_error(format!(
+            "{}: the profile has no profile symbol list to show (only extbinary profiles \
+             carry one; llvm-profdata crashes here)",
+            r.file.display()
+        )));
     }
+    let report = writers::show::show(&profile, &r.options);
+    output::write_bytes(&dest, report.as_bytes())?;
+    Ok(Vec::new())
 }
 
 /// What `overlap --sample` compares.
