@@ -11,6 +11,7 @@ use super::overlap::pad_to;
 use crate::backends::cfmt;
 use crate::backends::show::{print_detailed, print_summary};
 use crate::codec::sample_binary::{SectionEntry, flag, sec};
+use crate::codec::unordered_order::sample_map_key;
 use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
 
 /// What `show --sample` prints.
@@ -41,10 +42,19 @@ pub fn show(profile: &SampleProfile, opts: &SampleShowOptions) -> String {
     let chosen: Vec<(&SampleContext, &FunctionSamples)> = match &opts.function {
         None => profile.sorted(),
         Some(name) => {
+            // LLVM looks the name up by its hash (its map's key): a profile written with
+            // MD5 names finds it too.
             let key = SampleContext::Function(crate::ir::sample::FunctionId::name(name.as_bytes()));
+            let hash = sample_map_key(&key);
             match profile.functions.get_key_value(&key) {
                 Some(kv) => vec![kv],
-                None => Vec::new(),
+                None => profile
+                    .functions
+                    .iter()
+                    .filter(|(k, _)| sample_map_key(k) == hash)
+                    .min_by(|a, b| a.0.cmp(b.0))
+                    .into_iter()
+                    .collect(),
             }
         }
     };
