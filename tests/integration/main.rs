@@ -37,6 +37,7 @@ mod real_use;
 mod sample_binary;
 mod sample_flat;
 mod sample_generated;
+mod sample_overlap;
 mod sample_text;
 mod sample_use;
 mod sharded_merge;
