@@ -125,7 +125,7 @@ pub fn hot_functions(profile: &SampleProfile, topn: u32) -> String {
         }
     }
     // Most total samples first; equal totals stay in map order (a multimap's insertion).
-    hot.sort_by(|a, b| b.1.total_samples.cmp(&a.1.total_samples));
+    hot.sort_by_key(|h| std::cmp::Reverse(h.1.total_samples));
     let n = profile.functions.len();
     let mut out: Vec<u8> = Vec::new();
     let _ = std::io::Write::write_fmt(
@@ -269,11 +269,7 @@ fn section_flags(e: &SectionEntry) -> String {
                 v.push("fs-discriminator");
             }
         }
-        sec::FUNC_OFFSET_TABLE => {
-            if has(flag::ORDERED) {
-                v.push("ordered");
-            }
-        }
+        sec::FUNC_OFFSET_TABLE if has(flag::ORDERED) => v.push("ordered"),
         sec::FUNC_METADATA => {
             if has(flag::PROBE_BASED) {
                 v.push("probe");

@@ -60,7 +60,7 @@ pub enum SampleOverlap {
         test: bool,
     },
     /// The figures.
-    Compared(SampleOverlapFigures),
+    Compared(Box<SampleOverlapFigures>),
 }
 
 /// The figures of a comparison of two profiles with samples.

@@ -446,12 +446,12 @@ pub fn overlap(
             .partial_cmp(&a.base_weight)
             .unwrap_or(std::cmp::Ordering::Equal)
     });
-    Ok(SampleOverlap::Compared(SampleOverlapFigures {
+    Ok(SampleOverlap::Compared(Box::new(SampleOverlapFigures {
         program: agg.program,
         hot_functions,
         hot_blocks: agg.hot_blocks,
         functions: listed,
-    }))
+    })))
 }
 
 #[cfg(test)]
