@@ -306,12 +306,12 @@ pub fn overlap(
     opts: &SampleOverlapOptions,
 ) -> Result<SampleOverlap> {
     if base.flags.probe_based != test.flags.probe_based {
-        return Err(Error::new(ErrorKind::Request(
+        return Err(Error::new(ErrorKind::KindConflict(
             "cannot compare probe-based profile with non-probe-based profile".into(),
         )));
     }
     if base.flags.context_sensitive != test.flags.context_sensitive {
-        return Err(Error::new(ErrorKind::Request(
+        return Err(Error::new(ErrorKind::KindConflict(
             "cannot compare CS profile with non-CS profile".into(),
         )));
     }
