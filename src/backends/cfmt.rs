@@ -2,8 +2,12 @@
 //! match theirs character for character. Rust's `{:.N}` rounds exactly like glibc (the exact
 //! binary value, ties to even); `%g` is built on it.
 
-/// `printf("%.{prec}f", v)`.
+/// `printf("%.{prec}f", v)`. A NaN prints as glibc prints it: `nan`, or `-nan` with the
+/// sign bit set (the NaN an x86 division 0/0 makes).
 pub fn fixed(v: f64, prec: usize) -> String {
+    if v.is_nan() {
+        return if v.is_sign_negative() { "-nan" } else { "nan" }.into();
+    }
     format!("{v:.prec$}")
 }
 
@@ -55,6 +59,9 @@ mod tests {
     #[test]
     fn like_printf() {
         assert_eq!(fixed(60.227272, 2), "60.23");
+        assert_eq!(fixed(f64::NAN, 3), "nan");
+        assert_eq!(fixed(-f64::NAN, 3), "-nan");
+        assert_eq!(fixed(f64::INFINITY, 2), "inf");
         assert_eq!(general(1.0, 6), "1");
         assert_eq!(general(99.9999, 6), "99.9999");
         assert_eq!(general(f64::from(100.0f32 * 999999.0 / 1e6), 6), "99.9999");

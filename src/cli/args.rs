@@ -420,7 +420,8 @@ pub struct ShowArgs {
     /// Temporal traces.
     #[arg(long = "temporal-profile-traces")]
     pub temporal_profile_traces: bool,
-    /// The N functions with the largest counters.
+    /// The N functions with the largest counters (with --sample: the hot-function list,
+    /// at most N rows).
     #[arg(long, default_value_t = 0, value_name = "N")]
     pub topn: u32,
     /// Show functions whose name matches this regular expression (a substring when run as
@@ -457,6 +458,16 @@ pub struct ShowArgs {
     /// 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
+
+    /// With --sample: the profile symbol list after the functions (extbinary profiles that
+    /// have one).
+    #[arg(long = "show-prof-sym-list")]
+    pub show_prof_sym_list: bool,
+
+    /// With --sample: only the section table of an extbinary profile (offsets, sizes,
+    /// flags); other encodings get a warning and no output.
+    #[arg(long = "show-sec-info-only")]
+    pub show_sec_info_only: bool,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
@@ -482,9 +493,24 @@ pub struct OverlapArgs {
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
+    /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
     pub instr: bool,
+
+    /// Compare two LLVM sample profiles (AutoFDO, CSSPGO) as llvm-profdata overlap --sample
+    /// does.
+    #[arg(long = "sample", conflicts_with = "instr")]
+    pub sample: bool,
+
+    /// With --sample: also list functions of both profiles whose similarity is below N
+    /// parts per million (percentage times 10000).
+    #[arg(long = "similarity-cutoff", default_value_t = 0, value_name = "N")]
+    pub similarity_cutoff: u64,
+
+    /// With --sample: read the profiles as llvm-profdata of LLVM release M does (the text
+    /// dialect; 19 or 22, default 22).
+    #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    pub target_llvm: Option<u32>,
 }
 
 /// Sample profile layouts (`--convert-sample-profile-layout`).

@@ -401,17 +401,15 @@ pub const SHOW: &[LlvmOption] = &[
         VALUE,
         "Emit output in the selected format if supported: text (default) or json (yaml is not implemented)",
     ),
-    no(
+    ours(
         "show-prof-sym-list",
         None,
         "Show profile symbol list if it exists in the profile. ",
-        SAMPLE,
     ),
-    no(
+    ours(
         "show-sec-info-only",
         None,
         "Show the information of each section in the sample profile.",
-        SAMPLE,
     ),
     ours(
         "show-vtables",
@@ -477,12 +475,11 @@ pub const OVERLAP: &[LlvmOption] = &[
     alias("o", "output", Some("<output>")),
     ours("output", Some("<output>"), "Output file"),
     ours("instr", None, "Instrumentation profile (default)"),
-    no("sample", None, "Sample profile", SAMPLE),
-    no(
+    ours("sample", None, "Sample profile"),
+    ours(
         "similarity-cutoff",
         ULONG,
         "For sample profiles, list function names for overlapped functions with similarities below the cutoff (percentage times 10000).",
-        SAMPLE,
     ),
     ours(
         "value-cutoff",

@@ -216,8 +216,20 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             }
             Err(code) => code,
         },
-        _ => match parse_clap(cmd, normalized, mode) {
-            Ok(a) => overlap::run_overlap(a, mode),
+        _ => match parse_clap::<args::OverlapArgs>(cmd, normalized, mode) {
+            Ok(mut a) => {
+                // The release named decides how sample profiles read (their text dialect).
+                if a.sample {
+                    match env_target(prog) {
+                        Ok(t) => a.target_llvm = t.map(|t| t.llvm),
+                        Err(e) => {
+                            eprintln!("{prog}: error: {e}");
+                            return EXIT_FAILURE;
+                        }
+                    }
+                }
+                overlap::run_overlap(a, mode)
+            }
             Err(code) => code,
         },
     }

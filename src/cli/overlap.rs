@@ -1,12 +1,19 @@
 //! `pgo-merge overlap BASE TEST`: overlap arguments → [`OverlapRequest`].
 
-use pgo_merge::pipeline::{self, OverlapRequest};
+use pgo_merge::pipeline::{self, OverlapRequest, SampleOverlapOptions, SampleOverlapRequest};
 
 use super::args::OverlapArgs;
 use super::{EXIT_OK, Mode, messages};
 
 /// Runs `overlap`; returns the exit code.
 pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
+    if a.sample {
+        return run_sample_overlap(a, mode);
+    }
+    if mode == Mode::Native && a.similarity_cutoff != 0 {
+        eprintln!("pgo-merge: error: --similarity-cutoff applies to sample profiles: add --sample");
+        return mode.usage_code();
+    }
     let req = OverlapRequest {
         base: a.base,
         test: a.test,
@@ -18,6 +25,26 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
         llvm_profdata: mode == Mode::LlvmProfdata,
     };
     match pipeline::overlap(&req) {
+        Ok(()) => EXIT_OK,
+        Err(e) => messages::error("pgo-merge", &e, mode),
+    }
+}
+
+/// `overlap --sample`: two sample profiles compared as llvm-profdata compares them (the
+/// report is llvm-profdata's in both modes).
+fn run_sample_overlap(a: OverlapArgs, mode: Mode) -> i32 {
+    let req = SampleOverlapRequest {
+        base: a.base,
+        test: a.test,
+        options: SampleOverlapOptions {
+            similarity_cutoff: a.similarity_cutoff,
+            value_cutoff: a.value_cutoff.unwrap_or(u64::MAX),
+            function: a.function.unwrap_or_default(),
+        },
+        target_llvm: a.target_llvm,
+        output: a.output,
+    };
+    match pipeline::overlap_sample(&req) {
         Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),
     }

@@ -21,6 +21,18 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
     if a.sample {
         return run_sample_show(a, json, mode);
     }
+    // llvm-profdata ignores these without --sample; we say so, natively.
+    if mode == Mode::Native
+        && let Some(opt) = [
+            (a.show_prof_sym_list, "--show-prof-sym-list"),
+            (a.show_sec_info_only, "--show-sec-info-only"),
+        ]
+        .iter()
+        .find_map(|(on, name)| on.then_some(*name))
+    {
+        eprintln!("pgo-merge: error: {opt} applies to sample profiles: add --sample");
+        return mode.usage_code();
+    }
     let function = match (&a.function, mode) {
         (None, _) => None,
         (Some(f), Mode::LlvmProfdata) => Some(FunctionFilter::Substring(f.clone())),
@@ -77,28 +89,52 @@ fn run_sample_show(a: ShowArgs, json: bool, mode: Mode) -> i32 {
         )));
         messages::error("pgo-merge", &e, mode)
     };
-    if a.hot_func_list {
-        return refuse("--hot-func-list");
-    }
-    if a.topn != 0 {
-        return refuse("--topn");
-    }
     if a.files.len() != 1 {
         return refuse("showing more than one file");
     }
+    // As llvm-profdata: --all-functions wins over --function.
+    if a.all_functions && a.function.is_some() {
+        eprintln!("warning: -function argument ignored: showing all functions");
+    }
+    let function = if a.all_functions {
+        None
+    } else {
+        a.function.clone()
+    };
     let req = SampleShowRequest {
         file: a.files[0].clone(),
         options: SampleShowOptions {
-            function: a.function.clone(),
+            function,
             json,
             detailed_summary: a.detailed_summary,
             llvm: a.target_llvm.unwrap_or(0),
+            symbol_list: a.show_prof_sym_list,
+            hot_func_list: a.hot_func_list,
+            topn: a.topn,
         },
+        section_info_only: a.show_sec_info_only,
         target_llvm: a.target_llvm,
         output: a.output.clone(),
     };
     match pipeline::show_sample(&req) {
-        Ok(()) => EXIT_OK,
+        Ok(warnings) => {
+            print_warnings(&warnings, mode);
+            EXIT_OK
+        }
         Err(e) => messages::error("pgo-merge", &e, mode),
+    }
+}
+
+/// Warnings of a sample job: as llvm-profdata prints them (`warning: …`) in the drop-in,
+/// with our prefix otherwise.
+fn print_warnings(warnings: &[pgo_merge::pipeline::Message], mode: Mode) {
+    if mode == Mode::LlvmProfdata {
+        for w in warnings {
+            if let pgo_merge::pipeline::Message::Warning(w) = w {
+                eprintln!("warning: {}", w.message);
+            }
+        }
+    } else {
+        messages::print("pgo-merge", warnings, false);
     }
 }

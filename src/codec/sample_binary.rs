@@ -79,6 +79,21 @@ pub mod sec {
     pub const LBR_PROFILE: u64 = 32;
 }
 
+/// One entry of an extbinary file's section table (`SecHdrTableEntry`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SectionEntry {
+    /// Section type (`sec::*`).
+    pub kind: u64,
+    /// Flags (`flag::*`).
+    pub flags: u64,
+    /// Offset of the section from the file's start.
+    pub offset: u64,
+    /// Size in the file (compressed size framing included).
+    pub size: u64,
+    /// Where the entry itself is in the file (for messages).
+    pub entry_at: u64,
+}
+
 /// Section flags. Common flags use the low 32 bits, section-specific ones the high 32.
 pub mod flag {
     /// Common: the section is zlib-compressed.
@@ -245,7 +260,8 @@ pub fn read_header(r: &mut SampleCursor<'_>, magic: u64, expected: &'static str)
     Ok(())
 }
 
-/// A stored profile summary (read to check the structure; writers recompute it).
+/// A stored profile summary (writers recompute it; readers keep it as LLVM's reader does,
+/// see [`StoredSummary::to_summary`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct StoredSummary {
     /// Sum of all body counts.
@@ -260,6 +276,33 @@ pub struct StoredSummary {
     pub num_functions: u64,
     /// (cutoff, min count, number of counts).
     pub entries: Vec<(u64, u64, u64)>,
+}
+
+impl StoredSummary {
+    /// The summary as LLVM's reader holds it (`ProfileSummary`): the number of counts and of
+    /// functions, and each entry's cutoff, are 32-bit there, so larger stored values keep
+    /// their low 32 bits, as in LLVM.
+    pub fn to_summary(&self) -> crate::ir::summary::Summary {
+        crate::ir::summary::Summary {
+            num_functions: u64::from(self.num_functions as u32),
+            num_counts: u64::from(self.num_counts as u32),
+            max_function_count: self.max_function_count,
+            max_count: self.max_count,
+            max_internal_count: 0,
+            total_count: self.total_count,
+            detailed: self
+                .entries
+                .iter()
+                .map(
+                    |&(cutoff, min_count, num_counts)| crate::ir::summary::SummaryEntry {
+                        cutoff: cutoff as u32,
+                        min_count,
+                        num_counts,
+                    },
+                )
+                .collect(),
+        }
+    }
 }
 
 /// Reads a summary.

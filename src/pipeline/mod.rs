@@ -8,6 +8,9 @@
 //! | merge / convert ([`merge()`]) | [`MergeRequest`] | [`MergeOutcome`] |
 //! | describe ([`show()`]) | [`ShowRequest`] | the report, written; reader warnings |
 //! | compare ([`overlap()`]) | [`OverlapRequest`] | the report, written |
+//! | merge sample profiles ([`merge_sample()`]) | [`SampleMergeRequest`] | [`MergeOutcome`] |
+//! | describe a sample profile ([`show_sample()`]) | [`SampleShowRequest`] | the report, written; warnings |
+//! | compare sample profiles ([`overlap_sample()`]) | [`SampleOverlapRequest`] | the report, written |
 //! | symbolise JIT samples ([`symbolize()`]) | [`SymbolizeRequest`] | [`SymbolizeOutcome`] |
 //!
 //! Outcomes carry what happened as [`Message`]s, in the order it happened: warnings,
@@ -61,7 +64,8 @@ pub use merge::{
 pub use overlap::{OverlapRequest, overlap};
 pub use sample::{
     ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,
-    SampleShowOptions, SampleShowRequest, merge_sample, show_sample,
+    SampleOverlapOptions, SampleOverlapRequest, SampleShowOptions, SampleShowRequest, merge_sample,
+    overlap_sample, show_sample,
 };
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};

@@ -1,6 +1,7 @@
 //! Sample-profile merges (`pgo-merge --sample`, `llvm-profdata merge --sample`): inputs read
 //! by reader threads ahead of the fold, folded in input order by [`SampleMerger`], written
-//! by a sample back-end.
+//! by a sample back-end. Also the other sample-profile jobs: `show --sample`
+//! ([`show_sample`]) and `overlap --sample` ([`overlap_sample`]).
 //!
 //! Binary and extbinary inputs are read into the flat form ([`FlatSampleProfile`], a few
 //! reused vectors) and folded from it; text inputs, and the rare binary ones the flat form
@@ -22,15 +23,18 @@ pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 pub use crate::backends::sample::show::SampleShowOptions;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
-use crate::frontends::sample::{self as readers, ReadOptions, TextDialect};
+use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
 pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
 use crate::passes::merge::FailureMode;
 use crate::passes::remap::Remapping;
+pub use crate::passes::sample::SampleOverlapOptions;
 use crate::passes::sample::size_limit::SizeLimitPruner;
 pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
-use crate::passes::sample::{SampleMerger, convert_layout, trim_cold_contexts};
+use crate::passes::sample::{
+    SampleMerger, convert_layout, overlap_sample as compare, trim_cold_contexts,
+};
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
 pub const DEFAULT_TARGET_LLVM: u32 = 22;
@@ -520,14 +524,24 @@ pub struct SampleShowRequest {
     pub file: PathBuf,
     /// What to print.
     pub options: SampleShowOptions,
+    /// Only the section table of an extbinary file (`--show-sec-info-only`); the profile is
+    /// not read. Other encodings have none: a warning, and nothing is printed.
+    pub section_info_only: bool,
     /// The LLVM release whose reader and report to follow.
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
 }
 
-/// Reads one sample profile and writes its `show --sample` report.
-pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
+/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
+fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
+    ReadOptions {
+        text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+    }
+}
+
+/// Reads one sample profile and writes its `show --sample` report; returns warnings.
+pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     if let Some(o) = &r.output
         && super::show::same_file(&r.file, o)
     {
@@ -536,15 +550,99 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<()> {
             r.file.display()
         )));
     }
+    let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    if r.section_info_only {
+        let file = InputFile::open(&r.file)?;
+        let report = match SampleEncoding::sniff(file.bytes()) {
+            SampleEncoding::ExtBinary => {
+                let table = readers::extbinary::read_section_table(file.bytes())
+                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                if table.is_empty() {
+                    return Err(Error::at(
+                        16,
+                        ErrorKind::Malformed {
+                            what: "section table",
+                            detail: "an extbinary profile without sections has no section \
+                                     information to show (llvm-profdata reads past its table)"
+                                .into(),
+                        },
+                    )
+                    .with_path(&r.file));
+                }
+                writers::show::section_info(&table)
+            }
+            SampleEncoding::Unknown | SampleEncoding::CompactBinary => {
+                // Not a sample profile LLVM reads: the reader's error.
+                readers::read(file.bytes(), &read_options_for(r.target_llvm))
+                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                String::new()
+            }
+            _ => {
+                output::write_bytes(&dest, b"")?;
+                return Ok(vec![Message::Warning(Warning::new(
+                    "-show-sec-info-only is only supported for sample profile in extbinary \
+                     format and is ignored for other formats.",
+                ))]);
+            }
+        };
+        file.check_unchanged().map_err(|e| e.with_path(&r.file))?;
+        output::write_bytes(&dest, report.as_bytes())?;
+        return Ok(Vec::new());
+    }
     let input = InputSpec {
         path: r.file.clone(),
         weight: Weight::ONE,
     };
-    let options = ReadOptions {
-        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
-    };
-    let profile = read_one(&input, &options)?;
+    let profile = read_one(&input, &read_options_for(r.target_llvm))?;
+    if r.options.symbol_list && profile.symbol_list.is_none() {
+        return Err(request_error(format!(
+            "{}: the profile has no profile symbol list to show (only extbinary profiles \
+             carry one; llvm-profdata crashes here)",
+            r.file.display()
+        )));
+    }
     let report = writers::show::show(&profile, &r.options);
+    output::write_bytes(&dest, report.as_bytes())?;
+    Ok(Vec::new())
+}
+
+/// What `overlap --sample` compares.
+#[derive(Debug, Clone, Default)]
+pub struct SampleOverlapRequest {
+    /// The base profile.
+    pub base: PathBuf,
+    /// The test profile.
+    pub test: PathBuf,
+    /// Which functions the per-function table lists.
+    pub options: SampleOverlapOptions,
+    /// The LLVM release whose reader to follow (the text dialect).
+    pub target_llvm: Option<u32>,
+    /// Where the report goes (`None` or `-`: standard output).
+    pub output: Option<PathBuf>,
+}
+
+/// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
+/// them.
+pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
+    let options = read_options_for(r.target_llvm);
+    let read = |path: &PathBuf| {
+        read_one(
+            &InputSpec {
+                path: path.clone(),
+                weight: Weight::ONE,
+            },
+            &options,
+        )
+    };
+    let base = read(&r.base)?;
+    let test = read(&r.test)?;
+    let figures = compare(&base, &test, &r.options)?;
+    let report = writers::overlap::report(
+        &figures,
+        r.base.as_os_str().as_encoded_bytes(),
+        r.test.as_os_str().as_encoded_bytes(),
+        r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM),
+    );
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
-    output::write_bytes(&dest, report.as_bytes())
+    output::write_bytes(&dest, &report)
 }

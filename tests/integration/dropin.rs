@@ -110,7 +110,7 @@ fn unsupported_options_and_subcommands_fail_clearly() {
             vec!["merge", "-no-such-thing"],
             "Unknown command line argument",
         ),
-        (vec!["show", "--show-prof-sym-list"], "show-prof-sym-list"),
+        (vec!["show", "--memory"], "memory"),
         (vec!["order"], "order"),
     ] {
         let (code, _, err) = run_full(Command::new(&ours).args(&args).arg(&f));

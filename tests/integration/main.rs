@@ -38,6 +38,7 @@ mod sample_binary;
 mod sample_flat;
 mod sample_generated;
 mod sample_options;
+mod sample_overlap;
 mod sample_text;
 mod sample_use;
 mod sharded_merge;

@@ -20,10 +20,11 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
         BINARY_MAGIC,
         "LLVM binary sample profile (SPROF42\\xff)",
     )?;
-    read_summary(&mut r)?;
+    let summary = read_summary(&mut r)?;
     let names = read_plain_names(&mut r)?;
     let mut profile = SampleProfile::new();
     profile.format = Some(SampleFormat::Binary);
+    profile.stored_summary = Some(summary.to_summary());
     while !r.is_empty() {
         let head = r.num("function: head samples")?;
         let i = r.index(names.len(), "function: name index")?;

@@ -29,20 +29,7 @@ use crate::ir::sample::{
 };
 use crate::ir::symbols::Name;
 
-/// One entry of the section table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SectionEntry {
-    /// Section type (`sec::*`).
-    pub kind: u64,
-    /// Flags (`flag::*`).
-    pub flags: u64,
-    /// Offset of the section from the file's start.
-    pub offset: u64,
-    /// Size in the file (compressed size framing included).
-    pub size: u64,
-    /// Where the entry itself is in the file (for messages).
-    pub entry_at: u64,
-}
+pub use crate::codec::sample_binary::SectionEntry;
 
 /// Reads the magic, version and section table.
 pub fn read_section_table(data: &[u8]) -> Result<Vec<SectionEntry>> {
@@ -194,7 +181,7 @@ fn read_section(
     let mut r = SampleCursor::new(bytes, base);
     match e.kind {
         sec::SUMMARY => {
-            read_summary(&mut r)?;
+            profile.stored_summary = Some(read_summary(&mut r)?.to_summary());
             let f = &mut profile.flags;
             f.partial |= e.flags & flag::PARTIAL != 0;
             if e.flags & flag::FULL_CONTEXT != 0 && !st.profiles_read {

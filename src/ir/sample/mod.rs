@@ -24,6 +24,7 @@ pub mod function;
 pub mod function_id;
 pub mod location;
 pub mod merge;
+pub mod overlap;
 pub mod profile;
 pub mod record;
 pub mod summary;
@@ -34,6 +35,7 @@ pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCoun
 pub use function_id::FunctionId;
 pub use location::LineLocation;
 pub use merge::MergeIssueKind;
+pub use overlap::{SampleOverlap, SampleOverlapFigures, SampleOverlapStats};
 pub use profile::{ProfileSymbolList, SampleFlags, SampleFormat, SampleProfile};
 pub use record::{CallTargets, SampleRecord};
 

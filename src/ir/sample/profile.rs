@@ -5,6 +5,7 @@ use std::collections::{BTreeSet, HashMap};
 
 use super::{FunctionSamples, SampleContext};
 use crate::ir::fx::FxBuildHasher;
+use crate::ir::summary::Summary;
 use crate::ir::symbols::Name;
 
 /// The encoding a sample profile was read from (or is to be written in).
@@ -97,6 +98,12 @@ pub struct SampleProfile {
     /// insertion still shapes the map's iteration order, which erasing does not rebuild.
     /// Usually empty.
     pub erased: Vec<SampleContext>,
+    /// The profile summary stored in the file (binary and extbinary encodings), as LLVM's
+    /// reader keeps it: what llvm-profdata's `show --sample --detailed-summary`,
+    /// `--hot-func-list` and `overlap --sample` use for such inputs. `None` for text
+    /// inputs (LLVM computes their summary when it reads them) and for profiles built by
+    /// passes; see [`super::summary::of_reader`].
+    pub stored_summary: Option<Summary>,
 }
 
 impl SampleProfile {

@@ -43,6 +43,16 @@ pub fn compute(profile: &SampleProfile) -> Summary {
     s
 }
 
+/// The summary LLVM's reader of `profile` has: the one stored in the file for binary and
+/// extbinary inputs ([`SampleProfile::stored_summary`]), else the one it computes
+/// ([`compute`]) as it reads a text profile.
+pub fn of_reader(profile: &SampleProfile) -> std::borrow::Cow<'_, Summary> {
+    match &profile.stored_summary {
+        Some(s) => std::borrow::Cow::Borrowed(s),
+        None => std::borrow::Cow::Owned(compute(profile)),
+    }
+}
+
 fn sorted_by_context(profile: &SampleProfile) -> Vec<(&super::SampleContext, &FunctionSamples)> {
     let mut v: Vec<_> = profile.functions.iter().collect();
     v.sort_by(|a, b| a.0.cmp(b.0));

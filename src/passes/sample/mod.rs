@@ -1,12 +1,15 @@
 //! Passes over sample profiles ([`crate::ir::sample`]): the weighted merge, cold-context
-//! trimming, layout conversion (flat, nested), symbol remapping and pruning to a size limit.
+//! trimming, layout conversion (flat, nested), symbol remapping, pruning to a size limit,
+//! and the comparison of two profiles (`overlap --sample`).
 
 pub mod layout;
 pub mod merge;
+pub mod overlap;
 pub mod remap;
 pub mod size_limit;
 pub mod trim;
 
 pub use layout::{SampleLayout, convert_layout};
 pub use merge::{IssueKind, MergeIssue, SampleMerger};
+pub use overlap::{SampleOverlapOptions, overlap as overlap_sample};
 pub use trim::{ColdContextOptions, ColdContextStats, trim_cold_contexts};
