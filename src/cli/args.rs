@@ -22,6 +22,9 @@ pub const AFTER_HELP: &str = "Drop-in for llvm-profdata: run through a link name
     llvm-profdata (e.g. `ln -s $(which pgo-merge) ~/bin/llvm-profdata`, first on PATH), it \
     takes llvm-profdata's merge, show and overlap options; a link named llvm-profdata-N writes \
     profiles for LLVM N, as does PGO_MERGE_TARGET_LLVM=N for a link without a version.\n\n\
+    Outputs replace their file atomically (never partly written); PGO_MERGE_SYNC_OUTPUT=1 also \
+    syncs each one to disk before it replaces the file, for outputs that must survive a power \
+    loss.\n\n\
     Exit codes: 0 success; 1 the work failed (an input or input list is missing, unreadable or \
     corrupt, inputs conflict, an I/O error); 2 usage error (a bad option or combination of \
     options, no inputs). Run as llvm-profdata (the drop-in), every failure exits with 1.";
