@@ -382,7 +382,8 @@ fn read_general<'a>(
 }
 
 /// One input of a window: the error that kept it from being opened, or the file opened and
-/// what reading it gave.
+/// what reading it gave. (Short-lived, a window's worth at a time, as [`Read`].)
+#[allow(clippy::large_enum_variant)]
 enum Opened<'a> {
     Failed(Error),
     Read(&'a InputFile, Result<Read<'a>>),

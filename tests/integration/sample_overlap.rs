@@ -58,6 +58,7 @@ fn sample_files(test: &str) -> Vec<PathBuf> {
 fn read_options(release: u32) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(release),
+        context_hash: pgo_merge::codec::llvm_hash::ContextHash::for_llvm(release),
     }
 }
 
