@@ -175,7 +175,7 @@ pub fn sample_binary(data: &[u8]) {
     let by_hash: std::collections::HashSet<Option<u64>> = p
         .functions
         .keys()
-        .map(pgo_merge::codec::unordered_order::sample_map_key)
+        .map(|c| pgo_merge::codec::unordered_order::sample_map_key(c, p.context_hash))
         .collect();
     let n = p.functions.len();
     for (opts, distinct) in [

@@ -1,6 +1,7 @@
-//! LLVM's `hash_combine_range` (`llvm/ADT/Hashing.h`, a CityHash variant) over 64-bit values,
-//! with the fixed seed of release builds (`LLVM_ENABLE_ABI_BREAKING_CHECKS` off, as the
-//! distributed `llvm-profdata` binaries are built).
+//! LLVM's `hash_combine_range` (`llvm/ADT/Hashing.h`: a CityHash variant up to LLVM 22, XXH3-64
+//! from LLVM 23) over 64-bit values, with the fixed seed of release builds
+//! (`LLVM_ENABLE_ABI_BREAKING_CHECKS` off, as the distributed `llvm-profdata` binaries are
+//! built), and the per-frame hash of a calling context ([`ContextHash`]).
 //!
 //! LLVM keys a context-sensitive sample profile by this hash of its frames
 //! (`SampleContext::getHashCode`), and the iteration order of its profile map — hence the order
@@ -207,8 +208,90 @@ pub fn hash_combine_range_u64(values: &[u64]) -> u64 {
     st.finalize(length)
 }
 
-/// `SampleContextFrame::getHashCode` of LLVM 19–22: the function's 64-bit hash (MD5 of its
-/// name) plus 33 times the location's id (`discriminator << 32 | line offset`), wrapping.
+/// How an LLVM release keys a calling context in its `SampleProfileMap`: each frame's hash
+/// (`SampleContextFrame::getHashCode`), combined by `hash_combine_range`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ContextHash {
+    /// LLVM 19–22: a frame's function hashed by MD5 ([`context_frame_hash`]), the frames
+    /// combined by the CityHash-based [`hash_combine_range_u64`].
+    #[default]
+    Llvm19,
+    /// LLVM 23: a frame's function hashed by [`std_string_hash`] when it is a name (by its
+    /// stored hash when it is an MD5 hash), the frames combined by XXH3-64
+    /// ([`hash_combine_range_u64_xxh3`]).
+    Llvm23,
+}
+
+impl ContextHash {
+    /// The combination LLVM release `major` uses.
+    pub fn for_llvm(major: u32) -> ContextHash {
+        if major >= 23 {
+            ContextHash::Llvm23
+        } else {
+            ContextHash::Llvm19
+        }
+    }
+
+    /// The hash of one frame: its function (`name` if it is text, else the function's
+    /// 64-bit hash `function_hash`) at a location of its caller.
+    pub fn frame(
+        self,
+        function_hash: impl FnOnce() -> u64,
+        name: Option<&[u8]>,
+        line_offset: u32,
+        discriminator: u32,
+    ) -> u64 {
+        let f = match (self, name) {
+            (ContextHash::Llvm23, Some(n)) => std_string_hash(n),
+            _ => function_hash(),
+        };
+        context_frame_hash(f, line_offset, discriminator)
+    }
+
+    /// The key of a context whose frames hash to `frame_hashes`, in order.
+    pub fn combine(self, frame_hashes: &[u64]) -> u64 {
+        match self {
+            ContextHash::Llvm19 => hash_combine_range_u64(frame_hashes),
+            ContextHash::Llvm23 => hash_combine_range_u64_xxh3(frame_hashes),
+        }
+    }
+}
+
+/// LLVM 23's `hash_combine_range` over values whose `hash_value` is the value itself: the
+/// values laid out as 8 little-endian bytes each, hashed with XXH3-64 (seed 0), XORed with the
+/// fixed execution seed of release builds.
+pub fn hash_combine_range_u64_xxh3(values: &[u64]) -> u64 {
+    let mut bytes = Vec::with_capacity(values.len() * 8);
+    for v in values {
+        bytes.extend_from_slice(&v.to_le_bytes());
+    }
+    xxhash_rust::xxh3::xxh3_64(&bytes) ^ SEED
+}
+
+/// libstdc++'s `std::hash<std::string>` on 64-bit targets (`std::_Hash_bytes`, a MurmurHash2
+/// variant, with its seed `0xc70f6907`): what LLVM 23 hashes a context frame's function
+/// name with when the name is text.
+pub fn std_string_hash(s: &[u8]) -> u64 {
+    const MUL: u64 = (0xc6a4_a793u64 << 32) + 0x5bd1_e995;
+    let len = s.len();
+    let mut hash = 0xc70f_6907u64 ^ (len as u64).wrapping_mul(MUL);
+    let whole = len & !7;
+    for at in (0..whole).step_by(8) {
+        hash ^= shift_mix(fetch64(s, at).wrapping_mul(MUL)).wrapping_mul(MUL);
+        hash = hash.wrapping_mul(MUL);
+    }
+    if len > whole {
+        let tail = s[whole..]
+            .iter()
+            .rev()
+            .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+        hash ^= tail;
+        hash = hash.wrapping_mul(MUL);
+    }
+    shift_mix(shift_mix(hash).wrapping_mul(MUL))
+}
+
+/// `SampleContextFrame::getHashCode`: the function's hash (in LLVM 19–22 its MD5) plus 33 times the location's id (`discriminator << 32 | line offset`), wrapping.
 pub fn context_frame_hash(function_hash: u64, line_offset: u32, discriminator: u32) -> u64 {
     let loc = (u64::from(discriminator) << 32) | u64::from(line_offset);
     function_hash.wrapping_add(loc << 5).wrapping_add(loc)
@@ -228,6 +311,52 @@ mod tests {
                 .collect();
             assert_eq!(hash_combine_range_u64(&v), *expected, "{n} values");
         }
+    }
+
+    /// Values printed by a C++ program calling `std::hash<std::string>` (g++, libstdc++,
+    /// x86-64).
+    #[test]
+    fn matches_libstdcxx_string_hash() {
+        for (s, expected) in [
+            (&b""[..], 0x553e_9390_1e46_2a6e),
+            (b"a", 0x454d_dee4_88c1_ed6b),
+            (b"main", 0xa4b4_090b_8f93_6f2c),
+            (b"foo_bar", 0x8ebe_ae6b_6703_8c5e),
+            (b"_Z3fooi12345", 0xb6f5_0118_6640_f42c),
+            (b"0123456789abcdefXYZ", 0x36c7_5353_3da7_78af),
+        ] {
+            assert_eq!(
+                std_string_hash(s),
+                expected,
+                "{:?}",
+                String::from_utf8_lossy(s)
+            );
+        }
+    }
+
+    /// LLVM 23's combination: XXH3-64 of no bytes is its published empty-input value.
+    #[test]
+    fn xxh3_combination() {
+        assert_eq!(
+            hash_combine_range_u64_xxh3(&[]),
+            0x2d06_8005_38d3_94c2 ^ SEED
+        );
+        assert_eq!(
+            ContextHash::Llvm23.combine(&[1, 2]),
+            hash_combine_range_u64_xxh3(&[1, 2])
+        );
+        assert_eq!(
+            ContextHash::Llvm19.combine(&[1, 2]),
+            hash_combine_range_u64(&[1, 2])
+        );
+        // A name is hashed as text by LLVM 23 and by MD5 before; a hash is itself in both.
+        let md5 = 0x1234_u64;
+        assert_eq!(ContextHash::Llvm19.frame(|| md5, Some(b"main"), 0, 0), md5);
+        assert_eq!(
+            ContextHash::Llvm23.frame(|| md5, Some(b"main"), 0, 0),
+            std_string_hash(b"main")
+        );
+        assert_eq!(ContextHash::Llvm23.frame(|| md5, None, 1, 0), md5 + 33);
     }
 
     const EXPECTED: &[(usize, u64)] = &[

@@ -15,7 +15,7 @@
 //! bucket is empty goes to the front of the list; otherwise it goes to the front of its
 //! bucket's run. A rehash walks the old list and rebuilds the list the same way.
 
-use crate::codec::llvm_hash::{context_frame_hash, hash_combine_range_u64};
+use crate::codec::llvm_hash::ContextHash;
 use crate::ir::sample::{SampleContext, SampleProfile};
 
 /// libstdc++'s `__fast_bkt`: bucket counts for requests below 14.
@@ -544,22 +544,23 @@ pub fn iteration_order(keys: &[u64]) -> Vec<usize> {
 
 /// The key LLVM's `SampleProfileMap` stores a top-level profile under: the MD5 of a plain
 /// function's name; for a calling context, `hash_combine_range` of its frames' hashes
-/// (`SampleContext::getHashCode`).
-pub fn sample_map_key(ctx: &SampleContext) -> Option<u64> {
+/// (`SampleContext::getHashCode`), hashed as the release `hash` stands for does.
+pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> Option<u64> {
     match ctx {
         SampleContext::Function(f) => Some(f.hash_code()),
         SampleContext::Context(frames) => {
             let hashes: Vec<u64> = frames
                 .iter()
                 .map(|fr| {
-                    context_frame_hash(
-                        fr.function.hash_code(),
+                    hash.frame(
+                        || fr.function.hash_code(),
+                        fr.function.as_bytes(),
                         fr.location.line_offset,
                         fr.location.discriminator,
                     )
                 })
                 .collect();
-            Some(hash_combine_range_u64(&hashes))
+            Some(hash.combine(&hashes))
         }
     }
 }
@@ -586,7 +587,10 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
     {
         return None;
     }
-    let keys: Option<Vec<u64>> = order.iter().map(sample_map_key).collect();
+    let keys: Option<Vec<u64>> = order
+        .iter()
+        .map(|c| sample_map_key(c, profile.context_hash))
+        .collect();
     let keys = keys?;
     if erased.is_empty() {
         return Some(
@@ -603,7 +607,10 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
             first_at.push(i);
         }
     }
-    let erased_keys: Option<Vec<u64>> = erased.iter().map(sample_map_key).collect();
+    let erased_keys: Option<Vec<u64>> = erased
+        .iter()
+        .map(|c| sample_map_key(c, profile.context_hash))
+        .collect();
     m.remove_many(erased_keys?);
     Some(m.order().into_iter().map(|n| &order[first_at[n]]).collect())
 }

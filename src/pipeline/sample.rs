@@ -21,6 +21,7 @@ use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
 pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 pub use crate::backends::sample::show::SampleShowOptions;
+use crate::codec::llvm_hash::ContextHash;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
@@ -123,6 +124,7 @@ pub struct SampleMerged {
 fn read_options(r: &SampleMergeRequest) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        context_hash: ContextHash::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
     }
 }
 
@@ -177,7 +179,7 @@ pub fn merge_sample_profiles(
         r.threads
     };
     progress.start(inputs.len());
-    let mut merger = SampleMerger::new();
+    let mut merger = SampleMerger::with_context_hash(options.context_hash);
     let mut messages = Vec::new();
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
@@ -537,6 +539,7 @@ pub struct SampleShowRequest {
 fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        context_hash: ContextHash::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
     }
 }
 

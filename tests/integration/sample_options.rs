@@ -1,5 +1,5 @@
 //! `merge --sample --remapping-file` and `--output-size-limit` against the real tools: our
-//! drop-in (named `llvm-profdata-19` / `llvm-profdata-22`) and the real llvm-profdata of
+//! drop-in (named `llvm-profdata-19` / `-22` / `-23`) and the real llvm-profdata of
 //! that release run with the same arguments on the same inputs, and the outputs compared
 //! byte for byte (text, binary, extbinary); where llvm-profdata fails (a limit that cannot
 //! be met), we must fail too. Inputs: the profiles of testdata/sample, the third-party
@@ -337,6 +337,11 @@ fn sample_size_limits_match_llvm_profdata_19() {
     check_size_limits("19");
 }
 
+#[test]
+fn sample_size_limits_match_llvm_profdata_23() {
+    check_size_limits("23");
+}
+
 fn check_remapping(version: &str) {
     let test = format!("sample_remapping_matches_llvm_profdata_{version}");
     let Some(real) = tool(&format!("llvm-profdata-{version}"), &test) else {
@@ -443,6 +448,11 @@ fn sample_remapping_matches_llvm_profdata_22() {
 #[test]
 fn sample_remapping_matches_llvm_profdata_19() {
     check_remapping("19");
+}
+
+#[test]
+fn sample_remapping_matches_llvm_profdata_23() {
+    check_remapping("23");
 }
 
 /// A remapped context-sensitive profile written as extbinary: llvm-profdata writes a file
@@ -640,4 +650,9 @@ fn flattened_extbinary_matches_llvm_profdata_22() {
 #[test]
 fn flattened_extbinary_matches_llvm_profdata_19() {
     check_flat_extbinary("19");
+}
+
+#[test]
+fn flattened_extbinary_matches_llvm_profdata_23() {
+    check_flat_extbinary("23");
 }

@@ -1,6 +1,6 @@
 //! `overlap --sample` and the `show --sample` reports beyond the function dump
 //! (`--hot-func-list`, `--topn`, `--show-prof-sym-list`, `--show-sec-info-only`,
-//! `--detailed-summary`), against the real `llvm-profdata-19` and `-22`: the same inputs,
+//! `--detailed-summary`), against the real `llvm-profdata-19`, `-22` and `-23`: the same inputs,
 //! the same bytes on standard output, the same refusals. Inputs: every sample profile of
 //! testdata/sample/ (text, and the binary forms llvm-profdata and llvm-profgen wrote) and of
 //! shared/testdata-external/llvm-sample/ (SKIPPED when absent).
@@ -17,7 +17,7 @@ use pgo_merge::pipeline::sample::{
 use crate::common::*;
 
 /// The releases compared.
-const RELEASES: [u32; 2] = [19, 22];
+const RELEASES: [u32; 3] = [19, 22, 23];
 
 /// Every sample profile of testdata/sample/ and of the third-party folder that LLVM reads
 /// (GCC `.gcov` inputs, which we do not read, left out), sorted.
@@ -58,6 +58,7 @@ fn sample_files(test: &str) -> Vec<PathBuf> {
 fn read_options(release: u32) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(release),
+        context_hash: pgo_merge::codec::llvm_hash::ContextHash::for_llvm(release),
     }
 }
 
@@ -265,6 +266,11 @@ fn overlap_sample_is_llvm_profdata_22s() {
     check_overlap(22);
 }
 
+#[test]
+fn overlap_sample_is_llvm_profdata_23s() {
+    check_overlap(23);
+}
+
 /// The `show --sample` views compared: llvm-profdata's options, and ours.
 fn show_views() -> Vec<(Vec<&'static str>, SampleShowOptions, bool)> {
     let base = SampleShowOptions::default();
@@ -388,6 +394,11 @@ fn show_sample_reports_are_llvm_profdata_19s() {
 #[test]
 fn show_sample_reports_are_llvm_profdata_22s() {
     check_show(22);
+}
+
+#[test]
+fn show_sample_reports_are_llvm_profdata_23s() {
+    check_show(23);
 }
 
 /// The section flags llvm-profdata names, on a file whose table has every flag bit set

@@ -45,13 +45,13 @@ pub fn show(profile: &SampleProfile, opts: &SampleShowOptions) -> String {
             // LLVM looks the name up by its hash (its map's key): a profile written with
             // MD5 names finds it too.
             let key = SampleContext::Function(crate::ir::sample::FunctionId::name(name.as_bytes()));
-            let hash = sample_map_key(&key);
+            let hash = sample_map_key(&key, profile.context_hash);
             match profile.functions.get_key_value(&key) {
                 Some(kv) => vec![kv],
                 None => profile
                     .functions
                     .iter()
-                    .filter(|(k, _)| sample_map_key(k) == hash)
+                    .filter(|(k, _)| sample_map_key(k, profile.context_hash) == hash)
                     .min_by(|a, b| a.0.cmp(b.0))
                     .into_iter()
                     .collect(),

@@ -84,10 +84,18 @@ impl SampleEncoding {
 pub struct ReadOptions {
     /// The text dialect.
     pub text: TextDialect,
+    /// How the release keys a calling context in its profile map (set on the profile read).
+    pub context_hash: crate::codec::llvm_hash::ContextHash,
 }
 
 /// Reads a sample profile of any supported encoding.
 pub fn read(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
+    let mut profile = read_encoding(data, options)?;
+    profile.context_hash = options.context_hash;
+    Ok(profile)
+}
+
+fn read_encoding(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
     match SampleEncoding::sniff(data) {
         SampleEncoding::Text => text::read(data, options.text),
         SampleEncoding::Binary => binary::read(data),

@@ -104,6 +104,10 @@ pub struct SampleProfile {
     /// inputs (LLVM computes their summary when it reads them) and for profiles built by
     /// passes; see [`super::summary::of_reader`].
     pub stored_summary: Option<Summary>,
+    /// How the LLVM release being followed keys a calling context in its map (LLVM 23
+    /// changed it), which decides the map's iteration order replayed from
+    /// `insertion_order`.
+    pub context_hash: crate::codec::llvm_hash::ContextHash,
 }
 
 impl SampleProfile {

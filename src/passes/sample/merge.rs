@@ -15,7 +15,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use crate::codec::llvm_hash::{context_frame_hash, hash_combine_range_u64};
+use crate::codec::llvm_hash::ContextHash;
 use crate::codec::unordered_order::{iteration_order, merged_insertion_order};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::fx::{FxBuildHasher, FxHashSet};
@@ -119,6 +119,14 @@ impl SampleMerger {
         Self::default()
     }
 
+    /// A merger following the map keys of the LLVM release whose context hash is `hash`
+    /// (the inputs' own maps and the merged one are keyed alike).
+    pub fn with_context_hash(hash: ContextHash) -> Self {
+        let mut m = Self::default();
+        m.profile.context_hash = hash;
+        m
+    }
+
     /// Merges `input`, every count multiplied by `weight` (≥ 1). Errors if the input's kind
     /// (context-sensitive, probe-based) differs from the earlier inputs'.
     pub fn add(&mut self, input: SampleProfile, weight: u64) -> Result<()> {
@@ -156,6 +164,8 @@ impl SampleMerger {
         // from the record kept here.
         // A context new to the merged map is recorded when it is inserted, if it comes from
         // the input map's iteration order (contexts left out of it are not recorded).
+        let mut input = input;
+        input.context_hash = self.profile.context_hash;
         let order = merged_insertion_order([&input]);
         let mut rest = input.functions;
         let in_order: Vec<(SampleContext, FunctionSamples)> = order
@@ -227,14 +237,15 @@ impl SampleMerger {
                     let frame_hashes: Vec<u64> = frames
                         .iter()
                         .map(|f| {
-                            context_frame_hash(
-                                hashes[f.name as usize],
+                            self.profile.context_hash.frame(
+                                || hashes[f.name as usize],
+                                ids[f.name as usize].as_bytes(),
                                 f.location.line_offset,
                                 f.location.discriminator,
                             )
                         })
                         .collect();
-                    keys.push(hash_combine_range_u64(&frame_hashes));
+                    keys.push(self.profile.context_hash.combine(&frame_hashes));
                     contexts.push(SampleContext::Context(ctx.into_boxed_slice()));
                 }
             }
