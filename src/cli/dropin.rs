@@ -89,6 +89,16 @@ fn env_target(prog: &str) -> Result<Option<Target>, String> {
     target(prog, env.as_deref())
 }
 
+/// The LLVM release `show --sample` and `overlap --sample` follow when run as `prog` (it
+/// decides how sample profiles read, their text dialect and the reports' wording), or the
+/// exit code after saying why the name or `PGO_MERGE_TARGET_LLVM` names none.
+fn sample_release(prog: &str) -> Result<Option<u32>, i32> {
+    env_target(prog).map(|t| t.map(|t| t.llvm)).map_err(|e| {
+        eprintln!("{prog}: error: {e}");
+        EXIT_FAILURE
+    })
+}
+
 /// What `--version` prints in drop-in mode.
 pub fn version_text(prog: &str) -> String {
     let head = format!(
@@ -202,14 +212,10 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         }
         "show" => match parse_clap::<args::ShowArgs>(cmd, normalized, mode) {
             Ok(mut a) => {
-                // The release named decides how sample profiles read (their text dialect).
                 if a.sample {
-                    match env_target(prog) {
-                        Ok(t) => a.target_llvm = t.map(|t| t.llvm),
-                        Err(e) => {
-                            eprintln!("{prog}: error: {e}");
-                            return EXIT_FAILURE;
-                        }
+                    match sample_release(prog) {
+                        Ok(llvm) => a.target_llvm = llvm,
+                        Err(code) => return code,
                     }
                 }
                 show::run_show(a, mode)
@@ -218,14 +224,10 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         },
         _ => match parse_clap::<args::OverlapArgs>(cmd, normalized, mode) {
             Ok(mut a) => {
-                // The release named decides how sample profiles read (their text dialect).
                 if a.sample {
-                    match env_target(prog) {
-                        Ok(t) => a.target_llvm = t.map(|t| t.llvm),
-                        Err(e) => {
-                            eprintln!("{prog}: error: {e}");
-                            return EXIT_FAILURE;
-                        }
+                    match sample_release(prog) {
+                        Ok(llvm) => a.target_llvm = llvm,
+                        Err(code) => return code,
                     }
                 }
                 overlap::run_overlap(a, mode)
