@@ -208,30 +208,11 @@ pub fn hash_combine_range_u64(values: &[u64]) -> u64 {
     st.finalize(length)
 }
 
-/// How an LLVM release keys a calling context in its `SampleProfileMap`: each frame's hash
-/// (`SampleContextFrame::getHashCode`), combined by `hash_combine_range`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub enum ContextHash {
-    /// LLVM 19–22: a frame's function hashed by MD5 ([`context_frame_hash`]), the frames
-    /// combined by the CityHash-based [`hash_combine_range_u64`].
-    #[default]
-    Llvm19,
-    /// LLVM 23: a frame's function hashed by [`std_string_hash`] when it is a name (by its
-    /// stored hash when it is an MD5 hash), the frames combined by XXH3-64
-    /// ([`hash_combine_range_u64_xxh3`]).
-    Llvm23,
-}
+/// How an LLVM release keys a calling context (defined in the IR, which profiles carry; its
+/// hashes are computed here).
+pub use crate::ir::sample::ContextHash;
 
 impl ContextHash {
-    /// The combination LLVM release `major` uses.
-    pub fn for_llvm(major: u32) -> ContextHash {
-        if major >= 23 {
-            ContextHash::Llvm23
-        } else {
-            ContextHash::Llvm19
-        }
-    }
-
     /// The hash of one frame: its function (`name` if it is text, else the function's
     /// 64-bit hash `function_hash`) at a location of its caller.
     pub fn frame(

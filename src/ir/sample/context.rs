@@ -155,3 +155,29 @@ mod tests {
         assert!(SampleContext::from_frames(vec![]).is_none());
     }
 }
+
+/// How an LLVM release keys a calling context in its `SampleProfileMap`: each frame's hash
+/// (`SampleContextFrame::getHashCode`), combined by `hash_combine_range`. A profile carries
+/// the one of the release it is read for; the hashes themselves are computed by
+/// `codec::llvm_hash` (`ContextHash::frame`, `ContextHash::combine`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum ContextHash {
+    /// LLVM 19–22: a frame's function hashed by MD5, the frames combined by LLVM's
+    /// CityHash-based `hash_combine_range`.
+    #[default]
+    Llvm19,
+    /// LLVM 23: a frame's function hashed by libstdc++'s `std::hash<std::string>` when it is
+    /// a name (by its stored hash when it is an MD5 hash), the frames combined by XXH3-64.
+    Llvm23,
+}
+
+impl ContextHash {
+    /// The combination LLVM release `major` uses.
+    pub fn for_llvm(major: u32) -> ContextHash {
+        if major >= 23 {
+            ContextHash::Llvm23
+        } else {
+            ContextHash::Llvm19
+        }
+    }
+}

@@ -29,7 +29,7 @@ pub mod profile;
 pub mod record;
 pub mod summary;
 
-pub use context::{ContextFrame, SampleContext};
+pub use context::{ContextFrame, ContextHash, SampleContext};
 pub use flat::FlatSampleProfile;
 pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
 pub use function_id::FunctionId;

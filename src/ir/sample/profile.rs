@@ -107,7 +107,7 @@ pub struct SampleProfile {
     /// How the LLVM release being followed keys a calling context in its map (LLVM 23
     /// changed it), which decides the map's iteration order replayed from
     /// `insertion_order`.
-    pub context_hash: crate::codec::llvm_hash::ContextHash,
+    pub context_hash: super::ContextHash,
 }
 
 impl SampleProfile {
