@@ -340,3 +340,21 @@ pub fn run_full(cmd: &mut Command) -> (i32, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// Fails the test unless at least `at_least + 1` comparisons ran and none of them differed,
+/// listing the differences (`against`: whose output they differ from, e.g. "llvm-profdata-22",
+/// or empty).
+pub fn assert_no_differences(compared: usize, at_least: usize, diffs: &[String], against: &str) {
+    assert!(compared > at_least, "only {compared} comparisons");
+    let from = if against.is_empty() {
+        String::new()
+    } else {
+        format!(" from {against}")
+    };
+    assert!(
+        diffs.is_empty(),
+        "{} of {compared} differ{from}:\n{}",
+        diffs.len(),
+        diffs.join("\n")
+    );
+}

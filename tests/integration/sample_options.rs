@@ -318,12 +318,11 @@ fn check_size_limits(version: &str) {
             }
         }
     }
-    assert!(compared > 150, "only {compared} comparisons");
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ from llvm-profdata-{version}:\n{}",
-        failures.len(),
-        failures.join("\n")
+    assert_no_differences(
+        compared,
+        150,
+        &failures,
+        &format!("llvm-profdata-{version}"),
     );
 }
 
@@ -431,13 +430,7 @@ fn check_remapping(version: &str) {
             run(std::slice::from_ref(&p), &[], format, &remap);
         }
     }
-    assert!(compared > 40, "only {compared} comparisons");
-    assert!(
-        failures.is_empty(),
-        "{} of {compared} differ from llvm-profdata-{version}:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
+    assert_no_differences(compared, 40, &failures, &format!("llvm-profdata-{version}"));
 }
 
 #[test]
