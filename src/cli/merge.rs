@@ -96,8 +96,6 @@ fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
         (a.keep_all_symbols, "--keep-all-symbols"),
         (a.keep_contexts, "--keep-contexts"),
         (a.lenient, "--lenient"),
-        (a.function.is_some(), "--function"),
-        (a.no_function.is_some(), "--no-function"),
     ]
     .into_iter()
     .find_map(|(set, name)| set.then_some(name))
@@ -163,6 +161,8 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         prof_sym_list: a.prof_sym_list.clone(),
         remapping_file: a.remapping_file.clone(),
         output_size_limit: a.output_size_limit.unwrap_or(0),
+        function: a.function.clone(),
+        no_function: a.no_function.clone(),
     })
 }
 

@@ -34,7 +34,7 @@ pub use crate::passes::sample::SampleOverlapOptions;
 use crate::passes::sample::size_limit::SizeLimitPruner;
 pub use crate::passes::sample::{ColdContextOptions, SampleLayout};
 use crate::passes::sample::{
-    SampleMerger, convert_layout, overlap_sample as compare, trim_cold_contexts,
+    SampleFilter, SampleMerger, convert_layout, overlap_sample as compare, trim_cold_contexts,
 };
 
 /// The LLVM release whose behaviour a sample merge follows when none is named.
@@ -82,6 +82,11 @@ pub struct SampleMergeRequest {
     /// Drop the coldest functions until the output is at most this many bytes
     /// (`--output-size-limit`); 0 is no limit.
     pub output_size_limit: u64,
+    /// Keep only the top-level profiles whose context matches this pattern (`--function`).
+    pub function: Option<String>,
+    /// Drop the top-level profiles whose context matches this pattern (`--no-function`;
+    /// it wins over `function`).
+    pub no_function: Option<String>,
 }
 
 impl Default for SampleMergeRequest {
@@ -103,6 +108,8 @@ impl Default for SampleMergeRequest {
             prof_sym_list: None,
             remapping_file: None,
             output_size_limit: 0,
+            function: None,
+            no_function: None,
         }
     }
 }
@@ -145,6 +152,8 @@ pub fn merge_sample_profiles(
     r: &SampleMergeRequest,
     progress: &dyn Progress,
 ) -> Result<SampleMerged> {
+    // A bad pattern is refused before any input is read.
+    let filter = sample_filter(r)?;
     let sources = Sources {
         inputs: r.inputs.clone(),
         weighted: r.weighted_inputs.clone(),
@@ -245,6 +254,10 @@ pub fn merge_sample_profiles(
     }
     if r.drop_profile_symbol_list {
         profile.symbol_list = None;
+    }
+    if !filter.is_empty() {
+        let (removed, total) = filter.retain(&mut profile);
+        messages.push(Message::Filtered { removed, total });
     }
     Ok(SampleMerged {
         profile,
@@ -470,6 +483,24 @@ fn add_symbol_list_file(profile: &mut SampleProfile, path: &std::path::Path) -> 
         }
     }
     Ok(())
+}
+
+/// The function filters of `r`, compiled (a bad pattern is a request error).
+fn sample_filter(r: &SampleMergeRequest) -> Result<SampleFilter> {
+    let compile = |p: &Option<String>| -> Result<Option<(regex::Regex, String)>> {
+        p.as_ref()
+            .map(|text| {
+                crate::passes::filter::compile(text)
+                    .map(|re| (re, text.clone()))
+                    .map_err(|e| request_error(e.to_string()))
+            })
+            .transpose()
+    };
+    let (keep, drop) = (compile(&r.function)?, compile(&r.no_function)?);
+    Ok(SampleFilter::new(
+        keep.as_ref().map(|(re, t)| (re.clone(), t.as_str())),
+        drop.as_ref().map(|(re, t)| (re.clone(), t.as_str())),
+    ))
 }
 
 /// Runs a sample merge: reads, merges and writes.

@@ -1,7 +1,8 @@
 //! Passes over sample profiles ([`crate::ir::sample`]): the weighted merge, cold-context
-//! trimming, layout conversion (flat, nested), symbol remapping, pruning to a size limit,
-//! and the comparison of two profiles (`overlap --sample`).
+//! trimming, layout conversion (flat, nested), symbol remapping, function filters, pruning
+//! to a size limit, and the comparison of two profiles (`overlap --sample`).
 
+pub mod filter;
 pub mod layout;
 pub mod merge;
 pub mod overlap;
@@ -9,6 +10,7 @@ pub mod remap;
 pub mod size_limit;
 pub mod trim;
 
+pub use filter::SampleFilter;
 pub use layout::{SampleLayout, convert_layout};
 pub use merge::{IssueKind, MergeIssue, SampleMerger};
 pub use overlap::{SampleOverlapOptions, overlap as overlap_sample};
