@@ -163,6 +163,7 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         output_size_limit: a.output_size_limit.unwrap_or(0),
         function: a.function.clone(),
         no_function: a.no_function.clone(),
+        sparse: a.sparse,
     })
 }
 

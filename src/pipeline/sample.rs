@@ -87,6 +87,9 @@ pub struct SampleMergeRequest {
     /// Drop the top-level profiles whose context matches this pattern (`--no-function`;
     /// it wins over `function`).
     pub no_function: Option<String>,
+    /// Drop the top-level profiles without samples (`--sparse`, natively; llvm-profdata
+    /// accepts it with `--sample` and ignores it, and so does the drop-in).
+    pub sparse: bool,
 }
 
 impl Default for SampleMergeRequest {
@@ -110,6 +113,7 @@ impl Default for SampleMergeRequest {
             output_size_limit: 0,
             function: None,
             no_function: None,
+            sparse: false,
         }
     }
 }
@@ -258,6 +262,9 @@ pub fn merge_sample_profiles(
     if !filter.is_empty() {
         let (removed, total) = filter.retain(&mut profile);
         messages.push(Message::Filtered { removed, total });
+    }
+    if r.sparse && !r.llvm_profdata {
+        crate::passes::sample::filter::drop_empty(&mut profile);
     }
     Ok(SampleMerged {
         profile,

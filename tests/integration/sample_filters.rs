@@ -137,3 +137,94 @@ fn sample_filter_reports_and_refuses_bad_patterns() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("invalid function filter \"(\""), "{err}");
 }
+
+/// A flat and a context-sensitive text profile where some top-level profiles have no
+/// samples: `(file name, text, the regex naming exactly those)`.
+fn with_empty_profiles() -> [(&'static str, String, &'static str); 2] {
+    let flat = "hot:1200:10\n 1: 10\n 2: 900 callee:900\n 3: 290\n\
+                cold_a:0:0\n 1: 0\n\
+                warm:50:5\n 1: 50\n\
+                cold_b:0:0\n\
+                tail:7:1\n 2: 7\n"
+        .to_string();
+    let mut cs = String::new();
+    for i in 0..24 {
+        let (total, leaf) = if i % 3 == 0 {
+            (0, format!("nil{i}"))
+        } else {
+            (100 * i + 7, format!("leaf{i}"))
+        };
+        let context = match i % 4 {
+            0 => format!("main:{i} @ {leaf}"),
+            1 => format!("main:{i} @ mid{}:2 @ {leaf}", i % 5),
+            2 => leaf,
+            _ => format!("root:1 @ mid{}:{} @ {leaf}", i % 5, i % 7 + 1),
+        };
+        cs += &format!("[{context}]:{total}:0\n 1: {total}\n");
+    }
+    [
+        ("empty-flat.prof.txt", flat, "^cold_[ab]$"),
+        ("empty-cs.prof.txt", cs, "nil"),
+    ]
+}
+
+/// Natively, `--sparse` drops the top-level profiles without samples: the output is
+/// llvm-profdata's with `--no-function` naming exactly those, in every encoding. As
+/// `llvm-profdata`, the drop-in ignores `--sparse` with `--sample`, as the real tool does.
+#[test]
+fn sample_sparse_drops_empty_profiles() {
+    let test = "sample_sparse_drops_empty_profiles";
+    let Some(real) = tool("llvm-profdata-22", test) else {
+        return;
+    };
+    let (_guard, dropin) = dropin_named("llvm-profdata-22");
+    let dir = tempdir();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for (name, text, empty) in with_empty_profiles() {
+        let input = dir.path().join(name);
+        std::fs::write(&input, text).unwrap();
+        for format in ["--text", "--extbinary", "--binary"] {
+            let theirs = dir.path().join("theirs.out");
+            let ours = dir.path().join("ours.out");
+            let _ = std::fs::remove_file(&theirs);
+            let made = run(
+                &real,
+                &[
+                    "merge".as_ref(),
+                    "--sample".as_ref(),
+                    format.as_ref(),
+                    format!("--no-function={empty}").as_ref(),
+                    input.as_os_str(),
+                    "-o".as_ref(),
+                    theirs.as_os_str(),
+                ],
+            );
+            if !made.status.success() {
+                // llvm-profdata refuses --binary for context-sensitive profiles.
+                continue;
+            }
+            let o = run_ours([
+                "merge".as_ref(),
+                "--sample".as_ref(),
+                "--sparse".as_ref(),
+                format.as_ref(),
+                input.as_os_str(),
+                "-o".as_ref(),
+                ours.as_os_str(),
+            ]);
+            assert_ok(&o, "native --sparse");
+            compared += 1;
+            if std::fs::read(&theirs).unwrap() != std::fs::read(&ours).unwrap() {
+                failures.push(format!("{name} {format}: native --sparse differs"));
+            }
+            let mut a = os(&["--sample", "--sparse", format]);
+            a.push(input.clone().into());
+            compared += 1;
+            if let Some(f) = compare(&real, &dropin, &a, dir.path()) {
+                failures.push(format!("drop-in: {f}"));
+            }
+        }
+    }
+    assert_no_differences(compared, 8, &failures, "llvm-profdata-22");
+}

@@ -8,6 +8,9 @@
 //! the profile holds MD5 names, a context equal to the decimal MD5 of a pattern also counts
 //! as a match, so that a plain function name still selects its hashed profile. Patterns are
 //! compiled by [`crate::passes::filter::compile`] (Rust `regex` syntax, MSVC names literal).
+//!
+//! Also pgo-merge's `--sparse` for sample merges ([`drop_empty`]), which llvm-profdata
+//! accepts with `--sample` and ignores.
 
 use regex::Regex;
 
@@ -79,6 +82,39 @@ impl SampleFilter {
         }
         (removed, total)
     }
+}
+
+/// The top-level contexts in the order LLVM's map iterates them (the writing order when that
+/// cannot be replayed): the order LLVM erases in while it iterates.
+fn map_order(profile: &SampleProfile) -> Vec<SampleContext> {
+    match sample_map_order(profile) {
+        Some(o) => o.into_iter().cloned().collect(),
+        None => profile
+            .sorted()
+            .into_iter()
+            .map(|(c, _)| c.clone())
+            .collect(),
+    }
+}
+
+/// Removes the top-level profiles without samples (total 0): pgo-merge's `--sparse` for
+/// sample merges. LLVM's sample loader treats a function whose profile has no samples as
+/// one without a profile, so they only take room. Returns how many were removed; they are
+/// recorded in [`SampleProfile::erased`] as [`SampleFilter::retain`] records its own.
+pub fn drop_empty(profile: &mut SampleProfile) -> usize {
+    let mut removed = 0;
+    for c in map_order(profile) {
+        if profile
+            .functions
+            .get(&c)
+            .is_some_and(|f| f.total_samples == 0)
+        {
+            profile.functions.remove(&c);
+            profile.erased.push(c);
+            removed += 1;
+        }
+    }
+    removed
 }
 
 #[cfg(test)]
