@@ -76,6 +76,12 @@ fn changed_error(path: &std::path::Path, what: &str) -> Error {
 
 /// One merge of `inputs`, leaving out those in `changed` (failed inputs, for what they were
 /// found to be in an earlier attempt).
+///
+/// Windows are pipelined: while one window is folded, the next is opened and read on the
+/// pool's other threads, so neither step waits for the slowest task of the other. A window
+/// whose raw inputs may teach a layout is folded (and its layouts learned) before the next
+/// is read, so that the next can take the fast path; the fold order, and so the result, is
+/// the same either way.
 fn merge_attempt(
     inputs: &[InputSpec],
     opts: &MergeOptions,
@@ -89,186 +95,334 @@ fn merge_attempt(
         } else {
             opts.window
         };
-        let cache = frontends::profraw::NameCache::new();
-        let indexed_names = frontends::profdata::IndexedNameCache::new();
-        let text_names = frontends::proftext::TextNameCache::new();
-        let mut acc = Merger::new(opts, threads);
-        // The layouts registered with `acc`, by their number there.
+        let caches = Caches {
+            raw: frontends::profraw::NameCache::new(),
+            indexed: frontends::profdata::IndexedNameCache::new(),
+            text: frontends::proftext::TextNameCache::new(),
+        };
+        // The layouts registered with the merger, by their number there.
         let mut layouts: Vec<RawLayout> = Vec::new();
         let mut done = 0usize;
         let mut base = 0usize;
-        while base < inputs.len() {
-            // The first window is one file: a raw file teaches its binary's layout, and every
-            // later file of that binary can take the fast path.
-            let first = if base == 0 && opts.raw_layouts {
-                1
+        // The window read and not yet folded: the first is read before the merger is made,
+        // because what it holds decides the merger's shards.
+        let mut pending = take_window(inputs, &mut base, opts, window, threads)
+            .map(|(at, chunk)| read_window(at, chunk, changed, &layouts, &caches));
+        let shards = pending.as_ref().map_or(threads, |w| w.shards(threads));
+        let mut acc = Merger::new(opts, shards);
+        while let Some(mut w) = pending.take() {
+            let next = take_window(inputs, &mut base, opts, window, threads);
+            let overlap = next.is_some() && !w.may_teach(opts, &acc);
+            let folded = if overlap {
+                let (folded, read) = rayon::join(
+                    || fold_window(&mut acc, &mut w, inputs, opts),
+                    || next.map(|(at, chunk)| read_window(at, chunk, changed, &layouts, &caches)),
+                );
+                pending = read;
+                folded?
             } else {
-                window
+                fold_window(&mut acc, &mut w, inputs, opts)?
             };
-            let chunk = next_window(&inputs[base..], first, threads);
-            // Each file is opened and read by the same task (one parallel step a window, not
-            // two); the files stay in `files` while what was read from them is used.
-            let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
-            let known = &layouts;
-            let reads: Vec<Opened<'_>> = chunk
-                .par_iter()
-                .zip(&files)
-                .enumerate()
-                .map(|(k, (i, slot))| {
-                    let opened = match changed.get(&(base + k)) {
-                        Some(what) => Err(changed_error(&i.path, what)),
-                        None => InputFile::open(&i.path),
-                    };
-                    let f = match opened {
-                        Ok(f) => slot.get_or_init(|| f),
-                        Err(e) => return Opened::Failed(e),
-                    };
-                    let bytes = f.bytes();
-                    let fast = known.iter().enumerate().find_map(|(li, l)| {
-                        if !l.header_matches(bytes) {
-                            return None;
-                        }
-                        Some((li, l.scan(bytes)?))
-                    });
-                    let read = match fast {
-                        Some((layout, scanned)) => Ok(Read::Fast {
-                            layout,
-                            scanned,
-                            bytes,
-                        }),
-                        None => read_general(bytes, &cache, &indexed_names, &text_names)
-                            .map_err(|e| e.with_path(f.path())),
-                    };
-                    Opened::Read(f, read)
-                })
-                .collect();
-            let mut owned: Vec<(usize, Read<'_>)> = Vec::new();
-            for (k, opened) in reads.into_iter().enumerate() {
-                match opened {
-                    Opened::Failed(e) => acc.input_failed(&chunk[k].path, e)?,
-                    Opened::Read(file, read) => {
-                        // A file that changed while it was parsed: that is the error,
-                        // whatever the parse made of it.
-                        if let Err(e) = file.check_unchanged() {
-                            acc.input_failed(&chunk[k].path, e)?;
-                            continue;
-                        }
-                        match read {
-                            Err(e) => acc.input_failed(&chunk[k].path, e)?,
-                            Ok(other) => owned.push((base + k, other)),
-                        }
-                    }
-                }
+            if let Some(changed_now) = folded {
+                return Ok(Attempt::Changed(changed_now));
             }
-            let mut accepted: Vec<Item<'_>> = Vec::new();
-            let mut taken: Vec<bool> = Vec::with_capacity(owned.len());
-            // The only input of the merge, built into records: they become the merged
-            // records (`Merger::fold_sole`) instead of going through the shards.
-            let sole = inputs.len() == 1 && owned.len() == 1;
-            for (idx, r) in owned.iter_mut() {
-                let spec = &inputs[*idx];
-                let ok = match r {
-                    Read::Fast {
+            let more = next.is_some() || base < inputs.len();
+            let n = w.chunk.len();
+            w.learn(&mut acc, &mut layouts, opts, more, &caches.text);
+            if !overlap && let Some((at, chunk)) = next {
+                pending = Some(read_window(at, chunk, changed, &layouts, &caches));
+            }
+            done += n;
+            if let Some(p) = progress {
+                p(done);
+            }
+        }
+        acc.finish(inputs.len()).map(Attempt::Done)
+    })
+}
+
+/// The next window of inputs from `base` on (advancing `base` past it), if any input is left:
+/// at most `window` files, and the very first window is one file, because a raw file
+/// teaches its binary's layout and every later file of that binary can take the fast path.
+fn take_window<'i>(
+    inputs: &'i [InputSpec],
+    base: &mut usize,
+    opts: &MergeOptions,
+    window: usize,
+    threads: usize,
+) -> Option<(usize, &'i [InputSpec])> {
+    if *base >= inputs.len() {
+        return None;
+    }
+    let most = if *base == 0 && opts.raw_layouts {
+        1
+    } else {
+        window
+    };
+    let chunk = next_window(&inputs[*base..], most, threads);
+    let at = *base;
+    *base += chunk.len();
+    Some((at, chunk))
+}
+
+/// The readers' caches of a merge, shared by every window.
+struct Caches {
+    raw: frontends::profraw::NameCache,
+    indexed: frontends::profdata::IndexedNameCache,
+    text: frontends::proftext::TextNameCache,
+}
+
+/// What a window's reading gave and, once it is folded, what became of each input.
+struct WindowState<'f> {
+    /// Per input of the window, in order: opened and read, or why not.
+    opened: Vec<Opened<'f>>,
+    /// The inputs read (by their index in the merge), once the failed ones are reported.
+    owned: Vec<(usize, Read<'f>)>,
+    /// Per entry of `owned`: whether the merger took it.
+    taken: Vec<bool>,
+}
+
+self_cell::self_cell!(
+    /// A window's files and what reading them gave, which borrows their bytes: the two move
+    /// together, so that one window can be folded while the next is read.
+    struct WindowCell {
+        owner: Vec<OnceLock<InputFile>>,
+        #[not_covariant]
+        dependent: WindowState,
+    }
+);
+
+/// A window of inputs: where it starts among the merge's inputs, its inputs, and its files
+/// and their reads.
+struct Window<'i> {
+    base: usize,
+    chunk: &'i [InputSpec],
+    cell: WindowCell,
+}
+
+/// Opens and reads `chunk` (the inputs from `base` on) in parallel, each file by one task.
+fn read_window<'i>(
+    base: usize,
+    chunk: &'i [InputSpec],
+    changed: &BTreeMap<usize, String>,
+    known: &[RawLayout],
+    caches: &Caches,
+) -> Window<'i> {
+    let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
+    let cell = WindowCell::new(files, |files| {
+        let opened = chunk
+            .par_iter()
+            .zip(files)
+            .enumerate()
+            .map(|(k, (i, slot))| {
+                let opened = match changed.get(&(base + k)) {
+                    Some(what) => Err(changed_error(&i.path, what)),
+                    None => InputFile::open(&i.path),
+                };
+                let f = match opened {
+                    Ok(f) => slot.get_or_init(|| f),
+                    Err(e) => return Opened::Failed(e),
+                };
+                let bytes = f.bytes();
+                let fast = known.iter().enumerate().find_map(|(li, l)| {
+                    if !l.header_matches(bytes) {
+                        return None;
+                    }
+                    Some((li, l.scan(bytes)?))
+                });
+                let read = match fast {
+                    Some((layout, scanned)) => Ok(Read::Fast {
                         layout,
                         scanned,
                         bytes,
-                    } => {
-                        let ok = acc.begin_layout_input(*idx as u32, &spec.path, *layout)?;
-                        ok.then_some(Src::Layout {
-                            layout: *layout,
-                            bytes,
-                            values: &scanned.values,
-                        })
-                    }
-                    Read::Indexed(s, bytes) => {
-                        let info = InputInfo {
-                            warnings: &s.warnings,
-                            raw: false,
-                            indexed: true,
-                            suspicious_counter: None,
-                        };
-                        let ok = acc.begin_input(
-                            *idx as u32,
-                            &spec.path,
-                            spec.weight,
-                            &s.profile,
-                            info,
-                        )?;
-                        ok.then_some(Src::File {
-                            layout: &s.layout,
-                            bytes,
-                            values: &s.values,
-                        })
-                    }
-                    Read::Text(s) => {
-                        let ok = acc.begin_input(
-                            *idx as u32,
-                            &spec.path,
-                            spec.weight,
-                            &s.profile,
-                            InputInfo::default(),
-                        )?;
-                        ok.then_some(Src::File {
-                            layout: &s.layout,
-                            bytes: &s.bytes,
-                            values: &s.values,
-                        })
-                    }
-                    Read::General(r, _) => {
-                        let info = input_info(r, &r.warnings);
-                        let ok = acc.begin_input(
-                            *idx as u32,
-                            &spec.path,
-                            spec.weight,
-                            &r.profile,
-                            info,
-                        )?;
-                        if ok && sole {
-                            let p = std::mem::take(&mut r.profile);
-                            acc.fold_sole(*idx as u32, spec.weight, p);
-                            taken.push(true);
-                            continue;
-                        }
-                        ok.then_some(Src::Profile(&r.profile))
-                    }
+                    }),
+                    None => read_general(bytes, &caches.raw, &caches.indexed, &caches.text)
+                        .map_err(|e| e.with_path(f.path())),
                 };
-                taken.push(ok.is_some());
-                if let Some(src) = ok {
-                    accepted.push(Item {
-                        idx: *idx as u32,
-                        weight: spec.weight,
-                        src,
-                    });
+                Opened::Read(f, read)
+            })
+            .collect();
+        WindowState {
+            opened,
+            owned: Vec::new(),
+            taken: Vec::new(),
+        }
+    });
+    Window { base, chunk, cell }
+}
+
+/// Reports the window's failed inputs and folds the others into `acc`, in input order.
+/// Returns the inputs that changed while they were folded (the attempt must start again
+/// without them), if any.
+fn fold_window(
+    acc: &mut Merger<'_>,
+    w: &mut Window<'_>,
+    inputs: &[InputSpec],
+    opts: &MergeOptions,
+) -> Result<Option<Vec<(usize, String)>>> {
+    let (base, chunk) = (w.base, w.chunk);
+    w.cell.with_dependent_mut(|files, state| {
+        for (k, opened) in std::mem::take(&mut state.opened).into_iter().enumerate() {
+            match opened {
+                Opened::Failed(e) => acc.input_failed(&chunk[k].path, e)?,
+                Opened::Read(file, read) => {
+                    // A file that changed while it was parsed: that is the error,
+                    // whatever the parse made of it.
+                    if let Err(e) = file.check_unchanged() {
+                        acc.input_failed(&chunk[k].path, e)?;
+                        continue;
+                    }
+                    match read {
+                        Err(e) => acc.input_failed(&chunk[k].path, e)?,
+                        Ok(other) => state.owned.push((base + k, other)),
+                    }
                 }
             }
-            acc.fold(&accepted);
-            drop(accepted);
-            // The bytes folded were read again from the files: check that they still were
-            // what was parsed.
-            let file_of = |idx: usize| files.get(idx - base).and_then(OnceLock::get);
-            let mut changed_now = Vec::new();
-            for ((idx, _), taken) in owned.iter().zip(&taken) {
-                if let (true, Some(f)) = (*taken, file_of(*idx))
-                    && let Err(e) = f.check_unchanged()
-                {
-                    if opts.failure_mode == FailureMode::Any {
-                        return Err(e);
+        }
+        let mut accepted: Vec<Item<'_>> = Vec::new();
+        let taken = &mut state.taken;
+        // The only input of the merge, built into records: they become the merged
+        // records (`Merger::fold_sole`) instead of going through the shards.
+        let sole = inputs.len() == 1 && state.owned.len() == 1;
+        for (idx, r) in state.owned.iter_mut() {
+            let spec = &inputs[*idx];
+            let ok = match r {
+                Read::Fast {
+                    layout,
+                    scanned,
+                    bytes,
+                } => {
+                    let ok = acc.begin_layout_input(*idx as u32, &spec.path, *layout)?;
+                    ok.then_some(Src::Layout {
+                        layout: *layout,
+                        bytes,
+                        values: &scanned.values,
+                    })
+                }
+                Read::Indexed(s, bytes) => {
+                    let info = InputInfo {
+                        warnings: &s.warnings,
+                        raw: false,
+                        indexed: true,
+                        suspicious_counter: None,
+                    };
+                    let ok =
+                        acc.begin_input(*idx as u32, &spec.path, spec.weight, &s.profile, info)?;
+                    ok.then_some(Src::File {
+                        layout: &s.layout,
+                        bytes,
+                        values: &s.values,
+                    })
+                }
+                Read::Text(s) => {
+                    let ok = acc.begin_input(
+                        *idx as u32,
+                        &spec.path,
+                        spec.weight,
+                        &s.profile,
+                        InputInfo::default(),
+                    )?;
+                    ok.then_some(Src::File {
+                        layout: &s.layout,
+                        bytes: &s.bytes,
+                        values: &s.values,
+                    })
+                }
+                Read::General(r, _) => {
+                    let info = input_info(r, &r.warnings);
+                    let ok =
+                        acc.begin_input(*idx as u32, &spec.path, spec.weight, &r.profile, info)?;
+                    if ok && sole {
+                        let p = std::mem::take(&mut r.profile);
+                        acc.fold_sole(*idx as u32, spec.weight, p);
+                        taken.push(true);
+                        continue;
                     }
-                    if let ErrorKind::InputChanged(what) = e.kind() {
-                        changed_now.push((*idx, what.clone()));
-                    } else {
-                        return Err(e);
-                    }
+                    ok.then_some(Src::Profile(&r.profile))
+                }
+            };
+            taken.push(ok.is_some());
+            if let Some(src) = ok {
+                accepted.push(Item {
+                    idx: *idx as u32,
+                    weight: spec.weight,
+                    src,
+                });
+            }
+        }
+        acc.fold(&accepted);
+        drop(accepted);
+        // The bytes folded were read again from the files: check that they still were
+        // what was parsed.
+        let mut changed_now = Vec::new();
+        for ((idx, _), taken) in state.owned.iter().zip(&state.taken) {
+            if let (true, Some(f)) = (*taken, files.get(idx - base).and_then(OnceLock::get))
+                && let Err(e) = f.check_unchanged()
+            {
+                if opts.failure_mode == FailureMode::Any {
+                    return Err(e);
+                }
+                if let ErrorKind::InputChanged(what) = e.kind() {
+                    changed_now.push((*idx, what.clone()));
+                } else {
+                    return Err(e);
                 }
             }
-            if !changed_now.is_empty() {
-                return Ok(Attempt::Changed(changed_now));
-            }
-            // Learn layouts from the folded raw inputs, dropping each input's records first:
-            // with a million functions they are hundreds of megabytes. After the last window
-            // there is nothing left to speed up.
-            let more = base + chunk.len() < inputs.len();
-            for ((idx, read), taken) in owned.into_iter().zip(taken) {
+        }
+        Ok((!changed_now.is_empty()).then_some(changed_now))
+    })
+}
+
+impl Window<'_> {
+    /// The number of shards for a merge of `threads` threads whose first window is this one.
+    ///
+    /// Where reading costs more than folding (indexed and text inputs: reading is about two
+    /// thirds of the work), half the threads fold, each a shard, while the others read the
+    /// next window: with two threads, one folds every function (no function's counters
+    /// split between two cores' caches) while both read. Where folding dominates (raw
+    /// files through a known layout), every thread folds a shard.
+    fn shards(&self, threads: usize) -> usize {
+        let read_bound = self.cell.with_dependent(|_, state| {
+            !state.opened.is_empty()
+                && state
+                    .opened
+                    .iter()
+                    .all(|o| matches!(o, Opened::Read(_, Ok(Read::Indexed(..) | Read::Text(_)))))
+        });
+        if read_bound {
+            (threads / 2).max(1)
+        } else {
+            threads
+        }
+    }
+
+    /// True if folding this window may teach a layout (a raw input the full reader read
+    /// cleanly, of a binary not yet learned): the next window is then read after it.
+    fn may_teach(&self, opts: &MergeOptions, acc: &Merger<'_>) -> bool {
+        acc.wants_layouts()
+            && self.cell.with_dependent(|_, state| {
+                state.opened.iter().any(
+                    |o| matches!(o, Opened::Read(_, Ok(Read::General(r, _))) if may_learn(r, opts)),
+                )
+            })
+    }
+
+    /// After a fold: hands text buffers back to their cache and, if `more` inputs follow,
+    /// learns the layouts of the folded raw inputs, dropping each input's records first:
+    /// with a million functions they are hundreds of megabytes. Then the window's files are
+    /// closed.
+    fn learn(
+        mut self,
+        acc: &mut Merger<'_>,
+        layouts: &mut Vec<RawLayout>,
+        opts: &MergeOptions,
+        more: bool,
+        text_names: &frontends::proftext::TextNameCache,
+    ) {
+        let base = self.base;
+        self.cell.with_dependent_mut(|files, state| {
+            let owned = std::mem::take(&mut state.owned);
+            for ((idx, read), taken) in owned.into_iter().zip(std::mem::take(&mut state.taken)) {
                 if let Read::Text(s) = read {
                     text_names.recycle(s);
                     continue;
@@ -278,7 +432,7 @@ fn merge_attempt(
                     && more
                     && may_learn(&r, opts)
                     && acc.wants_layouts()
-                    && let Some(file) = file_of(idx)
+                    && let Some(file) = files.get(idx - base).and_then(OnceLock::get)
                 {
                     let (kind, names, n) = (
                         r.profile.kind,
@@ -286,17 +440,11 @@ fn merge_attempt(
                         r.profile.records.len(),
                     );
                     drop(r);
-                    learn(&mut acc, &mut layouts, kind, names, n, bytes, file);
+                    learn(acc, layouts, kind, names, n, bytes, file);
                 }
             }
-            done += chunk.len();
-            base += chunk.len();
-            if let Some(p) = progress {
-                p(done);
-            }
-        }
-        acc.finish(inputs.len()).map(Attempt::Done)
-    })
+        });
+    }
 }
 
 /// Learns the layout of a folded raw input, so that later files of its binary take the
