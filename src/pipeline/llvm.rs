@@ -107,16 +107,21 @@ fn merge_attempt(
         // The window read and not yet folded: the first is read before the merger is made,
         // because what it holds decides the merger's shards.
         let mut pending = take_window(inputs, &mut base, opts, window, threads)
-            .map(|(at, chunk)| read_window(at, chunk, changed, &layouts, &caches));
+            .map(|span| read_window(span, changed, &layouts, &caches));
         let shards = pending.as_ref().map_or(threads, |w| w.shards(threads));
         let mut acc = Merger::new(opts, shards);
         while let Some(mut w) = pending.take() {
             let next = take_window(inputs, &mut base, opts, window, threads);
-            let overlap = next.is_some() && !w.may_teach(opts, &acc);
+            // Two windows in flight stay within one window's byte budget (large files are
+            // folded before the next are mapped), and a window that may teach a layout is
+            // folded first.
+            let overlap = next
+                .is_some_and(|n| w.span.bytes.saturating_add(n.bytes) <= window_budget(threads))
+                && !w.may_teach(opts, &acc);
             let folded = if overlap {
                 let (folded, read) = rayon::join(
                     || fold_window(&mut acc, &mut w, inputs, opts),
-                    || next.map(|(at, chunk)| read_window(at, chunk, changed, &layouts, &caches)),
+                    || next.map(|span| read_window(span, changed, &layouts, &caches)),
                 );
                 pending = read;
                 folded?
@@ -127,10 +132,10 @@ fn merge_attempt(
                 return Ok(Attempt::Changed(changed_now));
             }
             let more = next.is_some() || base < inputs.len();
-            let n = w.chunk.len();
+            let n = w.span.chunk.len();
             w.learn(&mut acc, &mut layouts, opts, more, &caches.text);
-            if !overlap && let Some((at, chunk)) = next {
-                pending = Some(read_window(at, chunk, changed, &layouts, &caches));
+            if !overlap && let Some(span) = next {
+                pending = Some(read_window(span, changed, &layouts, &caches));
             }
             done += n;
             if let Some(p) = progress {
@@ -150,7 +155,7 @@ fn take_window<'i>(
     opts: &MergeOptions,
     window: usize,
     threads: usize,
-) -> Option<(usize, &'i [InputSpec])> {
+) -> Option<Span<'i>> {
     if *base >= inputs.len() {
         return None;
     }
@@ -159,10 +164,23 @@ fn take_window<'i>(
     } else {
         window
     };
-    let chunk = next_window(&inputs[*base..], most, threads);
+    let (chunk, bytes) = next_window(&inputs[*base..], most, threads);
     let at = *base;
     *base += chunk.len();
-    Some((at, chunk))
+    Some(Span {
+        base: at,
+        chunk,
+        bytes,
+    })
+}
+
+/// A window's inputs: the first one's index among the merge's inputs, the inputs, and their
+/// size in bytes (as the file system reported it when the window was made).
+#[derive(Clone, Copy)]
+struct Span<'i> {
+    base: usize,
+    chunk: &'i [InputSpec],
+    bytes: u64,
 }
 
 /// The readers' caches of a merge, shared by every window.
@@ -192,22 +210,20 @@ self_cell::self_cell!(
     }
 );
 
-/// A window of inputs: where it starts among the merge's inputs, its inputs, and its files
-/// and their reads.
+/// A window of inputs: which they are, and their files and what was read from them.
 struct Window<'i> {
-    base: usize,
-    chunk: &'i [InputSpec],
+    span: Span<'i>,
     cell: WindowCell,
 }
 
-/// Opens and reads `chunk` (the inputs from `base` on) in parallel, each file by one task.
+/// Opens and reads the inputs of `span` in parallel, each file by one task.
 fn read_window<'i>(
-    base: usize,
-    chunk: &'i [InputSpec],
+    span: Span<'i>,
     changed: &BTreeMap<usize, String>,
     known: &[RawLayout],
     caches: &Caches,
 ) -> Window<'i> {
+    let Span { base, chunk, .. } = span;
     let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
     let cell = WindowCell::new(files, |files| {
         let opened = chunk
@@ -248,7 +264,7 @@ fn read_window<'i>(
             taken: Vec::new(),
         }
     });
-    Window { base, chunk, cell }
+    Window { span, cell }
 }
 
 /// Reports the window's failed inputs and folds the others into `acc`, in input order.
@@ -260,7 +276,7 @@ fn fold_window(
     inputs: &[InputSpec],
     opts: &MergeOptions,
 ) -> Result<Option<Vec<(usize, String)>>> {
-    let (base, chunk) = (w.base, w.chunk);
+    let Span { base, chunk, .. } = w.span;
     w.cell.with_dependent_mut(|files, state| {
         for (k, opened) in std::mem::take(&mut state.opened).into_iter().enumerate() {
             match opened {
@@ -419,7 +435,7 @@ impl Window<'_> {
         more: bool,
         text_names: &frontends::proftext::TextNameCache,
     ) {
-        let base = self.base;
+        let base = self.span.base;
         self.cell.with_dependent_mut(|files, state| {
             let owned = std::mem::take(&mut state.owned);
             for ((idx, read), taken) in owned.into_iter().zip(std::mem::take(&mut state.taken)) {
@@ -485,12 +501,18 @@ fn learn(
 /// Bytes of input read per window and thread, unless a single file is larger.
 const WINDOW_BYTES_PER_THREAD: u64 = 32 << 20;
 
-/// The inputs of the next window: at most `window` files, and no more than
-/// [`WINDOW_BYTES_PER_THREAD`] × `threads` bytes (by the sizes the file system reports) once
-/// every thread has a file. This bounds the memory of the files in flight while giving each
-/// parallel step enough work to be worth its synchronisation.
-fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec] {
-    let budget = WINDOW_BYTES_PER_THREAD.saturating_mul(threads as u64);
+/// The most bytes of input in flight with `threads` threads: [`WINDOW_BYTES_PER_THREAD`]
+/// per thread.
+fn window_budget(threads: usize) -> u64 {
+    WINDOW_BYTES_PER_THREAD.saturating_mul(threads as u64)
+}
+
+/// The inputs of the next window and their size: at most `window` files, and no more than
+/// [`window_budget`] bytes (by the sizes the file system reports) once every thread has a
+/// file. This bounds the memory of the files in flight while giving each parallel step
+/// enough work to be worth its synchronisation.
+fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> (&[InputSpec], u64) {
+    let budget = window_budget(threads);
     let mut bytes = 0u64;
     let mut n = 0;
     for spec in rest.iter().take(window.max(1)) {
@@ -501,7 +523,7 @@ fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> &[InputSpec
         bytes = bytes.saturating_add(size);
         n += 1;
     }
-    &rest[..n.max(1).min(rest.len())]
+    (&rest[..n.max(1).min(rest.len())], bytes)
 }
 
 /// Reads an input that no known raw layout accepts: an indexed profile as its records' places
