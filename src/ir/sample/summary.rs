@@ -6,27 +6,32 @@
 //! sample of it and of its inlined callees is a count, except under an inlined callee whose
 //! context was duplicated into its base profile. The detailed summary uses LLVM's default
 //! cutoffs. A context-sensitive profile is first merged into one profile per function
-//! (LLVM's context-less summary, its default for CS profiles), in context order.
+//! (LLVM's context-less summary, its default for CS profiles), in context order. Functions
+//! are told apart there as LLVM's map tells them apart, by the MD5 of the name: a leaf named
+//! in one context and stored as its MD5 in another (a merge of a `--use-md5` profile with
+//! one of names) is one function, in every release (LLVM 23 keys *contexts* by another hash,
+//! but this map is keyed by the leaf function alone).
 
 use std::collections::BTreeMap;
 
-use super::{ContextAttributes, FunctionId, FunctionSamples, SampleProfile};
+use super::{ContextAttributes, FunctionSamples, SampleProfile};
 use crate::ir::summary::{Summary, SummaryBuilder};
 
 /// The summary of `profile` (`max_internal_count` is 0, as in sample summaries).
 pub fn compute(profile: &SampleProfile) -> Summary {
     let mut b = SummaryBuilder::new();
     if profile.flags.context_sensitive {
-        let mut flat: BTreeMap<&FunctionId, FunctionSamples> = BTreeMap::new();
+        let mut flat: BTreeMap<u64, FunctionSamples> = BTreeMap::new();
         for (context, samples) in sorted_by_context(profile) {
-            match flat.get_mut(context.function()) {
+            let key = context.function().hash_code();
+            match flat.get_mut(&key) {
                 Some(f) => {
                     f.merge(samples, 1, false);
                 }
                 None => {
                     let mut f = FunctionSamples::default();
                     f.merge(samples, 1, true);
-                    flat.insert(context.function(), f);
+                    flat.insert(key, f);
                 }
             }
         }
