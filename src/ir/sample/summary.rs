@@ -14,15 +14,33 @@
 
 use std::collections::BTreeMap;
 
-use super::{ContextAttributes, FunctionSamples, SampleProfile};
+use super::{ContextAttributes, FunctionSamples, SampleContext, SampleProfile};
 use crate::ir::summary::{Summary, SummaryBuilder};
 
-/// The summary of `profile` (`max_internal_count` is 0, as in sample summaries).
+/// The summary of `profile` (`max_internal_count` is 0, as in sample summaries), contexts
+/// taken in context order; see [`compute_in_order`].
 pub fn compute(profile: &SampleProfile) -> Summary {
+    compute_in_order(profile, None)
+}
+
+/// The summary of `profile`, the contexts of a context-sensitive profile merged per
+/// function in `order` when it lists each of them once (LLVM merges them in its map's
+/// iteration order, which callers replay), else in context order. The order matters only
+/// when contexts of one function disagree on the checksum: the first merged sets it, and
+/// the ones that disagree are left out, as LLVM leaves them out.
+pub fn compute_in_order(profile: &SampleProfile, order: Option<Vec<&SampleContext>>) -> Summary {
     let mut b = SummaryBuilder::new();
     if profile.flags.context_sensitive {
+        let ordered: Option<Vec<(&SampleContext, &FunctionSamples)>> = order
+            .filter(|o| o.len() == profile.functions.len())
+            .and_then(|o| {
+                o.into_iter()
+                    .map(|c| profile.functions.get_key_value(c))
+                    .collect()
+            });
+        let ordered = ordered.unwrap_or_else(|| sorted_by_context(profile));
         let mut flat: BTreeMap<u64, FunctionSamples> = BTreeMap::new();
-        for (context, samples) in sorted_by_context(profile) {
+        for (context, samples) in ordered {
             let key = context.function().hash_code();
             match flat.get_mut(&key) {
                 Some(f) => {
@@ -58,7 +76,7 @@ pub fn of_reader(profile: &SampleProfile) -> std::borrow::Cow<'_, Summary> {
     }
 }
 
-fn sorted_by_context(profile: &SampleProfile) -> Vec<(&super::SampleContext, &FunctionSamples)> {
+fn sorted_by_context(profile: &SampleProfile) -> Vec<(&SampleContext, &FunctionSamples)> {
     let mut v: Vec<_> = profile.functions.iter().collect();
     v.sort_by(|a, b| a.0.cmp(b.0));
     v
