@@ -14,7 +14,7 @@ use std::process::Command;
 use crate::common::*;
 
 /// A directory holding a link `name` to our binary (the drop-in of that release).
-fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempdir();
     let link = dir.path().join(name);
     #[cfg(unix)]
@@ -41,7 +41,7 @@ fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> 
 }
 
 /// Compares the real tool and ours on `args`; returns a failure description, if any.
-fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<String> {
+pub(crate) fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<String> {
     let theirs = merge(real, args, &dir.join("theirs.out"));
     let mine = merge(ours, args, &dir.join("ours.out"));
     let what = args
@@ -92,11 +92,11 @@ fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<St
     }
 }
 
-fn os(args: &[&str]) -> Vec<OsString> {
+pub(crate) fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
 
-fn sample_dir() -> PathBuf {
+pub(crate) fn sample_dir() -> PathBuf {
     root().join("testdata/sample")
 }
 
@@ -122,7 +122,7 @@ impl Rng {
 
 /// A probe-based text profile of `n` functions (equal totals included, inlined callees with
 /// their own checksums), written into `dir`.
-fn generated_probe(dir: &Path, n: usize, seed: u64) -> PathBuf {
+pub(crate) fn generated_probe(dir: &Path, n: usize, seed: u64) -> PathBuf {
     let mut r = Rng(seed);
     let mut s = String::new();
     for i in 0..n {
@@ -147,7 +147,7 @@ fn generated_probe(dir: &Path, n: usize, seed: u64) -> PathBuf {
 
 /// A context-sensitive probe-based text profile of `n` distinct contexts (one checksum per
 /// leaf function, attributes on some), written into `dir`.
-fn generated_cs(dir: &Path, n: usize, seed: u64) -> PathBuf {
+pub(crate) fn generated_cs(dir: &Path, n: usize, seed: u64) -> PathBuf {
     let mut r = Rng(seed);
     let mut seen = std::collections::HashSet::new();
     let mut checksums = std::collections::HashMap::new();
