@@ -438,6 +438,51 @@ mod tests {
 }
 
 #[cfg(test)]
+mod md5_names {
+    use super::*;
+    use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
+
+    /// A profile of one function `top` (spelled `id`), with `g` inlined at 2 and called at 1,
+    /// both spelled as `callee`.
+    fn input(id: FunctionId, callee: FunctionId) -> SampleProfile {
+        let mut p = SampleProfile::new();
+        // As a reader records it.
+        p.insertion_order.push(SampleContext::Function(id.clone()));
+        let f = p.entry(SampleContext::Function(id));
+        f.total_samples = 10;
+        let r = f.body.entry(LineLocation::new(1, 0)).or_default();
+        r.samples = 4;
+        r.call_targets.insert(callee.clone(), 4);
+        f.callee_mut(LineLocation::new(2, 0), &callee).total_samples = 6;
+        p
+    }
+
+    #[test]
+    fn a_name_and_its_hash_are_one_top_level_profile_first_spelling_kept() {
+        let name = FunctionId::name(b"top");
+        let hash = FunctionId::Md5(md5_hash(b"top"));
+        let (g, gh) = (FunctionId::name(b"g"), FunctionId::Md5(md5_hash(b"g")));
+        for (first, second) in [(&name, &hash), (&hash, &name)] {
+            let mut m = SampleMerger::new();
+            m.add(input(first.clone(), g.clone()), 1).unwrap();
+            m.add(input(second.clone(), gh.clone()), 2).unwrap();
+            let (p, issues) = m.finish();
+            assert!(issues.is_empty());
+            assert_eq!(p.functions.len(), 1);
+            let f: &FunctionSamples = &p.functions[&SampleContext::Function(first.clone())];
+            assert_eq!(f.total_samples, 30);
+            assert_eq!(f.name, *first);
+            // Callees and call targets keep the name and the hash apart, as LLVM does.
+            let targets = &f.body[&LineLocation::new(1, 0)].call_targets;
+            assert_eq!((targets[&g], targets[&gh]), (4, 8));
+            let site = &f.callsites[&LineLocation::new(2, 0)];
+            assert_eq!((site[&g].total_samples, site[&gh].total_samples), (6, 12));
+            assert_eq!(p.insertion_order, [SampleContext::Function(first.clone())]);
+        }
+    }
+}
+
+#[cfg(test)]
 mod owned {
     use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
 
