@@ -172,7 +172,7 @@ pub fn sample_binary(data: &[u8]) {
     // that become one; the count is checked only when they stay apart.
     let by_text: std::collections::HashSet<String> =
         p.functions.keys().map(|c| c.to_string()).collect();
-    let by_hash: std::collections::HashSet<Option<u64>> = p
+    let by_hash: std::collections::HashSet<u64> = p
         .functions
         .keys()
         .map(|c| pgo_merge::codec::unordered_order::sample_map_key(c, p.context_hash))

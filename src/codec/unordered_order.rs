@@ -545,9 +545,9 @@ pub fn iteration_order(keys: &[u64]) -> Vec<usize> {
 /// The key LLVM's `SampleProfileMap` stores a top-level profile under: the MD5 of a plain
 /// function's name; for a calling context, `hash_combine_range` of its frames' hashes
 /// (`SampleContext::getHashCode`), hashed as the release `hash` stands for does.
-pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> Option<u64> {
+pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> u64 {
     match ctx {
-        SampleContext::Function(f) => Some(f.hash_code()),
+        SampleContext::Function(f) => f.hash_code(),
         SampleContext::Context(frames) => {
             let hashes: Vec<u64> = frames
                 .iter()
@@ -560,7 +560,7 @@ pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> Option<u64> {
                     )
                 })
                 .collect();
-            Some(hash.combine(&hashes))
+            hash.combine(&hashes)
         }
     }
 }
@@ -587,11 +587,10 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
     {
         return None;
     }
-    let keys: Option<Vec<u64>> = order
+    let keys: Vec<u64> = order
         .iter()
         .map(|c| sample_map_key(c, profile.context_hash))
         .collect();
-    let keys = keys?;
     if erased.is_empty() {
         return Some(
             iteration_order(&keys)
@@ -607,11 +606,11 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
             first_at.push(i);
         }
     }
-    let erased_keys: Option<Vec<u64>> = erased
-        .iter()
-        .map(|c| sample_map_key(c, profile.context_hash))
-        .collect();
-    m.remove_many(erased_keys?);
+    m.remove_many(
+        erased
+            .iter()
+            .map(|c| sample_map_key(c, profile.context_hash)),
+    );
     Some(m.order().into_iter().map(|n| &order[first_at[n]]).collect())
 }
 

@@ -38,6 +38,7 @@ mod sample_binary;
 mod sample_filters;
 mod sample_flat;
 mod sample_generated;
+mod sample_md5_names;
 mod sample_options;
 mod sample_overlap;
 mod sample_text;

@@ -265,7 +265,12 @@ impl<'p> Writer<'p> {
     }
 
     fn summary(&mut self, buf: &mut Vec<u8>) {
-        write_summary(buf, &crate::ir::sample::summary::compute(self.profile));
+        // LLVM merges the contexts of the context-less summary in its map's order.
+        let order = sample_map_order(self.profile);
+        write_summary(
+            buf,
+            &crate::ir::sample::summary::compute_in_order(self.profile, order),
+        );
     }
 
     fn name_table(&mut self, buf: &mut Vec<u8>) {

@@ -6,27 +6,50 @@
 //! sample of it and of its inlined callees is a count, except under an inlined callee whose
 //! context was duplicated into its base profile. The detailed summary uses LLVM's default
 //! cutoffs. A context-sensitive profile is first merged into one profile per function
-//! (LLVM's context-less summary, its default for CS profiles), in context order.
+//! (LLVM's context-less summary, its default for CS profiles), in context order. Functions
+//! are told apart there as LLVM's map tells them apart, by the MD5 of the name: a leaf named
+//! in one context and stored as its MD5 in another (a merge of a `--use-md5` profile with
+//! one of names) is one function, in every release (LLVM 23 keys *contexts* by another hash,
+//! but this map is keyed by the leaf function alone).
 
 use std::collections::BTreeMap;
 
-use super::{ContextAttributes, FunctionId, FunctionSamples, SampleProfile};
+use super::{ContextAttributes, FunctionSamples, SampleContext, SampleProfile};
 use crate::ir::summary::{Summary, SummaryBuilder};
 
-/// The summary of `profile` (`max_internal_count` is 0, as in sample summaries).
+/// The summary of `profile` (`max_internal_count` is 0, as in sample summaries), contexts
+/// taken in context order; see [`compute_in_order`].
 pub fn compute(profile: &SampleProfile) -> Summary {
+    compute_in_order(profile, None)
+}
+
+/// The summary of `profile`, the contexts of a context-sensitive profile merged per
+/// function in `order` when it lists each of them once (LLVM merges them in its map's
+/// iteration order, which callers replay), else in context order. The order matters only
+/// when contexts of one function disagree on the checksum: the first merged sets it, and
+/// the ones that disagree are left out, as LLVM leaves them out.
+pub fn compute_in_order(profile: &SampleProfile, order: Option<Vec<&SampleContext>>) -> Summary {
     let mut b = SummaryBuilder::new();
     if profile.flags.context_sensitive {
-        let mut flat: BTreeMap<&FunctionId, FunctionSamples> = BTreeMap::new();
-        for (context, samples) in sorted_by_context(profile) {
-            match flat.get_mut(context.function()) {
+        let ordered: Option<Vec<(&SampleContext, &FunctionSamples)>> = order
+            .filter(|o| o.len() == profile.functions.len())
+            .and_then(|o| {
+                o.into_iter()
+                    .map(|c| profile.functions.get_key_value(c))
+                    .collect()
+            });
+        let ordered = ordered.unwrap_or_else(|| sorted_by_context(profile));
+        let mut flat: BTreeMap<u64, FunctionSamples> = BTreeMap::new();
+        for (context, samples) in ordered {
+            let key = context.function().hash_code();
+            match flat.get_mut(&key) {
                 Some(f) => {
                     f.merge(samples, 1, false);
                 }
                 None => {
                     let mut f = FunctionSamples::default();
                     f.merge(samples, 1, true);
-                    flat.insert(context.function(), f);
+                    flat.insert(key, f);
                 }
             }
         }
@@ -53,7 +76,7 @@ pub fn of_reader(profile: &SampleProfile) -> std::borrow::Cow<'_, Summary> {
     }
 }
 
-fn sorted_by_context(profile: &SampleProfile) -> Vec<(&super::SampleContext, &FunctionSamples)> {
+fn sorted_by_context(profile: &SampleProfile) -> Vec<(&SampleContext, &FunctionSamples)> {
     let mut v: Vec<_> = profile.functions.iter().collect();
     v.sort_by(|a, b| a.0.cmp(b.0));
     v

@@ -13,9 +13,11 @@
 //!
 //! Both leave a profile that is not context-sensitive.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
+use crate::codec::llvm_hash::ContextHash;
 use crate::codec::unordered_order::sample_map_order;
+use crate::ir::fx::FxBuildHasher;
 use crate::ir::sample::{
     FunctionId, FunctionSamples, LineLocation, SampleContext, SampleProfile, saturating_mul_add,
 };
@@ -61,9 +63,13 @@ pub fn flatten(profile: &mut SampleProfile) {
     profile.insertion_order.clear();
     profile.erased.clear();
     let cs = profile.flags.context_sensitive;
+    // The flattened map is LLVM's too, keyed by the MD5 of the function: a function named
+    // in one place and stored as its MD5 in another (after merging a `--use-md5` input with
+    // one of names) is one profile, under the spelling met first.
+    let mut by_hash: HashMap<u64, SampleContext, FxBuildHasher> = HashMap::default();
     if cs {
         for (context, samples) in sorted {
-            let key = SampleContext::Function(context.function().clone());
+            let key = key_of(&mut by_hash, context.function());
             match profile.functions.get_mut(&key) {
                 Some(f) => {
                     f.merge(&samples, 1, false);
@@ -80,7 +86,7 @@ pub fn flatten(profile: &mut SampleProfile) {
         }
     } else {
         for (_, samples) in sorted {
-            flatten_nested(profile, &samples);
+            flatten_nested(profile, &mut by_hash, &samples);
         }
     }
     if !known {
@@ -89,9 +95,25 @@ pub fn flatten(profile: &mut SampleProfile) {
     profile.flags.context_sensitive = false;
 }
 
+/// The key of the flattened profile of `function`: the first spelling of its hash met in
+/// `by_hash`, else its own (then recorded).
+fn key_of(
+    by_hash: &mut HashMap<u64, SampleContext, FxBuildHasher>,
+    function: &FunctionId,
+) -> SampleContext {
+    by_hash
+        .entry(function.hash_code())
+        .or_insert_with(|| SampleContext::Function(function.clone()))
+        .clone()
+}
+
 /// LLVM's `flattenNestedProfile`.
-fn flatten_nested(profile: &mut SampleProfile, fs: &FunctionSamples) {
-    let key = SampleContext::Function(fs.name.clone());
+fn flatten_nested(
+    profile: &mut SampleProfile,
+    by_hash: &mut HashMap<u64, SampleContext, FxBuildHasher>,
+    fs: &FunctionSamples,
+) {
+    let key = key_of(by_hash, &fs.name);
     let entry = match profile.functions.entry(key) {
         std::collections::hash_map::Entry::Vacant(v) => {
             profile.insertion_order.push(v.key().clone());
@@ -132,7 +154,7 @@ fn flatten_nested(profile: &mut SampleProfile, fs: &FunctionSamples) {
     entry.head_samples = entry.head_samples_estimate(false);
     for site in fs.callsites.values() {
         for callee in site.values() {
-            flatten_nested(profile, callee);
+            flatten_nested(profile, by_hash, callee);
         }
     }
 }
@@ -146,13 +168,18 @@ struct Frame {
     children: BTreeMap<u64, Frame>,
 }
 
-/// LLVM's `FunctionSamples::getCallSiteHash`.
-fn callsite_hash(callee: &FunctionId, loc: LineLocation) -> u64 {
-    let loc_id = (u64::from(loc.discriminator) << 32) | u64::from(loc.line_offset);
-    callee
-        .hash_code()
-        .wrapping_add(loc_id << 5)
-        .wrapping_add(loc_id)
+/// LLVM's `FunctionSamples::getCallSiteHash`: the callee's hash plus 33 times the location.
+/// The callee is hashed as the release hashes a context frame's function (`hash`): by MD5
+/// in LLVM 19–22, by `std::hash` of a name in LLVM 23. So in LLVM 23 a context spelled with
+/// names and the same context spelled with MD5s (a merge of a `--use-md5` input with one of
+/// names) take two paths of the context tree, and in 19–22 one.
+fn callsite_hash(hash: ContextHash, callee: &FunctionId, loc: LineLocation) -> u64 {
+    hash.frame(
+        || callee.hash_code(),
+        callee.as_bytes(),
+        loc.line_offset,
+        loc.discriminator,
+    )
 }
 
 /// Converts a context-sensitive `profile` into a nested one (LLVM's
@@ -172,13 +199,14 @@ pub fn nest(profile: &mut SampleProfile) {
         std::mem::take(&mut profile.functions).into_iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut root = Frame::default();
+    let hash = profile.context_hash;
     for (context, samples) in sorted {
         let mut node = &mut root;
         let mut loc = LineLocation::default();
         for frame in context.frames() {
             node = node
                 .children
-                .entry(callsite_hash(&frame.function, loc))
+                .entry(callsite_hash(hash, &frame.function, loc))
                 .or_insert_with(|| Frame {
                     loc,
                     ..Frame::default()
@@ -187,13 +215,17 @@ pub fn nest(profile: &mut SampleProfile) {
         }
         node.samples = Some(samples);
     }
-    convert(&mut root, profile);
+    convert(&mut root, profile, &mut HashMap::default());
     profile.flags.context_sensitive = false;
 }
 
-fn convert(node: &mut Frame, out: &mut SampleProfile) {
+fn convert(
+    node: &mut Frame,
+    out: &mut SampleProfile,
+    by_hash: &mut HashMap<u64, SampleContext, FxBuildHasher>,
+) {
     for child in node.children.values_mut() {
-        convert(child, out);
+        convert(child, out, by_hash);
         let Some(cp) = child.samples.take() else {
             continue;
         };
@@ -211,7 +243,9 @@ fn convert(node: &mut Frame, out: &mut SampleProfile) {
                 np.total_samples = np.total_samples.saturating_sub(removed);
             }
             None => {
-                let key = SampleContext::Function(cp.name.clone());
+                // Promoted into LLVM's map under the MD5 of the function: a name and its
+                // MD5 meet here even where their contexts did not (LLVM 23).
+                let key = key_of(by_hash, &cp.name);
                 match out.functions.get_mut(&key) {
                     Some(f) => {
                         f.merge(&cp, 1, false);

@@ -9,14 +9,24 @@
 //! "Function hash mismatch"), at top level or for one inlined callee. Both cases are
 //! reported and the merge goes on, as in LLVM.
 //!
+//! Profiles are matched as LLVM's `SampleProfileMap` matches them: by the 64-bit key it
+//! stores a profile under (the MD5 of a function's name, or the hash of a calling context's
+//! frames; [`sample_map_key`]), not by spelling. So a function read by name from one input
+//! and as the MD5 of that name from another (`--use-md5` files) is one profile: the first
+//! input to bring it decides the key and the name that is written (a hash stays a hash), the
+//! later one is merged into it. Inlined callees and call targets are not keyed that way in
+//! LLVM (they are ordered maps of `FunctionId`, where a name never equals a hash), so there a
+//! name and its hash stay apart. LLVM 23 hashes the names of context frames with
+//! `std::hash` rather than MD5, so in its context-sensitive maps a context of names and the
+//! same context of hashes are two keys, and stay two profiles.
+//!
 //! A context-sensitive input cannot be merged with a flat or nested one, nor a probe-based
 //! input with one that is not: that is an error, as in LLVM.
 
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 
 use crate::codec::llvm_hash::ContextHash;
-use crate::codec::unordered_order::{iteration_order, merged_insertion_order};
+use crate::codec::unordered_order::{iteration_order, merged_insertion_order, sample_map_key};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::fx::{FxBuildHasher, FxHashSet};
 use crate::ir::name_hash::md5_hash;
@@ -48,6 +58,10 @@ pub struct SampleMerger {
     inputs: usize,
     issues: Vec<MergeIssue>,
     names: NameTable,
+    /// LLVM's map key of each top-level profile of the merge → the context it was first
+    /// inserted under (the key of `profile.functions`). A later input's profile with that
+    /// key is merged into that one, whatever its spelling.
+    by_key: HashMap<u64, SampleContext, FxBuildHasher>,
 }
 
 /// The names of a merge, each kept once, and the mapping of the current flat input's name
@@ -183,20 +197,15 @@ impl SampleMerger {
                 None => (context, samples, None),
             };
             let renamed = renamed.map(|k| (context.clone(), k));
-            let merged = match self.profile.functions.entry(context) {
-                Entry::Vacant(e) => {
-                    if i < ordered {
-                        self.profile.insertion_order.push(e.key().clone());
-                    }
+            let key = sample_map_key(&context, self.profile.context_hash);
+            let merged = match find_top(&mut self.profile, &self.by_key, key) {
+                // LLVM names the input's context in what it reports.
+                Some(f) => f.merge_from(samples, weight, false).map(|k| (context, k)),
+                None => {
                     let over = samples.scale(weight);
-                    let context = e.key().clone();
-                    e.insert(samples);
-                    over.then_some((context, IssueKind::CounterOverflow))
+                    let (p, k) = (&mut self.profile, &mut self.by_key);
+                    insert_top(p, k, key, (context, samples), i < ordered, over)
                 }
-                Entry::Occupied(mut e) => e
-                    .get_mut()
-                    .merge_from(samples, weight, false)
-                    .map(|k| (e.key().clone(), k)),
             };
             // LLVM keeps the first problem: renaming's, then the merge's.
             let issue = renamed.or(merged);
@@ -278,20 +287,14 @@ impl SampleMerger {
                 continue;
             };
             let node = input.tops[i].node;
-            let issue = match self.profile.functions.entry(context) {
-                Entry::Vacant(e) => {
-                    if in_order[i] {
-                        self.profile.insertion_order.push(e.key().clone());
-                    }
+            let key = keys[i];
+            let issue = match find_top(&mut self.profile, &self.by_key, key) {
+                Some(f) => f.merge_flat(input, node, ids, weight).map(|k| (context, k)),
+                None => {
                     let (samples, over) = FunctionSamples::from_flat(input, node, ids, weight);
-                    let context = e.key().clone();
-                    e.insert(samples);
-                    over.then_some((context, IssueKind::CounterOverflow))
+                    let (p, k) = (&mut self.profile, &mut self.by_key);
+                    insert_top(p, k, key, (context, samples), in_order[i], over)
                 }
-                Entry::Occupied(mut e) => e
-                    .get_mut()
-                    .merge_flat(input, node, ids, weight)
-                    .map(|k| (e.key().clone(), k)),
             };
             note_issue(&mut self.issues, index, issue);
         }
@@ -343,6 +346,36 @@ fn take_profile_level(
         dst.names.extend(list.names);
         dst.compress |= list.compress;
     }
+}
+
+/// The profile LLVM's map holds under `key` in the merge (kept under the context it was
+/// first inserted under: a name, or a hash).
+fn find_top<'a>(
+    profile: &'a mut SampleProfile,
+    by_key: &HashMap<u64, SampleContext, FxBuildHasher>,
+    key: u64,
+) -> Option<&'a mut FunctionSamples> {
+    profile.functions.get_mut(by_key.get(&key)?)
+}
+
+/// Inserts a profile new to the merge under `context`, indexed by its LLVM map `key`;
+/// recorded in the insertion order when `recorded` (the input map's iteration order had
+/// it). Returns the overflow issue of scaling it, if `over`.
+fn insert_top(
+    profile: &mut SampleProfile,
+    by_key: &mut HashMap<u64, SampleContext, FxBuildHasher>,
+    key: u64,
+    (context, samples): (SampleContext, FunctionSamples),
+    recorded: bool,
+    over: bool,
+) -> Option<(SampleContext, IssueKind)> {
+    if recorded {
+        profile.insertion_order.push(context.clone());
+    }
+    by_key.insert(key, context.clone());
+    let issue = over.then(|| (context.clone(), IssueKind::CounterOverflow));
+    profile.functions.insert(context, samples);
+    issue
 }
 
 /// Records in `issues` what merging a profile of input `index` met, if anything.
@@ -401,6 +434,51 @@ mod tests {
         let mut z = fs(1, 0);
         assert_eq!(z.merge(&fs(1, 9), 1, false), None);
         assert_eq!(z.checksum, 9);
+    }
+}
+
+#[cfg(test)]
+mod md5_names {
+    use super::*;
+    use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
+
+    /// A profile of one function `top` (spelled `id`), with `g` inlined at 2 and called at 1,
+    /// both spelled as `callee`.
+    fn input(id: FunctionId, callee: FunctionId) -> SampleProfile {
+        let mut p = SampleProfile::new();
+        // As a reader records it.
+        p.insertion_order.push(SampleContext::Function(id.clone()));
+        let f = p.entry(SampleContext::Function(id));
+        f.total_samples = 10;
+        let r = f.body.entry(LineLocation::new(1, 0)).or_default();
+        r.samples = 4;
+        r.call_targets.insert(callee.clone(), 4);
+        f.callee_mut(LineLocation::new(2, 0), &callee).total_samples = 6;
+        p
+    }
+
+    #[test]
+    fn a_name_and_its_hash_are_one_top_level_profile_first_spelling_kept() {
+        let name = FunctionId::name(b"top");
+        let hash = FunctionId::Md5(md5_hash(b"top"));
+        let (g, gh) = (FunctionId::name(b"g"), FunctionId::Md5(md5_hash(b"g")));
+        for (first, second) in [(&name, &hash), (&hash, &name)] {
+            let mut m = SampleMerger::new();
+            m.add(input(first.clone(), g.clone()), 1).unwrap();
+            m.add(input(second.clone(), gh.clone()), 2).unwrap();
+            let (p, issues) = m.finish();
+            assert!(issues.is_empty());
+            assert_eq!(p.functions.len(), 1);
+            let f: &FunctionSamples = &p.functions[&SampleContext::Function(first.clone())];
+            assert_eq!(f.total_samples, 30);
+            assert_eq!(f.name, *first);
+            // Callees and call targets keep the name and the hash apart, as LLVM does.
+            let targets = &f.body[&LineLocation::new(1, 0)].call_targets;
+            assert_eq!((targets[&g], targets[&gh]), (4, 8));
+            let site = &f.callsites[&LineLocation::new(2, 0)];
+            assert_eq!((site[&g].total_samples, site[&gh].total_samples), (6, 12));
+            assert_eq!(p.insertion_order, [SampleContext::Function(first.clone())]);
+        }
     }
 }
 

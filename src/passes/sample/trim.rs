@@ -62,7 +62,10 @@ pub fn trim_cold_contexts(
     if !(options.trim || options.merge) {
         return Ok(stats);
     }
-    let threshold = summary::cold_count_threshold(&summary::compute(profile));
+    // The summary of LLVM's map as it iterates (the order decides which contexts of a
+    // function whose checksums disagree count).
+    let order = crate::codec::unordered_order::sample_map_order(profile);
+    let threshold = summary::cold_count_threshold(&summary::compute_in_order(profile, order));
     stats.threshold = threshold;
     if threshold == 0 {
         return Ok(stats);
