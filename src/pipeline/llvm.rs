@@ -110,6 +110,9 @@ fn merge_attempt(
             .map(|span| read_window(span, changed, &layouts, &caches));
         let shards = pending.as_ref().map_or(threads, |w| w.shards(threads));
         let mut acc = Merger::new(opts, shards);
+        // The window folded last: its files are closed (unmapped) during the next overlap,
+        // beside the fold, rather than between two parallel steps.
+        let mut spent: Option<Window<'_>> = None;
         while let Some(mut w) = pending.take() {
             let next = take_window(inputs, &mut base, opts, window, threads);
             // Two windows in flight stay within one window's byte budget (large files are
@@ -119,13 +122,18 @@ fn merge_attempt(
                 .is_some_and(|n| w.span.bytes.saturating_add(n.bytes) <= window_budget(threads))
                 && !w.may_teach(opts, &acc);
             let folded = if overlap {
+                let closing = spent.take();
                 let (folded, read) = rayon::join(
                     || fold_window(&mut acc, &mut w, inputs, opts),
-                    || next.map(|span| read_window(span, changed, &layouts, &caches)),
+                    || {
+                        drop(closing);
+                        next.map(|span| read_window(span, changed, &layouts, &caches))
+                    },
                 );
                 pending = read;
                 folded?
             } else {
+                drop(spent.take());
                 fold_window(&mut acc, &mut w, inputs, opts)?
             };
             if let Some(changed_now) = folded {
@@ -134,8 +142,13 @@ fn merge_attempt(
             let more = next.is_some() || base < inputs.len();
             let n = w.span.chunk.len();
             w.learn(&mut acc, &mut layouts, opts, more, &caches.text);
-            if !overlap && let Some(span) = next {
-                pending = Some(read_window(span, changed, &layouts, &caches));
+            if overlap {
+                spent = Some(w);
+            } else {
+                drop(w);
+                if let Some(span) = next {
+                    pending = Some(read_window(span, changed, &layouts, &caches));
+                }
             }
             done += n;
             if let Some(p) = progress {
@@ -425,10 +438,9 @@ impl Window<'_> {
 
     /// After a fold: hands text buffers back to their cache and, if `more` inputs follow,
     /// learns the layouts of the folded raw inputs, dropping each input's records first:
-    /// with a million functions they are hundreds of megabytes. Then the window's files are
-    /// closed.
+    /// with a million functions they are hundreds of megabytes. The files stay open.
     fn learn(
-        mut self,
+        &mut self,
         acc: &mut Merger<'_>,
         layouts: &mut Vec<RawLayout>,
         opts: &MergeOptions,
