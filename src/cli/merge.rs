@@ -163,6 +163,8 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         prof_sym_list: a.prof_sym_list.clone(),
         remapping_file: a.remapping_file.clone(),
         output_size_limit: a.output_size_limit.unwrap_or(0),
+        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.profile_is_fs,
     })
 }
 

@@ -25,6 +25,7 @@ use crate::codec::llvm_hash::ContextHash;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
+pub use crate::ir::sample::FsDiscriminatorPass;
 pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
@@ -82,6 +83,14 @@ pub struct SampleMergeRequest {
     /// Drop the coldest functions until the output is at most this many bytes
     /// (`--output-size-limit`); 0 is no limit.
     pub output_size_limit: u64,
+    /// The flow-sensitive discriminator bits kept (`--fs-discriminator-pass`): in the
+    /// inputs whose discriminators are flow-sensitive, as LLVM's readers mask them, and in
+    /// the body samples and call targets of every remapped input, as llvm-profdata's
+    /// remapping masks them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`, LLVM's
+    /// hidden reader option); extbinary inputs say so themselves.
+    pub profile_is_fs: bool,
 }
 
 impl Default for SampleMergeRequest {
@@ -103,6 +112,8 @@ impl Default for SampleMergeRequest {
             prof_sym_list: None,
             remapping_file: None,
             output_size_limit: 0,
+            fs_discriminator_pass: FsDiscriminatorPass::PassLast,
+            profile_is_fs: false,
         }
     }
 }
@@ -125,6 +136,8 @@ fn read_options(r: &SampleMergeRequest) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
         context_hash: ContextHash::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        fs_pass: r.fs_discriminator_pass,
+        profile_is_fs: r.profile_is_fs,
     }
 }
 
@@ -201,7 +214,12 @@ pub fn merge_sample_profiles(
             Ok(profile) => {
                 if let Some(profile) = profile {
                     match &remapping {
-                        Some(remap) => merger.add_remapped(profile, weights[index], remap),
+                        Some(remap) => merger.add_remapped(
+                            profile,
+                            weights[index],
+                            remap,
+                            options.fs_pass.mask(),
+                        ),
                         None => merger.add(profile, weights[index]),
                     }
                     .map_err(|e| e.with_path(&input.path))?;
@@ -220,8 +238,12 @@ pub fn merge_sample_profiles(
         progress.set(done);
         Ok(())
     };
-    // Remapped inputs are merged in map form: the flat form's fold keeps input names.
-    let flat = remapping.is_none();
+    // Remapped inputs are merged in map form: the flat form's fold keeps input names. So are
+    // inputs read with a discriminator mask or as flow-sensitive: the flat form reads all
+    // bits and knows the flag only from extbinary summaries.
+    let flat = remapping.is_none()
+        && options.fs_pass == FsDiscriminatorPass::PassLast
+        && !options.profile_is_fs;
     read_in_order(&inputs, &options, threads, flat, fold)?;
     progress.finish();
     if failed == inputs.len() {
@@ -533,13 +555,25 @@ pub struct SampleShowRequest {
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
+    /// The flow-sensitive discriminator bits kept in inputs whose discriminators are
+    /// flow-sensitive (`--fs-discriminator-pass`), as LLVM's readers mask them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`).
+    pub profile_is_fs: bool,
 }
 
-/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
-fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
+/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]),
+/// with the flow-sensitive discriminator options.
+fn read_options_for(
+    target_llvm: Option<u32>,
+    fs_pass: FsDiscriminatorPass,
+    profile_is_fs: bool,
+) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
         context_hash: ContextHash::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        fs_pass,
+        profile_is_fs,
     }
 }
 
@@ -576,8 +610,11 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
             }
             SampleEncoding::Unknown | SampleEncoding::CompactBinary => {
                 // Not a sample profile LLVM reads: the reader's error.
-                readers::read(file.bytes(), &read_options_for(r.target_llvm))
-                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                readers::read(
+                    file.bytes(),
+                    &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
+                )
+                .map_err(|e| file.or_changed(e).with_path(&r.file))?;
                 String::new()
             }
             _ => {
@@ -596,7 +633,10 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
         path: r.file.clone(),
         weight: Weight::ONE,
     };
-    let profile = read_one(&input, &read_options_for(r.target_llvm))?;
+    let profile = read_one(
+        &input,
+        &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
+    )?;
     if r.options.symbol_list && profile.symbol_list.is_none() {
         return Err(request_error(format!(
             "{}: the profile has no profile symbol list to show (only extbinary profiles \
@@ -622,12 +662,17 @@ pub struct SampleOverlapRequest {
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
+    /// The flow-sensitive discriminator bits kept in inputs whose discriminators are
+    /// flow-sensitive (`--fs-discriminator-pass`), as LLVM's readers mask them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`).
+    pub profile_is_fs: bool,
 }
 
 /// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
 /// them.
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
-    let options = read_options_for(r.target_llvm);
+    let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
     let read = |path: &PathBuf| {
         read_one(
             &InputSpec {

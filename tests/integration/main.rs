@@ -36,6 +36,7 @@ mod readme;
 mod real_use;
 mod sample_binary;
 mod sample_flat;
+mod sample_fs;
 mod sample_generated;
 mod sample_options;
 mod sample_overlap;

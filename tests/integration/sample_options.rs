@@ -14,7 +14,7 @@ use std::process::Command;
 use crate::common::*;
 
 /// A directory holding a link `name` to our binary (the drop-in of that release).
-fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
+pub(crate) fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
     let dir = tempdir();
     let link = dir.path().join(name);
     #[cfg(unix)]
@@ -23,7 +23,7 @@ fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Runs `tool merge ARGS -o OUT`: the output's bytes, or the error output.
-fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> {
+pub(crate) fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> {
     let _ = std::fs::remove_file(out);
     let o = Command::new(tool)
         .arg("merge")
@@ -41,7 +41,7 @@ fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> 
 }
 
 /// Compares the real tool and ours on `args`; returns a failure description, if any.
-fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<String> {
+pub(crate) fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<String> {
     let theirs = merge(real, args, &dir.join("theirs.out"));
     let mine = merge(ours, args, &dir.join("ours.out"));
     let what = args
@@ -92,11 +92,11 @@ fn compare(real: &Path, ours: &Path, args: &[OsString], dir: &Path) -> Option<St
     }
 }
 
-fn os(args: &[&str]) -> Vec<OsString> {
+pub(crate) fn os(args: &[&str]) -> Vec<OsString> {
     args.iter().map(OsString::from).collect()
 }
 
-fn sample_dir() -> PathBuf {
+pub(crate) fn sample_dir() -> PathBuf {
     root().join("testdata/sample")
 }
 
