@@ -207,7 +207,7 @@ pub fn merge_sample_profiles(
                 Ok(false) => read_one(input, &options).map(Some),
                 Err(e) => return Err(e.with_path(&input.path)),
             },
-            Ok(Parsed::Map(profile)) => Ok(Some(profile)),
+            Ok(Parsed::Map(profile)) => Ok(Some(*profile)),
             Err(e) => Err(e),
         };
         match res {
@@ -370,7 +370,7 @@ fn read_in_order(
 /// in map form.
 enum Parsed {
     Flat,
-    Map(SampleProfile),
+    Map(Box<SampleProfile>),
 }
 
 /// Opens and reads one input into `flat` if `flat_form` and the flat form can hold it, else
@@ -385,10 +385,10 @@ fn read_for_merge(
     let parsed = if flat_form && readers::flat::read_flat(file.bytes(), flat) {
         Parsed::Flat
     } else {
-        Parsed::Map(
+        Parsed::Map(Box::new(
             readers::read(file.bytes(), options)
                 .map_err(|e| file.or_changed(e).with_path(&i.path))?,
-        )
+        ))
     };
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
     Ok(parsed)

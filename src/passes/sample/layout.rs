@@ -15,6 +15,7 @@
 
 use std::collections::BTreeMap;
 
+use crate::codec::llvm_hash::ContextHash;
 use crate::codec::unordered_order::sample_map_order;
 use crate::ir::sample::{
     FunctionId, FunctionSamples, LineLocation, SampleContext, SampleProfile, saturating_mul_add,
@@ -60,6 +61,7 @@ pub fn flatten(profile: &mut SampleProfile) {
     };
     profile.insertion_order.clear();
     profile.erased.clear();
+    profile.erased_after.clear();
     let cs = profile.flags.context_sensitive;
     if cs {
         for (context, samples) in sorted {
@@ -141,18 +143,30 @@ fn flatten_nested(profile: &mut SampleProfile, fs: &FunctionSamples) {
 #[derive(Default)]
 struct Frame {
     loc: LineLocation,
-    samples: Option<FunctionSamples>,
+    /// The profile of this context, with the context (its key in the profile map).
+    samples: Option<(SampleContext, FunctionSamples)>,
     /// Children by LLVM's call-site hash (the order LLVM visits them in).
     children: BTreeMap<u64, Frame>,
 }
 
-/// LLVM's `FunctionSamples::getCallSiteHash`.
-fn callsite_hash(callee: &FunctionId, loc: LineLocation) -> u64 {
-    let loc_id = (u64::from(loc.discriminator) << 32) | u64::from(loc.line_offset);
-    callee
-        .hash_code()
-        .wrapping_add(loc_id << 5)
-        .wrapping_add(loc_id)
+/// What the conversion does to LLVM's profile map, in order: the keys it inserts, and each
+/// key it erases with the number of insertions made before.
+#[derive(Default)]
+struct MapLog {
+    inserted: Vec<SampleContext>,
+    erased: Vec<(usize, SampleContext)>,
+}
+
+/// LLVM's `FunctionSamples::getCallSiteHash`: the hash of the context frame of `callee`
+/// called at `loc`, as the release `hash` stands for hashes frames (LLVM 23 hashes a name
+/// differently, and so visits the callees of a context in another order).
+fn callsite_hash(hash: ContextHash, callee: &FunctionId, loc: LineLocation) -> u64 {
+    hash.frame(
+        || callee.hash_code(),
+        callee.as_bytes(),
+        loc.line_offset,
+        loc.discriminator,
+    )
 }
 
 /// Converts a context-sensitive `profile` into a nested one (LLVM's
@@ -168,6 +182,10 @@ pub fn nest(profile: &mut SampleProfile) {
         profile.flags.context_sensitive = false;
         return;
     }
+    // LLVM converts its map in place: it inserts the promoted profiles and erases every
+    // context, in the order of its walk; the map's order after that (the extbinary
+    // metadata's) is replayed from the record of both, when the order before is known.
+    let known = sample_map_order(profile).is_some();
     let mut sorted: Vec<(SampleContext, FunctionSamples)> =
         std::mem::take(&mut profile.functions).into_iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
@@ -178,26 +196,43 @@ pub fn nest(profile: &mut SampleProfile) {
         for frame in context.frames() {
             node = node
                 .children
-                .entry(callsite_hash(&frame.function, loc))
+                .entry(callsite_hash(profile.context_hash, &frame.function, loc))
                 .or_insert_with(|| Frame {
                     loc,
                     ..Frame::default()
                 });
             loc = frame.location;
         }
-        node.samples = Some(samples);
+        node.samples = Some((context, samples));
     }
-    convert(&mut root, profile);
+    let mut log = MapLog::default();
+    convert(&mut root, profile, &mut log);
     profile.flags.context_sensitive = false;
+    if known {
+        let before = profile.insertion_order.len();
+        // Erasures recorded before (a profile pruned earlier) happened after all of those
+        // insertions.
+        let had = profile.erased.len();
+        profile.erased_after.resize(had, before);
+        profile.insertion_order.extend(log.inserted);
+        for (after, context) in log.erased {
+            profile.erased.push(context);
+            profile.erased_after.push(before + after);
+        }
+    } else {
+        profile.insertion_order.clear();
+        profile.erased.clear();
+        profile.erased_after.clear();
+    }
 }
 
-fn convert(node: &mut Frame, out: &mut SampleProfile) {
+fn convert(node: &mut Frame, out: &mut SampleProfile, log: &mut MapLog) {
     for child in node.children.values_mut() {
-        convert(child, out);
-        let Some(cp) = child.samples.take() else {
+        convert(child, out, log);
+        let Some((context, cp)) = child.samples.take() else {
             continue;
         };
-        match node.samples.as_mut() {
+        match node.samples.as_mut().map(|(_, np)| np) {
             Some(np) => {
                 let total = cp.total_samples;
                 let name = cp.name.clone();
@@ -217,11 +252,14 @@ fn convert(node: &mut Frame, out: &mut SampleProfile) {
                         f.merge(&cp, 1, false);
                     }
                     None => {
+                        log.inserted.push(key.clone());
                         out.functions.insert(key, cp);
                     }
                 }
             }
         }
+        // The context's own entry goes, whether it was promoted or inlined.
+        log.erased.push((log.inserted.len(), context));
     }
 }
 
