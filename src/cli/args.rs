@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use pgo_merge::pipeline::sample::FsDiscriminatorPass;
+
 /// What the tool is, in one line: the same for `-h`, `--help`, the man page and the
 /// completions.
 pub const ABOUT: &str = "Merge, convert and inspect profile-guided-optimisation profiles: LLVM \
@@ -321,6 +323,27 @@ pub struct MergeArgs {
     #[arg(long = "output-size-limit", value_name = "N", requires = "sample")]
     pub output_size_limit: Option<u64>,
 
+    /// Sample profiles with flow-sensitive discriminators: keep the discriminator bits of
+    /// the base and the passes up to PASS and clear the others: Base, Pass1, Pass2, Pass3
+    /// or PassLast (all bits, the default), any case. Applies to inputs marked
+    /// flow-sensitive (extbinary files that say so, text and binary ones with
+    /// --profile-isfs), and to the body samples and call targets of every input when
+    /// remapping (-r), as llvm-profdata.
+    #[arg(
+        long = "fs-discriminator-pass",
+        value_name = "PASS",
+        requires = "sample",
+        value_parser = parse_fs_pass
+    )]
+    pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
+
+    /// Sample profiles: read text and binary inputs as having flow-sensitive discriminators
+    /// (LLVM's hidden --profile-isfs; extbinary files say so themselves): the
+    /// --fs-discriminator-pass mask applies to them, and an extbinary output is marked
+    /// flow-sensitive.
+    #[arg(long = "profile-isfs", requires = "sample")]
+    pub profile_is_fs: bool,
+
     /// Sample profiles, extbinary output: add the symbols listed in FILE (one per line) as
     /// the profile symbol list.
     #[arg(long = "prof-sym-list", value_name = "FILE", requires = "sample")]
@@ -462,6 +485,21 @@ pub struct ShowArgs {
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
 
+    /// With --sample: the flow-sensitive discriminator bits kept (Base, Pass1, Pass2, Pass3
+    /// or PassLast, any case), in profiles marked flow-sensitive, as in merge.
+    #[arg(
+        long = "fs-discriminator-pass",
+        value_name = "PASS",
+        requires = "sample",
+        value_parser = parse_fs_pass
+    )]
+    pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
+
+    /// With --sample: read text and binary profiles as having flow-sensitive
+    /// discriminators (LLVM's hidden --profile-isfs), as in merge.
+    #[arg(long = "profile-isfs", requires = "sample")]
+    pub profile_is_fs: bool,
+
     /// With --sample: the profile symbol list after the functions (extbinary profiles that
     /// have one).
     #[arg(long = "show-prof-sym-list")]
@@ -514,6 +552,34 @@ pub struct OverlapArgs {
     /// dialect; 19 or 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
+    /// With --sample: the flow-sensitive discriminator bits kept (Base, Pass1, Pass2, Pass3
+    /// or PassLast, any case), in profiles marked flow-sensitive, as in merge.
+    #[arg(
+        long = "fs-discriminator-pass",
+        value_name = "PASS",
+        requires = "sample",
+        value_parser = parse_fs_pass
+    )]
+    pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
+
+    /// With --sample: read text and binary profiles as having flow-sensitive
+    /// discriminators (LLVM's hidden --profile-isfs), as in merge.
+    #[arg(long = "profile-isfs", requires = "sample")]
+    pub profile_is_fs: bool,
+}
+
+/// A `--fs-discriminator-pass` value: llvm-profdata's spellings, in any case.
+fn parse_fs_pass(s: &str) -> Result<FsDiscriminatorPass, String> {
+    FsDiscriminatorPass::ALL
+        .into_iter()
+        .find(|p| p.llvm_name().eq_ignore_ascii_case(s))
+        .ok_or_else(|| {
+            let names: Vec<&str> = FsDiscriminatorPass::ALL
+                .iter()
+                .map(|p| p.llvm_name())
+                .collect();
+            format!("expected one of {}", names.join(", "))
+        })
 }
 
 /// Sample profile layouts (`--convert-sample-profile-layout`).

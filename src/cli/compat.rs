@@ -15,6 +15,8 @@
 
 use std::fmt::Write as _;
 
+use pgo_merge::pipeline::sample::FsDiscriminatorPass;
+
 /// What an llvm-profdata option does here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Does {
@@ -318,11 +320,16 @@ pub const MERGE: &[LlvmOption] = &[
         "Directories to search for object files by build ID",
         CORRELATE,
     )),
-    unlisted(no(
+    unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-        SAMPLE,
+    )),
+    // A hidden option of LLVM's sample-profile reader, which llvm-profdata links in.
+    unlisted(ours(
+        "profile-isfs",
+        None,
+        "Profile uses flow sensitive discriminators",
     )),
 ];
 
@@ -452,11 +459,15 @@ pub const SHOW: &[LlvmOption] = &[
         "Directories to search for object files by build ID",
         CORRELATE,
     )),
-    unlisted(no(
+    unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-        SAMPLE,
+    )),
+    unlisted(ours(
+        "profile-isfs",
+        None,
+        "Profile uses flow sensitive discriminators",
     )),
 ];
 
@@ -505,11 +516,15 @@ pub const OVERLAP: &[LlvmOption] = &[
         "Directories to search for object files by build ID",
         CORRELATE,
     )),
-    unlisted(no(
+    unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-        SAMPLE,
+    )),
+    unlisted(ours(
+        "profile-isfs",
+        None,
+        "Profile uses flow sensitive discriminators",
     )),
 ];
 
@@ -737,6 +752,26 @@ pub fn dropin_normalize(
                     }
                 }
                 Does::Ignored => {}
+                Does::Ours(long @ "fs-discriminator-pass") => {
+                    // An enum: LLVM checks the value against its spellings, case and all.
+                    match value.map(str::to_string).or_else(|| iter.next().cloned()) {
+                        None => {
+                            eprintln!(
+                                "{prog}: for the {} option: requires a value!",
+                                dashed(o.name)
+                            );
+                            failed = true;
+                        }
+                        Some(v) if FsDiscriminatorPass::from_llvm_name(&v).is_none() => {
+                            eprintln!(
+                                "{prog}: for the {} option: Cannot find option named '{v}'!",
+                                dashed(o.name)
+                            );
+                            failed = true;
+                        }
+                        Some(v) => out.push(format!("--{long}={v}")),
+                    }
+                }
                 Does::Ours(long) => match (o.value, value) {
                     (Some(_), Some(v)) => out.push(format!("--{long}={v}")),
                     (Some(_), None) => match iter.next() {

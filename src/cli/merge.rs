@@ -164,6 +164,8 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
         function: a.function.clone(),
         no_function: a.no_function.clone(),
         sparse: a.sparse,
+        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.profile_is_fs,
     })
 }
 

@@ -43,6 +43,8 @@ fn run_sample_overlap(a: OverlapArgs, mode: Mode) -> i32 {
         },
         target_llvm: a.target_llvm,
         output: a.output,
+        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.profile_is_fs,
     };
     match pipeline::overlap_sample(&req) {
         Ok(()) => EXIT_OK,

@@ -115,6 +115,8 @@ fn run_sample_show(a: ShowArgs, json: bool, mode: Mode) -> i32 {
         section_info_only: a.show_sec_info_only,
         target_llvm: a.target_llvm,
         output: a.output.clone(),
+        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.profile_is_fs,
     };
     match pipeline::show_sample(&req) {
         Ok(warnings) => {

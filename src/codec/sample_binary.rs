@@ -364,12 +364,15 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
 }
 
 /// Reads one function body (after the head count and the context index) into `fs`, adding
-/// to what it holds as LLVM's reader does.
+/// to what it holds as LLVM's reader does. The discriminators of body records and inlined
+/// callsites keep the bits of `mask` (LLVM's flow-sensitive discriminator mask; `u32::MAX`
+/// keeps them all): records or callees that become one add up.
 pub fn read_body(
     r: &mut SampleCursor<'_>,
     names: &[FunctionId],
     fs: &mut FunctionSamples,
     depth: u32,
+    mask: u32,
 ) -> Result<()> {
     r.check_inline_depth(depth)?;
     let total = r.num("function: total samples")?;
@@ -377,8 +380,8 @@ pub fn read_body(
     let records = r.num_u32("function: number of body records")?;
     for _ in 0..records {
         let line = r.line_offset("body record: line offset")?;
-        // LLVM keeps the discriminator's low 32 bits (its FS mask when reading all bits).
-        let disc = r.num("body record: discriminator")? as u32;
+        // LLVM keeps the discriminator's low 32 bits, then its FS mask.
+        let disc = r.num("body record: discriminator")? as u32 & mask;
         let samples = r.num("body record: samples")?;
         let calls = r.num_u32("body record: number of call targets")?;
         let loc = LineLocation::new(line, disc);
@@ -394,10 +397,10 @@ pub fn read_body(
     for _ in 0..sites {
         // LLVM narrows the line offset to 32 bits here without checking it.
         let line = r.num("callsite: line offset")? as u32;
-        let disc = r.num("callsite: discriminator")? as u32;
+        let disc = r.num("callsite: discriminator")? as u32 & mask;
         let i = r.index(names.len(), "callsite: callee name index")?;
         let callee = fs.callee_mut(LineLocation::new(line, disc), &names[i]);
-        read_body(r, names, callee, depth + 1)?;
+        read_body(r, names, callee, depth + 1, mask)?;
     }
     Ok(())
 }
@@ -422,10 +425,12 @@ pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
     }
     write_uleb(out, fs.callsite_count() as u64);
     for (loc, site) in &fs.callsites {
-        for (callee, samples) in site {
+        for samples in site.values() {
             write_uleb(out, u64::from(loc.line_offset));
             write_uleb(out, u64::from(loc.discriminator));
-            write_uleb(out, names[callee]);
+            // The callee's own name, as LLVM writes it (it differs from the key only for
+            // the unnamed callee an extbinary reader can make: see `frontends`).
+            write_uleb(out, names[&samples.name]);
             write_body(out, samples, names);
         }
     }
@@ -442,9 +447,9 @@ pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTre
         }
     }
     for site in fs.callsites.values() {
-        for (callee, samples) in site {
-            if !out.contains(callee) {
-                out.insert(callee.clone());
+        for samples in site.values() {
+            if !out.contains(&samples.name) {
+                out.insert(samples.name.clone());
             }
             collect_body_names(samples, out);
         }

@@ -297,6 +297,8 @@ pub struct UnorderedOrder {
     first: u32,
     next_resize: u64,
     index: std::collections::HashMap<u64, u32>,
+    /// Keys present (`_M_element_count`): inserted minus removed.
+    live: u64,
 }
 
 impl Default for UnorderedOrder {
@@ -315,6 +317,7 @@ impl UnorderedOrder {
             first: NIL,
             next_resize: 0,
             index: std::collections::HashMap::new(),
+            live: 0,
         }
     }
 
@@ -352,7 +355,7 @@ impl UnorderedOrder {
     /// `_M_need_rehash` for one insertion: the new bucket count, if any.
     fn need_rehash(&mut self) -> Option<u64> {
         let n_bkt = self.buckets.len() as u64;
-        let n_elt = self.keys.len() as u64;
+        let n_elt = self.live;
         if n_elt < self.next_resize {
             return None;
         }
@@ -427,6 +430,7 @@ impl UnorderedOrder {
         self.keys.push(key);
         self.next.push(NIL);
         self.index.insert(key, node);
+        self.live += 1;
         let n = self.buckets.len() as u64;
         let b = (key % n) as usize;
         if self.buckets[b] != NIL {
@@ -446,23 +450,39 @@ impl UnorderedOrder {
         true
     }
 
-    /// Removes `key` if present (`erase`): the others keep their relative order.
+    /// Removes `key` if present (`erase`, libstdc++'s `_M_erase`): the others keep their
+    /// relative order, and a later insertion sees the buckets as libstdc++ leaves them.
     pub fn remove(&mut self, key: u64) -> bool {
         let Some(node) = self.index.remove(&key) else {
             return false;
         };
-        // Rebuild the bucket pointers after unlinking: simple and only used by passes that
-        // erase a few entries.
-        let mut prev = HEAD;
-        let mut p = self.first;
-        while p != NIL && p != node {
-            prev = p;
-            p = self.next[p as usize];
+        let n = self.buckets.len() as u64;
+        let b = self.bucket_of(node, n);
+        // The node before it: from the node before its bucket's first node, within the run.
+        let bucket_before = self.buckets[b];
+        let mut prev = bucket_before;
+        while self.after(prev) != node {
+            prev = self.after(prev);
         }
         let following = self.next[node as usize];
+        let following_bkt = (following != NIL).then(|| self.bucket_of(following, n));
+        if prev == bucket_before {
+            // It began its bucket (`_M_remove_bucket_begin`): the bucket empties unless the
+            // next node is in it; a next node of another bucket now begins after `prev`.
+            if following_bkt != Some(b) {
+                if let Some(nb) = following_bkt {
+                    self.buckets[nb] = bucket_before;
+                }
+                self.buckets[b] = NIL;
+            }
+        } else if let Some(nb) = following_bkt
+            && nb != b
+        {
+            self.buckets[nb] = prev;
+        }
         self.set_after(prev, following);
         self.next[node as usize] = NIL;
-        self.rebuild_buckets();
+        self.live -= 1;
         true
     }
 
@@ -480,6 +500,7 @@ impl UnorderedOrder {
         if removed == 0 {
             return 0;
         }
+        self.live -= removed as u64;
         let mut prev = HEAD;
         let mut p = self.first;
         while p != NIL {
@@ -599,18 +620,28 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
                 .collect(),
         );
     }
+    let erased_keys: Vec<u64> = erased
+        .iter()
+        .map(|c| sample_map_key(c, profile.context_hash))
+        .collect();
+    // When each key was erased: after that many insertions (all of them when not said).
+    let after = |e: usize| profile.erased_after.get(e).copied().unwrap_or(order.len());
+    if (1..erased.len()).any(|e| after(e) < after(e - 1)) {
+        return None;
+    }
     let mut m = UnorderedOrder::new();
     let mut first_at = Vec::with_capacity(keys.len());
+    let mut e = 0;
     for (i, &k) in keys.iter().enumerate() {
+        while e < erased_keys.len() && after(e) <= i {
+            m.remove(erased_keys[e]);
+            e += 1;
+        }
         if m.insert(k) {
             first_at.push(i);
         }
     }
-    m.remove_many(
-        erased
-            .iter()
-            .map(|c| sample_map_key(c, profile.context_hash)),
-    );
+    m.remove_many(erased_keys[e..].iter().copied());
     Some(m.order().into_iter().map(|n| &order[first_at[n]]).collect())
 }
 
@@ -687,6 +718,35 @@ mod tests {
         assert_eq!(many.remove_many(drop.iter().copied()), 14);
         assert_eq!(many.keys_in_order(), one.keys_in_order());
         assert_eq!(many.order(), one.order());
+    }
+
+    /// Erasing one key at a time (libstdc++'s bucket fix-ups) leaves the buckets as a
+    /// rebuild from the list does, so insertions interleaved with erasures (a layout
+    /// conversion's) place keys alike.
+    #[test]
+    fn interleaved_erasures_keep_the_buckets_libstdcxx_keeps() {
+        let mut fast = UnorderedOrder::new();
+        let mut rebuilt = UnorderedOrder::new();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut present: Vec<u64> = Vec::new();
+        for step in 0..3000u64 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            if step % 3 == 2 && !present.is_empty() {
+                let k = present.swap_remove((x % present.len() as u64) as usize);
+                assert!(fast.remove(k));
+                assert_eq!(rebuilt.remove_many([k]), 1);
+            } else {
+                let k = x % 5000;
+                if fast.insert(k) {
+                    present.push(k);
+                }
+                rebuilt.insert(k);
+            }
+            assert_eq!(fast.keys_in_order(), rebuilt.keys_in_order(), "step {step}");
+        }
+        assert_eq!(fast.live as usize, present.len());
     }
 
     const EXPECTED_1_TO_40: [u64; 40] = [

@@ -25,6 +25,7 @@ use crate::codec::llvm_hash::ContextHash;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::InputFile;
 use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
+pub use crate::ir::sample::FsDiscriminatorPass;
 pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
 use crate::passes::Weight;
@@ -90,6 +91,14 @@ pub struct SampleMergeRequest {
     /// Drop the top-level profiles without samples (`--sparse`, natively; llvm-profdata
     /// accepts it with `--sample` and ignores it, and so does the drop-in).
     pub sparse: bool,
+    /// The flow-sensitive discriminator bits kept (`--fs-discriminator-pass`): in the
+    /// inputs whose discriminators are flow-sensitive, as LLVM's readers mask them, and in
+    /// the body samples and call targets of every remapped input, as llvm-profdata's
+    /// remapping masks them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`, LLVM's
+    /// hidden reader option); extbinary inputs say so themselves.
+    pub profile_is_fs: bool,
 }
 
 impl Default for SampleMergeRequest {
@@ -114,6 +123,8 @@ impl Default for SampleMergeRequest {
             function: None,
             no_function: None,
             sparse: false,
+            fs_discriminator_pass: FsDiscriminatorPass::PassLast,
+            profile_is_fs: false,
         }
     }
 }
@@ -136,6 +147,8 @@ fn read_options(r: &SampleMergeRequest) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
         context_hash: ContextHash::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        fs_pass: r.fs_discriminator_pass,
+        profile_is_fs: r.profile_is_fs,
     }
 }
 
@@ -207,14 +220,19 @@ pub fn merge_sample_profiles(
                 Ok(false) => read_one(input, &options).map(Some),
                 Err(e) => return Err(e.with_path(&input.path)),
             },
-            Ok(Parsed::Map(profile)) => Ok(Some(profile)),
+            Ok(Parsed::Map(profile)) => Ok(Some(*profile)),
             Err(e) => Err(e),
         };
         match res {
             Ok(profile) => {
                 if let Some(profile) = profile {
                     match &remapping {
-                        Some(remap) => merger.add_remapped(profile, weights[index], remap),
+                        Some(remap) => merger.add_remapped(
+                            profile,
+                            weights[index],
+                            remap,
+                            options.fs_pass.mask(),
+                        ),
                         None => merger.add(profile, weights[index]),
                     }
                     .map_err(|e| e.with_path(&input.path))?;
@@ -233,8 +251,12 @@ pub fn merge_sample_profiles(
         progress.set(done);
         Ok(())
     };
-    // Remapped inputs are merged in map form: the flat form's fold keeps input names.
-    let flat = remapping.is_none();
+    // Remapped inputs are merged in map form: the flat form's fold keeps input names. So are
+    // inputs read with a discriminator mask or as flow-sensitive: the flat form reads all
+    // bits and knows the flag only from extbinary summaries.
+    let flat = remapping.is_none()
+        && options.fs_pass == FsDiscriminatorPass::PassLast
+        && !options.profile_is_fs;
     read_in_order(&inputs, &options, threads, flat, fold)?;
     progress.finish();
     if failed == inputs.len() {
@@ -368,7 +390,7 @@ fn read_in_order(
 /// in map form.
 enum Parsed {
     Flat,
-    Map(SampleProfile),
+    Map(Box<SampleProfile>),
 }
 
 /// Opens and reads one input into `flat` if `flat_form` and the flat form can hold it, else
@@ -383,10 +405,10 @@ fn read_for_merge(
     let parsed = if flat_form && readers::flat::read_flat(file.bytes(), flat) {
         Parsed::Flat
     } else {
-        Parsed::Map(
+        Parsed::Map(Box::new(
             readers::read(file.bytes(), options)
                 .map_err(|e| file.or_changed(e).with_path(&i.path))?,
-        )
+        ))
     };
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
     Ok(parsed)
@@ -571,13 +593,25 @@ pub struct SampleShowRequest {
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
+    /// The flow-sensitive discriminator bits kept in inputs whose discriminators are
+    /// flow-sensitive (`--fs-discriminator-pass`), as LLVM's readers mask them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`).
+    pub profile_is_fs: bool,
 }
 
-/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]).
-fn read_options_for(target_llvm: Option<u32>) -> ReadOptions {
+/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]),
+/// with the flow-sensitive discriminator options.
+fn read_options_for(
+    target_llvm: Option<u32>,
+    fs_pass: FsDiscriminatorPass,
+    profile_is_fs: bool,
+) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
         context_hash: ContextHash::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+        fs_pass,
+        profile_is_fs,
     }
 }
 
@@ -614,8 +648,11 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
             }
             SampleEncoding::Unknown | SampleEncoding::CompactBinary => {
                 // Not a sample profile LLVM reads: the reader's error.
-                readers::read(file.bytes(), &read_options_for(r.target_llvm))
-                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+                readers::read(
+                    file.bytes(),
+                    &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
+                )
+                .map_err(|e| file.or_changed(e).with_path(&r.file))?;
                 String::new()
             }
             _ => {
@@ -634,7 +671,10 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
         path: r.file.clone(),
         weight: Weight::ONE,
     };
-    let profile = read_one(&input, &read_options_for(r.target_llvm))?;
+    let profile = read_one(
+        &input,
+        &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
+    )?;
     if r.options.symbol_list && profile.symbol_list.is_none() {
         return Err(request_error(format!(
             "{}: the profile has no profile symbol list to show (only extbinary profiles \
@@ -660,12 +700,17 @@ pub struct SampleOverlapRequest {
     pub target_llvm: Option<u32>,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
+    /// The flow-sensitive discriminator bits kept in inputs whose discriminators are
+    /// flow-sensitive (`--fs-discriminator-pass`), as LLVM's readers mask them.
+    pub fs_discriminator_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`).
+    pub profile_is_fs: bool,
 }
 
 /// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
 /// them.
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
-    let options = read_options_for(r.target_llvm);
+    let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
     let read = |path: &PathBuf| {
         read_one(
             &InputSpec {

@@ -295,6 +295,7 @@ fn help_is_llvm_profdata_style_and_names_exactly_its_options() {
         "--correlate",
         "--debug-file-directory",
         "--fs-discriminator-pass",
+        "--profile-isfs",
         "--version",
     ];
     for sub in ["merge", "show", "overlap"] {

@@ -37,6 +37,7 @@ mod real_use;
 mod sample_binary;
 mod sample_filters;
 mod sample_flat;
+mod sample_fs;
 mod sample_generated;
 mod sample_md5_names;
 mod sample_options;

@@ -23,7 +23,7 @@ pub(crate) fn dropin_named(name: &str) -> (tempfile::TempDir, PathBuf) {
 }
 
 /// Runs `tool merge ARGS -o OUT`: the output's bytes, or the error output.
-fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> {
+pub(crate) fn merge(tool: &Path, args: &[OsString], out: &Path) -> Result<Vec<u8>, String> {
     let _ = std::fs::remove_file(out);
     let o = Command::new(tool)
         .arg("merge")
@@ -648,4 +648,133 @@ fn flattened_extbinary_matches_llvm_profdata_19() {
 #[test]
 fn flattened_extbinary_matches_llvm_profdata_23() {
     check_flat_extbinary("23");
+}
+
+/// A context-sensitive text profile of `n` contexts whose callers often have profiles of
+/// their own (each context's prefixes are likely contexts too), so that nesting inlines
+/// some contexts into their callers and promotes others; probe-based if `probe`.
+fn generated_cs_nested(dir: &Path, n: usize, seed: u64, probe: bool) -> PathBuf {
+    let mut r = Rng(seed);
+    let mut seen = std::collections::HashSet::new();
+    let mut s = String::new();
+    while seen.len() < n {
+        let depth = r.below(4) as usize;
+        let mut frames: Vec<String> = (0..depth)
+            .map(|_| format!("f{}:{}", r.below(12), 1 + r.below(4)))
+            .collect();
+        let leaf = if r.below(2) == 0 {
+            format!("leaf{}", r.below(20))
+        } else {
+            format!("f{}", r.below(12))
+        };
+        frames.push(leaf.clone());
+        let context = frames.join(" @ ");
+        if !seen.insert(context.clone()) {
+            continue;
+        }
+        let total = if r.below(3) == 0 {
+            300
+        } else {
+            1 + r.below(100_000)
+        };
+        s += &format!("[{context}]:{total}:{}\n 1: {total}\n", r.below(10));
+        s += &format!(" 2: {} {leaf}:{}\n", total / 3, total / 4);
+        for k in 3..7 {
+            s += &format!(" {k}: {} f{}:{}\n", total / 5, r.below(12), total / 6);
+        }
+        if probe {
+            s += &format!(" !CFGChecksum: {}\n", 1 + leaf.len() as u64 * 7919);
+        }
+        let attributes = r.below(4);
+        if attributes != 0 {
+            s += &format!(" !Attributes: {attributes}\n");
+        }
+    }
+    let p = dir.join(format!("generated-cs-nested-{seed}.proftext"));
+    std::fs::write(&p, s).unwrap();
+    p
+}
+
+/// `--convert-sample-profile-layout=nest` of context-sensitive profiles written as
+/// extbinary: LLVM converts its map in place (inserting the promoted profiles, erasing every
+/// context, in the order of its walk), and writes the function metadata in the order that
+/// leaves; ours replays it. Alone, merged, size-limited, with MD5 names and compressed, and
+/// from MD5-named extbinary inputs.
+fn check_nest_extbinary(version: &str) {
+    let test = format!("nested_extbinary_matches_llvm_profdata_{version}");
+    let Some(real) = tool(&format!("llvm-profdata-{version}"), &test) else {
+        return;
+    };
+    let (_guard, ours) = dropin_named(&format!("llvm-profdata-{version}"));
+    let dir = tempdir();
+    let d = dir.path();
+    let mut inputs: Vec<Vec<PathBuf>> = vec![
+        vec![sample_dir().join("cs.prof.txt")],
+        vec![sample_dir().join("cs-probe.prof.txt")],
+        vec![generated_cs(d, 250, 7)],
+        vec![generated_cs_nested(d, 40, 1, false)],
+        vec![generated_cs_nested(d, 300, 2, true)],
+        vec![generated_cs_nested(d, 900, 3, false)],
+        vec![
+            generated_cs_nested(d, 200, 4, false),
+            generated_cs_nested(d, 200, 5, false),
+        ],
+    ];
+    // The same profiles read from extbinary files with MD5 names, as the real tool writes them.
+    let md5 = d.join("md5.afdo");
+    let mut a = os(&["merge", "--sample", "--extbinary", "--use-md5"]);
+    a.push(generated_cs_nested(d, 300, 6, true).into());
+    a.extend(os(&["-o"]));
+    a.push(md5.clone().into());
+    let made = Command::new(&real)
+        .args(&a)
+        .status()
+        .expect("run the real tool");
+    assert!(made.success());
+    inputs.push(vec![md5]);
+    for p in external_inputs(
+        &test,
+        &[
+            "profparser-cs-sample.proftext",
+            "profparser-cs-sample-preinline.proftext",
+            "profparser-cs-sample-preinline-probe.proftext",
+            "llvm-profile-mismatch-cs.prof",
+        ],
+    ) {
+        inputs.push(vec![p]);
+    }
+    let variants: [&[&str]; 4] = [
+        &["--extbinary"],
+        &["--extbinary", "--use-md5", "--compress-all-sections"],
+        &["--extbinary", "--output-size-limit=4000"],
+        &["--text"],
+    ];
+    let (mut compared, mut failures) = (0usize, Vec::new());
+    for files in &inputs {
+        for variant in variants {
+            let mut a = os(&["--sample", "--convert-sample-profile-layout=nest"]);
+            a.extend(os(variant));
+            a.extend(files.iter().map(OsString::from));
+            compared += 1;
+            if let Some(f) = compare(&real, &ours, &a, d) {
+                failures.push(f);
+            }
+        }
+    }
+    assert_no_differences(compared, 30, &failures, &format!("llvm-profdata-{version}"));
+}
+
+#[test]
+fn nested_extbinary_matches_llvm_profdata_22() {
+    check_nest_extbinary("22");
+}
+
+#[test]
+fn nested_extbinary_matches_llvm_profdata_19() {
+    check_nest_extbinary("19");
+}
+
+#[test]
+fn nested_extbinary_matches_llvm_profdata_23() {
+    check_nest_extbinary("23");
 }

@@ -59,6 +59,7 @@ fn read_options(release: u32) -> ReadOptions {
     ReadOptions {
         text: TextDialect::for_llvm(release),
         context_hash: pgo_merge::codec::llvm_hash::ContextHash::for_llvm(release),
+        ..ReadOptions::default()
     }
 }
 
@@ -97,6 +98,7 @@ fn our_overlap(
         options: opts.clone(),
         target_llvm: Some(release),
         output: Some(out.clone()),
+        ..Default::default()
     };
     pgo_merge::pipeline::overlap_sample(&req).map_err(|e| e.to_string())?;
     Ok(std::fs::read(&out).expect("read our report"))
@@ -333,6 +335,7 @@ fn check_show(release: u32) {
                 section_info_only: sections,
                 target_llvm: Some(release),
                 output: Some(out.clone()),
+                ..Default::default()
             };
             let ours = pgo_merge::pipeline::show_sample(&req)
                 .map(|_| std::fs::read(&out).unwrap_or_default())

@@ -413,10 +413,10 @@ impl<'p> Writer<'p> {
         if !self.cs {
             write_uleb(buf, fs.callsite_count() as u64);
             for (loc, site) in &fs.callsites {
-                for (callee, samples) in site {
+                for samples in site.values() {
                     write_uleb(buf, u64::from(loc.line_offset));
                     write_uleb(buf, u64::from(loc.discriminator));
-                    write_uleb(buf, self.names[callee]);
+                    write_uleb(buf, self.names[&samples.name]);
                     self.function_metadata(buf, samples);
                 }
             }

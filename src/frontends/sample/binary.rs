@@ -14,6 +14,14 @@ use crate::ir::sample::{SampleContext, SampleFormat, SampleProfile};
 
 /// Reads a whole `SPF_Binary` file.
 pub fn read(data: &[u8]) -> Result<SampleProfile> {
+    read_fs(data, None)
+}
+
+/// Reads a whole `SPF_Binary` file whose discriminators are flow-sensitive when `fs` is the
+/// mask of the bits to keep (llvm-profdata's `--profile-isfs` with the mask of its
+/// `--fs-discriminator-pass`; the format has no flag of its own for it): body records and
+/// inlined callsites keep those bits, and the profile is marked flow-sensitive.
+pub fn read_fs(data: &[u8], fs: Option<u32>) -> Result<SampleProfile> {
     let mut r = SampleCursor::new(data, 0);
     read_header(
         &mut r,
@@ -25,6 +33,8 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
     let mut profile = SampleProfile::new();
     profile.format = Some(SampleFormat::Binary);
     profile.stored_summary = Some(summary.to_summary());
+    profile.flags.fs_discriminator = fs.is_some();
+    let mask = fs.unwrap_or(u32::MAX);
     while !r.is_empty() {
         let head = r.num("function: head samples")?;
         let i = r.index(names.len(), "function: name index")?;
@@ -34,7 +44,7 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
         }
         let fs = profile.entry(ctx);
         fs.head_samples = fs.head_samples.saturating_add(head);
-        read_body(&mut r, &names, fs, 0)?;
+        read_body(&mut r, &names, fs, 0, mask)?;
     }
     Ok(profile)
 }

@@ -73,6 +73,10 @@ struct State {
     profiles_read: bool,
     probe_based: bool,
     has_attributes: bool,
+    /// The summary section said the discriminators are flow-sensitive.
+    fs: bool,
+    /// The discriminator bits kept when they are.
+    fs_mask: u32,
 }
 
 /// The bytes of section `e` of `data`, inflated into `inflated` if the section is
@@ -123,10 +127,22 @@ pub(super) fn section_bytes<'d>(
 
 /// Reads a whole `SPF_Ext_Binary` file.
 pub fn read(data: &[u8]) -> Result<SampleProfile> {
+    read_masked(data, u32::MAX)
+}
+
+/// Reads a whole `SPF_Ext_Binary` file; if its summary section says its discriminators are
+/// flow-sensitive, the body records and inlined callsites of the profiles read after that
+/// section keep only the bits of `fs_mask` (llvm-profdata's `--fs-discriminator-pass`), as
+/// LLVM's reader masks them. The locations of the function-metadata section's callsites and
+/// of calling contexts are not masked, as in LLVM.
+pub fn read_masked(data: &[u8], fs_mask: u32) -> Result<SampleProfile> {
     let table = read_section_table(data)?;
     let mut profile = SampleProfile::new();
     profile.format = Some(SampleFormat::ExtBinary);
-    let mut st = State::default();
+    let mut st = State {
+        fs_mask,
+        ..State::default()
+    };
     let mut inflated = Vec::new();
     for e in &table {
         if e.size == 0 {
@@ -189,6 +205,7 @@ fn read_section(
             }
             f.preinlined |= e.flags & flag::PRE_INLINED != 0;
             f.fs_discriminator |= e.flags & flag::FS_DISCRIMINATOR != 0;
+            st.fs |= e.flags & flag::FS_DISCRIMINATOR != 0;
             if e.flags & flag::HAS_VTABLE_TYPE_PROF != 0 {
                 return Err(Error::malformed(
                     e.entry_at,
@@ -257,7 +274,8 @@ fn read_section(
                 }
                 let fs = profile.entry(ctx);
                 fs.head_samples = fs.head_samples.saturating_add(head);
-                read_body(&mut r, &st.names, fs, 0)?;
+                let mask = if st.fs { st.fs_mask } else { u32::MAX };
+                read_body(&mut r, &st.names, fs, 0, mask)?;
             }
         }
         sec::FUNC_METADATA => {
@@ -344,9 +362,17 @@ fn read_metadata(
             let line = r.num("metadata callsite: line offset")? as u32;
             let disc = r.num("metadata callsite: discriminator")? as u32;
             let i = r.index(st.names.len(), "metadata callsite: callee name index")?;
-            let callee = fs
-                .as_deref_mut()
-                .map(|f| f.callee_mut(LineLocation::new(line, disc), &st.names[i]));
+            // LLVM finds the callee at the location as written, unmasked: when a
+            // flow-sensitive mask moved the callee read from the profile section, a new one
+            // is made here, keyed by the callee's name but, as LLVM default-constructs it,
+            // without a function (`FunctionId::Md5(0)`, written as an empty name: `N.D: :0`).
+            let callee = fs.as_deref_mut().map(|f| {
+                f.callsites
+                    .entry(LineLocation::new(line, disc))
+                    .or_default()
+                    .entry(st.names[i].clone())
+                    .or_insert_with(|| FunctionSamples::new(FunctionId::Md5(0)))
+            });
             read_metadata(r, st, callee, depth + 1)?;
         }
     }

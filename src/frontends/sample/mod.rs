@@ -12,7 +12,7 @@ pub mod flat;
 pub mod text;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::SampleProfile;
+use crate::ir::sample::{FsDiscriminatorPass, SampleProfile};
 
 pub use text::TextDialect;
 
@@ -86,6 +86,19 @@ pub struct ReadOptions {
     pub text: TextDialect,
     /// How the release keys a calling context in its profile map (set on the profile read).
     pub context_hash: crate::codec::llvm_hash::ContextHash,
+    /// The flow-sensitive discriminator bits kept in profiles whose discriminators are
+    /// flow-sensitive (llvm-profdata's `--fs-discriminator-pass`; default: all of them).
+    pub fs_pass: FsDiscriminatorPass,
+    /// Text and binary inputs have flow-sensitive discriminators (llvm-profdata's hidden
+    /// `--profile-isfs`; extbinary inputs say so in their summary section instead).
+    pub profile_is_fs: bool,
+}
+
+impl ReadOptions {
+    /// The mask readers of text and binary inputs apply, if those are flow-sensitive.
+    fn text_fs(&self) -> Option<u32> {
+        self.profile_is_fs.then(|| self.fs_pass.mask())
+    }
 }
 
 /// Reads a sample profile of any supported encoding.
@@ -97,9 +110,9 @@ pub fn read(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
 
 fn read_encoding(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
     match SampleEncoding::sniff(data) {
-        SampleEncoding::Text => text::read(data, options.text),
-        SampleEncoding::Binary => binary::read(data),
-        SampleEncoding::ExtBinary => extbinary::read(data),
+        SampleEncoding::Text => text::read_fs(data, options.text, options.text_fs()),
+        SampleEncoding::Binary => binary::read_fs(data, options.text_fs()),
+        SampleEncoding::ExtBinary => extbinary::read_masked(data, options.fs_pass.mask()),
         e @ SampleEncoding::Gcc => Err(Error::at(
             0,
             ErrorKind::Malformed {

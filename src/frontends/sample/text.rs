@@ -74,10 +74,20 @@ pub fn sniff(data: &[u8]) -> bool {
 
 /// Reads a text sample profile.
 pub fn read(data: &[u8], dialect: TextDialect) -> Result<SampleProfile> {
+    read_fs(data, dialect, None)
+}
+
+/// Reads a text sample profile whose discriminators are flow-sensitive when `fs` is the
+/// mask of the bits to keep (llvm-profdata's `--profile-isfs`, with the mask of its
+/// `--fs-discriminator-pass`): every location of a body line, an inlined callee or a vtable
+/// line keeps only those bits (locations that become equal add up, as repeated lines do),
+/// and the profile is marked flow-sensitive. Calling contexts are not masked, as in LLVM.
+pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<SampleProfile> {
     let mut reader = Reader {
         names: Names::default(),
         profile: SampleProfile::new(),
         dialect,
+        mask: fs.unwrap_or(u32::MAX),
         cs_count: 0,
         probe_count: 0,
         preinlined: false,
@@ -132,6 +142,7 @@ pub fn read(data: &[u8], dialect: TextDialect) -> Result<SampleProfile> {
         context_sensitive: reader.cs_count > 0,
         probe_based: reader.probe_count > 0,
         preinlined: reader.preinlined,
+        fs_discriminator: fs.is_some(),
         ..SampleFlags::default()
     };
     profile.format = Some(SampleFormat::Text);
@@ -213,6 +224,8 @@ struct Reader<'a> {
     names: Names<'a>,
     profile: SampleProfile,
     dialect: TextDialect,
+    /// Discriminator bits kept (all unless the profile is flow-sensitive).
+    mask: u32,
     cs_count: u64,
     probe_count: u64,
     preinlined: bool,
@@ -325,11 +338,15 @@ impl<'a> Reader<'a> {
             )
         };
         let target = instance(&mut block.samples, &block.path);
+        let mask = self.mask;
+        let masked =
+            |loc: LineLocation| LineLocation::new(loc.line_offset, loc.discriminator & mask);
         match parsed {
             Parsed::Callsite {
                 loc, name, total, ..
             } => {
                 let id = self.names.get(name);
+                let loc = masked(loc);
                 let callee = target.callee_mut(loc, &id);
                 let (v, o) = saturating_mul_add(total, 1, callee.total_samples);
                 callee.total_samples = v;
@@ -354,7 +371,7 @@ impl<'a> Reader<'a> {
                 targets,
                 ..
             } => {
-                let rec = target.body.entry(loc).or_default();
+                let rec = target.body.entry(masked(loc)).or_default();
                 let mut o = false;
                 for (name, count) in targets {
                     o |= rec.add_call_target(self.names.get(name), count, 1);
@@ -365,7 +382,7 @@ impl<'a> Reader<'a> {
                 }
             }
             Parsed::VTables { loc, types, .. } => {
-                let map = target.type_counts.entry(loc).or_default();
+                let map = target.type_counts.entry(masked(loc)).or_default();
                 for (name, count) in types {
                     let slot = map.entry(self.names.get(name)).or_insert(0);
                     let (v, o) = saturating_mul_add(count, 1, *slot);

@@ -17,7 +17,9 @@ use crate::ir::symbols::Name;
 /// name made only of digits read from a text profile stays a name.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub enum FunctionId {
-    /// The low 64 bits of the MD5 of the name (never 0: LLVM reserves 0 for "no name").
+    /// The low 64 bits of the MD5 of the name. 0 is LLVM's default-constructed
+    /// `FunctionId`, "no function": it is written as an empty name (or hash 0), and only
+    /// made where LLVM's reader makes one (see `frontends::sample::extbinary`).
     Md5(u64),
     /// The name's bytes (not necessarily UTF-8).
     Name(Name),
@@ -46,15 +48,19 @@ impl FunctionId {
         }
     }
 
-    /// True for an empty name (LLVM's "no function yet").
+    /// True for an empty name or the hash 0 (LLVM's "no function yet").
     pub fn is_empty(&self) -> bool {
-        matches!(self, FunctionId::Name(n) if n.is_empty())
+        match self {
+            FunctionId::Md5(h) => *h == 0,
+            FunctionId::Name(n) => n.is_empty(),
+        }
     }
 
     /// Appends the textual form to `out`: the name's bytes, or the hash in decimal (what
-    /// LLVM's writers print for MD5 profiles).
+    /// LLVM's writers print for MD5 profiles); nothing for the hash 0, as LLVM prints it.
     pub fn write_to(&self, out: &mut Vec<u8>) {
         match self {
+            FunctionId::Md5(0) => {}
             FunctionId::Md5(h) => out.extend_from_slice(h.to_string().as_bytes()),
             FunctionId::Name(n) => out.extend_from_slice(n),
         }
@@ -98,6 +104,7 @@ impl Default for FunctionId {
 impl fmt::Display for FunctionId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            FunctionId::Md5(0) => Ok(()),
             FunctionId::Md5(h) => write!(f, "{h}"),
             FunctionId::Name(n) => f.write_str(&String::from_utf8_lossy(n)),
         }

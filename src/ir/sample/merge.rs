@@ -76,7 +76,9 @@ fn merge_function(
     weight: u64,
     fresh: bool,
 ) -> Option<MergeIssueKind> {
-    if fresh {
+    // LLVM's merge takes the source's context when its own function is empty: a fresh
+    // profile, or one its reader made without a name.
+    if fresh || dst.name.is_empty() {
         dst.name = src.name.clone();
         dst.attributes = src.attributes;
     }
@@ -136,7 +138,7 @@ fn merge_owned(
     weight: u64,
     fresh: bool,
 ) -> Option<MergeIssueKind> {
-    if fresh {
+    if fresh || dst.name.is_empty() {
         dst.name = src.name;
         dst.attributes = src.attributes;
     }
@@ -337,6 +339,10 @@ fn merge_flat(
     weight: u64,
 ) -> Option<MergeIssueKind> {
     let n = &src.nodes[node as usize];
+    if dst.name.is_empty() {
+        dst.name = ids[n.name as usize].clone();
+        dst.attributes = n.attributes;
+    }
     if dst.checksum == 0 {
         dst.checksum = n.checksum;
     } else if dst.checksum != n.checksum {

@@ -33,7 +33,7 @@ pub use context::{ContextFrame, ContextHash, SampleContext};
 pub use flat::FlatSampleProfile;
 pub use function::{CallsiteSamples, ContextAttributes, FunctionSamples, TypeCounts};
 pub use function_id::FunctionId;
-pub use location::LineLocation;
+pub use location::{FsDiscriminatorPass, LineLocation};
 pub use merge::MergeIssueKind;
 pub use overlap::{SampleOverlap, SampleOverlapFigures, SampleOverlapStats};
 pub use profile::{ProfileSymbolList, SampleFlags, SampleFormat, SampleProfile};

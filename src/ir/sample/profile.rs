@@ -98,6 +98,11 @@ pub struct SampleProfile {
     /// insertion still shapes the map's iteration order, which erasing does not rebuild.
     /// Usually empty.
     pub erased: Vec<SampleContext>,
+    /// For each key of `erased` (in order, non-decreasing), how many keys of
+    /// `insertion_order` LLVM's map had been given when it was erased; a key without an
+    /// entry here was erased after all of them (a size-limited write). A layout conversion
+    /// erases and inserts in turn, and the map's order depends on that interleaving.
+    pub erased_after: Vec<usize>,
     /// The profile summary stored in the file (binary and extbinary encodings), as LLVM's
     /// reader keeps it: what llvm-profdata's `show --sample --detailed-summary`,
     /// `--hot-func-list` and `overlap --sample` use for such inputs. `None` for text

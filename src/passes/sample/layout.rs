@@ -62,6 +62,7 @@ pub fn flatten(profile: &mut SampleProfile) {
     };
     profile.insertion_order.clear();
     profile.erased.clear();
+    profile.erased_after.clear();
     let cs = profile.flags.context_sensitive;
     // The flattened map is LLVM's too, keyed by the MD5 of the function: a function named
     // in one place and stored as its MD5 in another (after merging a `--use-md5` input with
@@ -163,9 +164,18 @@ fn flatten_nested(
 #[derive(Default)]
 struct Frame {
     loc: LineLocation,
-    samples: Option<FunctionSamples>,
+    /// The profile of this context, with the context (its key in the profile map).
+    samples: Option<(SampleContext, FunctionSamples)>,
     /// Children by LLVM's call-site hash (the order LLVM visits them in).
     children: BTreeMap<u64, Frame>,
+}
+
+/// What the conversion does to LLVM's profile map, in order: the keys it inserts, and each
+/// key it erases with the number of insertions made before.
+#[derive(Default)]
+struct MapLog {
+    inserted: Vec<SampleContext>,
+    erased: Vec<(usize, SampleContext)>,
 }
 
 /// LLVM's `FunctionSamples::getCallSiteHash`: the callee's hash plus 33 times the location.
@@ -195,41 +205,62 @@ pub fn nest(profile: &mut SampleProfile) {
         profile.flags.context_sensitive = false;
         return;
     }
+    // LLVM converts its map in place: it inserts the promoted profiles and erases every
+    // context, in the order of its walk; the map's order after that (the extbinary
+    // metadata's) is replayed from the record of both, when the order before is known.
+    let known = sample_map_order(profile).is_some();
     let mut sorted: Vec<(SampleContext, FunctionSamples)> =
         std::mem::take(&mut profile.functions).into_iter().collect();
     sorted.sort_by(|a, b| a.0.cmp(&b.0));
     let mut root = Frame::default();
-    let hash = profile.context_hash;
     for (context, samples) in sorted {
         let mut node = &mut root;
         let mut loc = LineLocation::default();
         for frame in context.frames() {
             node = node
                 .children
-                .entry(callsite_hash(hash, &frame.function, loc))
+                .entry(callsite_hash(profile.context_hash, &frame.function, loc))
                 .or_insert_with(|| Frame {
                     loc,
                     ..Frame::default()
                 });
             loc = frame.location;
         }
-        node.samples = Some(samples);
+        node.samples = Some((context, samples));
     }
-    convert(&mut root, profile, &mut HashMap::default());
+    let mut log = MapLog::default();
+    convert(&mut root, profile, &mut log, &mut HashMap::default());
     profile.flags.context_sensitive = false;
+    if known {
+        let before = profile.insertion_order.len();
+        // Erasures recorded before (a profile pruned earlier) happened after all of those
+        // insertions.
+        let had = profile.erased.len();
+        profile.erased_after.resize(had, before);
+        profile.insertion_order.extend(log.inserted);
+        for (after, context) in log.erased {
+            profile.erased.push(context);
+            profile.erased_after.push(before + after);
+        }
+    } else {
+        profile.insertion_order.clear();
+        profile.erased.clear();
+        profile.erased_after.clear();
+    }
 }
 
 fn convert(
     node: &mut Frame,
     out: &mut SampleProfile,
+    log: &mut MapLog,
     by_hash: &mut HashMap<u64, SampleContext, FxBuildHasher>,
 ) {
     for child in node.children.values_mut() {
-        convert(child, out, by_hash);
-        let Some(cp) = child.samples.take() else {
+        convert(child, out, log, by_hash);
+        let Some((context, cp)) = child.samples.take() else {
             continue;
         };
-        match node.samples.as_mut() {
+        match node.samples.as_mut().map(|(_, np)| np) {
             Some(np) => {
                 let total = cp.total_samples;
                 let name = cp.name.clone();
@@ -251,11 +282,14 @@ fn convert(
                         f.merge(&cp, 1, false);
                     }
                     None => {
+                        log.inserted.push(key.clone());
                         out.functions.insert(key, cp);
                     }
                 }
             }
         }
+        // The context's own entry goes, whether it was promoted or inlined.
+        log.erased.push((log.inserted.len(), context));
     }
 }
 

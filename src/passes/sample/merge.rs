@@ -34,7 +34,7 @@ pub use crate::ir::sample::MergeIssueKind as IssueKind;
 use crate::ir::sample::flat::{FlatKey, FlatName};
 use crate::ir::sample::{
     ContextFrame, FlatSampleProfile, FunctionId, FunctionSamples, SampleContext, SampleFlags,
-    SampleProfile,
+    SampleFormat, SampleProfile,
 };
 use crate::ir::symbols::Name;
 use crate::passes::remap::Remapping;
@@ -149,21 +149,25 @@ impl SampleMerger {
 
     /// As [`SampleMerger::add`], each top-level profile first renamed and rebuilt through
     /// `remap` ([`super::remap`]) and merged under its renamed function, in the order of the
-    /// input's own map, as llvm-profdata merges with `--remapping-file`.
+    /// input's own map, as llvm-profdata merges with `--remapping-file`; the discriminators
+    /// of body samples and call targets keep the bits of `mask` (llvm-profdata's
+    /// `--fs-discriminator-pass`, applied by its remapping whatever the input; `u32::MAX`
+    /// keeps them all).
     pub fn add_remapped(
         &mut self,
         input: SampleProfile,
         weight: u64,
         remap: &Remapping,
+        mask: u32,
     ) -> Result<()> {
-        self.add_with(input, weight, Some(remap))
+        self.add_with(input, weight, Some((remap, mask)))
     }
 
     fn add_with(
         &mut self,
         mut input: SampleProfile,
         weight: u64,
-        remap: Option<&Remapping>,
+        remap: Option<(&Remapping, u32)>,
     ) -> Result<()> {
         let index = self.inputs;
         self.check_kind(input.flags)?;
@@ -171,6 +175,7 @@ impl SampleMerger {
             &mut self.profile,
             &mut self.inputs,
             input.flags,
+            input.format,
             input.symbol_list.take(),
         );
         // LLVM fills its merged map in each input map's iteration order, and merges the
@@ -189,9 +194,9 @@ impl SampleMerger {
         let ordered = in_order.len();
         for (i, (context, samples)) in in_order.into_iter().chain(rest).enumerate() {
             let (context, mut samples, renamed) = match remap {
-                Some(r) => {
+                Some((r, mask)) => {
                     let context = super::remap::remap_context(&context, r);
-                    let (samples, issue) = super::remap::remap_function(samples, r);
+                    let (samples, issue) = super::remap::remap_function(samples, r, mask);
                     (context, samples, issue)
                 }
                 None => (context, samples, None),
@@ -269,6 +274,7 @@ impl SampleMerger {
             &mut self.profile,
             &mut self.inputs,
             input.flags,
+            input.format,
             input.symbol_list.clone(),
         );
         // The input map's iteration order (each key once; a key whose hash another key
@@ -333,14 +339,24 @@ impl SampleMerger {
 
 /// Counts one more input and takes its profile-level flags (those of the last input read
 /// win, as LLVM's statics) and profile symbol list.
+///
+/// The flow-sensitive flag is LLVM's `FunctionSamples::ProfileIsFS`, which its text and
+/// binary readers set (to `--profile-isfs`) and its extbinary reader only raises: an
+/// extbinary input without the flag leaves what the inputs before it said.
 fn take_profile_level(
     profile: &mut SampleProfile,
     inputs: &mut usize,
     flags: SampleFlags,
+    format: Option<SampleFormat>,
     list: Option<crate::ir::sample::ProfileSymbolList>,
 ) {
     *inputs += 1;
+    let fs = match format {
+        Some(SampleFormat::ExtBinary) => profile.flags.fs_discriminator || flags.fs_discriminator,
+        _ => flags.fs_discriminator,
+    };
     profile.flags = flags;
+    profile.flags.fs_discriminator = fs;
     if let Some(list) = list {
         let dst = profile.symbol_list.get_or_insert_with(Default::default);
         dst.names.extend(list.names);

@@ -14,8 +14,11 @@
 //! * a calling context is replaced by its leaf function, renamed: every context of a
 //!   context-sensitive input becomes the profile of one function (written `[name]`), and
 //!   contexts ending in the same function are merged.
+//! * the discriminators of body samples and call targets keep only the bits of the
+//!   `--fs-discriminator-pass` mask, whether or not the input is flow-sensitive (inlined
+//!   callees keep their locations); samples that end up at one location add up.
 
-use crate::ir::sample::{FunctionId, FunctionSamples, MergeIssueKind, SampleContext};
+use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, MergeIssueKind, SampleContext};
 use crate::passes::remap::Remapping;
 
 /// `id` renamed through `remap`; hashes and unmapped names are left as they are.
@@ -37,27 +40,33 @@ pub fn remap_context(context: &SampleContext, remap: &Remapping) -> SampleContex
 
 /// The profile llvm-profdata merges in place of `f`: renamed and rebuilt (see the module
 /// documentation), with the first problem met merging inlined callees that were renamed to
-/// one name (a counter that saturated).
+/// one name (a counter that saturated). The discriminators of body samples and call targets,
+/// at every depth, keep the bits of `mask` (llvm-profdata's `--fs-discriminator-pass`;
+/// `u32::MAX` keeps them all): samples that end up at one location add up, saturating
+/// unreported. Inlined callsites keep their locations, as in llvm-profdata.
 pub fn remap_function(
     f: FunctionSamples,
     remap: &Remapping,
+    mask: u32,
 ) -> (FunctionSamples, Option<MergeIssueKind>) {
     let mut issue = None;
-    let out = rebuild(f, remap, &mut issue);
+    let out = rebuild(f, remap, mask, &mut issue);
     (out, issue)
 }
 
 fn rebuild(
     f: FunctionSamples,
     remap: &Remapping,
+    mask: u32,
     issue: &mut Option<MergeIssueKind>,
 ) -> FunctionSamples {
     let mut out = FunctionSamples::new(remap_id(&f.name, remap));
     out.total_samples = f.total_samples;
     out.head_samples = f.head_samples;
     for (loc, rec) in f.body {
+        let loc = LineLocation::new(loc.line_offset, loc.discriminator & mask);
         let d = out.body.entry(loc).or_default();
-        d.samples = rec.samples;
+        d.samples = d.samples.saturating_add(rec.samples);
         for (target, count) in rec.call_targets {
             // Overflow of targets renamed to one name saturates unreported, as in LLVM.
             d.add_call_target(remap_id(&target, remap), count, 1);
@@ -65,7 +74,7 @@ fn rebuild(
     }
     for (loc, site) in f.callsites {
         for (_, callee) in site {
-            let callee = rebuild(callee, remap, issue);
+            let callee = rebuild(callee, remap, mask, issue);
             let slot = out.callsites.entry(loc).or_default();
             let r = match slot.get_mut(&callee.name) {
                 Some(existing) => existing.merge_from(callee, 1, false),
@@ -88,7 +97,7 @@ fn rebuild(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::sample::{ContextAttributes, ContextFrame, LineLocation};
+    use crate::ir::sample::{ContextAttributes, ContextFrame};
 
     fn id(s: &str) -> FunctionId {
         FunctionId::name(s.as_bytes())
@@ -117,7 +126,7 @@ mod tests {
             .entry(LineLocation::new(9, 0))
             .or_default()
             .insert(id("_ZTV1A"), 4);
-        let (g, issue) = remap_function(f, &r);
+        let (g, issue) = remap_function(f, &r, u32::MAX);
         assert_eq!(issue, None);
         assert_eq!((g.total_samples, g.head_samples, g.checksum), (100, 3, 0));
         assert_eq!(g.attributes, ContextAttributes(0));
