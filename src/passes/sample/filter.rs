@@ -65,16 +65,8 @@ impl SampleFilter {
             self.drop.as_ref().is_some_and(|d| matches(d, &text))
                 || self.keep.as_ref().is_some_and(|k| !matches(k, &text))
         };
-        let order: Vec<SampleContext> = match sample_map_order(profile) {
-            Some(o) => o.into_iter().cloned().collect(),
-            None => profile
-                .sorted()
-                .into_iter()
-                .map(|(c, _)| c.clone())
-                .collect(),
-        };
         let mut removed = 0;
-        for c in order {
+        for c in map_order(profile) {
             if rejected(&c) && profile.functions.remove(&c).is_some() {
                 profile.erased.push(c);
                 removed += 1;
