@@ -516,19 +516,17 @@ fn add_symbol_list_file(profile: &mut SampleProfile, path: &std::path::Path) -> 
 
 /// The function filters of `r`, compiled (a bad pattern is a request error).
 fn sample_filter(r: &SampleMergeRequest) -> Result<SampleFilter> {
-    let compile = |p: &Option<String>| -> Result<Option<(regex::Regex, String)>> {
-        p.as_ref()
-            .map(|text| {
-                crate::passes::filter::compile(text)
-                    .map(|re| (re, text.clone()))
-                    .map_err(|e| request_error(e.to_string()))
-            })
-            .transpose()
-    };
-    let (keep, drop) = (compile(&r.function)?, compile(&r.no_function)?);
+    fn compile(p: Option<&str>) -> Result<Option<(regex::Regex, &str)>> {
+        p.map(|text| {
+            crate::passes::filter::compile(text)
+                .map(|re| (re, text))
+                .map_err(|e| request_error(e.to_string()))
+        })
+        .transpose()
+    }
     Ok(SampleFilter::new(
-        keep.as_ref().map(|(re, t)| (re.clone(), t.as_str())),
-        drop.as_ref().map(|(re, t)| (re.clone(), t.as_str())),
+        compile(r.function.as_deref())?,
+        compile(r.no_function.as_deref())?,
     ))
 }
 
