@@ -24,6 +24,8 @@ pub mod summary;
 pub mod symbols;
 pub mod validate;
 pub mod value;
+// Input weights (exact positive ratios), applied by every merge.
+pub mod weight;
 
 pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
 pub use kind::ProfileKind;
@@ -32,3 +34,4 @@ pub use profile::{Profile, Provenance, TableLayout, TemporalProfile, TemporalTra
 pub use summary::{Summary, SummaryBuilder, SummaryEntry};
 pub use symbols::{Name, SymbolTable, SymbolTableUnion};
 pub use value::{ValueCount, ValueKind, ValueProfile, ValueSite};
+pub use weight::Weight;

@@ -21,7 +21,7 @@
 //!
 
 use super::normalise::{self, Ratio, SectionScales};
-use super::weight::Weight;
+use crate::ir::Weight;
 use crate::ir::context::{NodeId, Site};
 use crate::ir::iprof::{
     Branch, IprofProfile, MAX_COUNT, Section, SiteMap, TypeCount, add_counts, merge_branches,

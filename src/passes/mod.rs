@@ -15,7 +15,6 @@ pub mod sample;
 pub mod symbolize;
 pub mod temporal;
 pub mod trim;
-pub mod weight;
 
+pub use crate::ir::Weight;
 pub use merge::{FailureMode, MergeOptions, MergeOutput, merge_profiles};
-pub use weight::Weight;

@@ -47,7 +47,8 @@ pub const DEFAULT_TARGET_LLVM: u32 = 22;
 pub struct SampleMergeRequest {
     /// Input files, or directories (every regular file under them, as llvm-profdata).
     pub inputs: Vec<PathBuf>,
-    /// Weighted inputs; sample profiles take whole weights (≥ 1), as in LLVM.
+    /// Weighted inputs. Fractional weights scale each stored count and round it half up
+    /// (llvm-profdata takes whole weights only).
     pub weighted_inputs: Vec<(Weight, PathBuf)>,
     /// Files listing inputs, one `FILE` or `W,FILE` per line.
     pub input_lists: Vec<PathBuf>,
@@ -152,18 +153,6 @@ fn read_options(r: &SampleMergeRequest) -> ReadOptions {
     }
 }
 
-/// The weight of an input as a whole number, or a request error.
-fn whole_weight(i: &InputSpec) -> Result<u64> {
-    if !i.weight.is_integer() {
-        return Err(request_error(format!(
-            "{}: sample profiles take whole weights (1, 2, …), as llvm-profdata; {} is not one",
-            i.path.display(),
-            i.weight
-        )));
-    }
-    Ok(i.weight.rounded())
-}
-
 /// Reads and merges the inputs of `r` (no output written).
 pub fn merge_sample_profiles(
     r: &SampleMergeRequest,
@@ -187,10 +176,7 @@ pub fn merge_sample_profiles(
             "--sample-frame-depth-for-cold-context must be at least 1 (1 keeps the base profile)",
         ));
     }
-    let weights = inputs
-        .iter()
-        .map(whole_weight)
-        .collect::<Result<Vec<u64>>>()?;
+    let weights: Vec<Weight> = inputs.iter().map(|i| i.weight).collect();
     let remapping = match &r.remapping_file {
         Some(f) => {
             let bytes = std::fs::read(f).map_err(|e| Error::new(ErrorKind::Io(e)).with_path(f))?;

@@ -44,5 +44,6 @@ mod sample_options;
 mod sample_overlap;
 mod sample_text;
 mod sample_use;
+mod sample_weights;
 mod sharded_merge;
 mod show_json;

@@ -13,6 +13,7 @@ use pgo_merge::bytes::leb128::write_uleb;
 use pgo_merge::codec::sample_binary::BINARY_MAGIC;
 use pgo_merge::frontends::sample::flat::read_flat;
 use pgo_merge::frontends::sample::{self as readers, ReadOptions};
+use pgo_merge::ir::Weight;
 use pgo_merge::ir::sample::{FlatSampleProfile, FunctionSamples, SampleProfile};
 use pgo_merge::passes::sample::{IssueKind, MergeIssue, SampleMerger};
 
@@ -37,8 +38,18 @@ fn binary_files() -> Vec<PathBuf> {
     v
 }
 
+/// A whole weight.
+fn w(n: u64) -> Weight {
+    Weight::integer(n).unwrap()
+}
+
+/// A weight written as a decimal (`0.5`).
+fn frac(s: &str) -> Weight {
+    s.parse().unwrap()
+}
+
 /// The merged profile and problems of `inputs`, each added in map form.
-fn merge_maps(inputs: &[(&[u8], u64)]) -> Result<(SampleProfile, Vec<MergeIssue>), String> {
+fn merge_maps(inputs: &[(&[u8], Weight)]) -> Result<(SampleProfile, Vec<MergeIssue>), String> {
     let mut m = SampleMerger::new();
     for (data, w) in inputs {
         let p = readers::read(data, &ReadOptions::default()).map_err(|e| e.to_string())?;
@@ -49,7 +60,9 @@ fn merge_maps(inputs: &[(&[u8], u64)]) -> Result<(SampleProfile, Vec<MergeIssue>
 
 /// The same, each input added flat when it reads flat (as the pipeline does); also the
 /// number of inputs that took the flat path.
-fn merge_flat(inputs: &[(&[u8], u64)]) -> Result<(SampleProfile, Vec<MergeIssue>, usize), String> {
+fn merge_flat(
+    inputs: &[(&[u8], Weight)],
+) -> Result<(SampleProfile, Vec<MergeIssue>, usize), String> {
     let mut m = SampleMerger::new();
     let mut flat = FlatSampleProfile::new();
     let mut fast = 0;
@@ -83,7 +96,7 @@ fn assert_same(
 
 /// Merges `inputs` both ways and checks they agree; returns how many took the flat path
 /// and the problems met.
-fn check_issues(what: &str, inputs: &[(&[u8], u64)]) -> (usize, Vec<IssueKind>) {
+fn check_issues(what: &str, inputs: &[(&[u8], Weight)]) -> (usize, Vec<IssueKind>) {
     match (merge_maps(inputs), merge_flat(inputs)) {
         (Ok(a), Ok((p, i, fast))) => {
             assert_same(what, &a, &(p, i));
@@ -98,7 +111,7 @@ fn check_issues(what: &str, inputs: &[(&[u8], u64)]) -> (usize, Vec<IssueKind>) 
 }
 
 /// [`check_issues`] without the problems.
-fn check(what: &str, inputs: &[(&[u8], u64)]) -> usize {
+fn check(what: &str, inputs: &[(&[u8], Weight)]) -> usize {
     check_issues(what, inputs).0
 }
 
@@ -152,17 +165,30 @@ fn flat_merges_are_map_merges() {
             assert!(reads_flat, "{what}: LLVM's output reads flat");
         }
         flat_files += usize::from(reads_flat);
-        let fast = check(&what, &[(d, 1)]);
+        let fast = check(&what, &[(d, w(1))]);
         assert_eq!(fast, usize::from(reads_flat), "{what}");
-        check(&format!("{what} x3"), &[(d, 1), (d, 3), (d, 2)]);
+        check(&format!("{what} x3"), &[(d, w(1)), (d, w(3)), (d, w(2))]);
+        // Fractional weights round each count on its own, the same on both paths.
+        check(
+            &format!("{what} fractions"),
+            &[
+                (d, frac("0.5")),
+                (d, frac("2.75")),
+                (d, frac("0.001")),
+                (d, w(1)),
+            ],
+        );
         let (fast, issues) = check_issues(
             &format!("{what} saturated"),
-            &[(d, u64::MAX / 3), (d, 5), (d, 1)],
+            &[(d, w(u64::MAX / 3)), (d, w(5)), (d, w(1))],
         );
         if fast == 3 && issues.contains(&IssueKind::CounterOverflow) {
             overflows += 1;
         }
-        check(&format!("{what} saturated first"), &[(d, u64::MAX), (d, 1)]);
+        check(
+            &format!("{what} saturated first"),
+            &[(d, w(u64::MAX)), (d, w(1))],
+        );
         // Checksums that differ (probe-based profiles): hash mismatches at every level.
         if let Ok(p) = readers::read(d, &ReadOptions::default())
             && p.flags.probe_based
@@ -173,12 +199,15 @@ fn flat_merges_are_map_merges() {
             let bytes = ext_out::write(&other, &ExtBinaryOptions::default()).unwrap();
             let (fast, issues) = check_issues(
                 &format!("{what} mismatched"),
-                &[(d, 1), (&bytes, 2), (d, 1)],
+                &[(d, w(1)), (&bytes, w(2)), (d, w(1))],
             );
             if fast == 3 && issues.contains(&IssueKind::HashMismatch) {
                 mismatches += 1;
             }
-            check(&format!("{what} mismatched first"), &[(&bytes, 1), (d, 1)]);
+            check(
+                &format!("{what} mismatched first"),
+                &[(&bytes, w(1)), (d, w(1))],
+            );
         }
     }
     assert!(flat_files * 2 >= data.len(), "most files read flat");
@@ -188,7 +217,7 @@ fn flat_merges_are_map_merges() {
         for (pb, b) in data.iter().skip(i + 1).step_by(3) {
             check(
                 &format!("{} + {}", name(pa), name(pb)),
-                &[(a, 2), (b, 1), (a, 1)],
+                &[(a, w(2)), (b, w(1)), (a, w(1))],
             );
         }
     }
@@ -254,7 +283,7 @@ fn what_the_flat_form_cannot_hold_is_merged_in_map_form() {
     for (what, data, reads_flat) in &cases {
         let mut flat = FlatSampleProfile::new();
         assert_eq!(read_flat(data, &mut flat), *reads_flat, "{what}");
-        let fast = check(what, &[(data, 1), (data, 2)]);
+        let fast = check(what, &[(data, w(1)), (data, w(2))]);
         assert_eq!(fast, 0, "{what}: merged in map form");
     }
 }
@@ -286,7 +315,7 @@ fn damaged_files_never_read_flat_where_the_map_reader_fails() {
                 let what = format!("{name}, damaged");
                 readers::read(d, &ReadOptions::default())
                     .unwrap_or_else(|e| panic!("{what}: read flat, but the map reader says {e}"));
-                check(&what, &[(d, 1), (d, 2)]);
+                check(&what, &[(d, w(1)), (d, w(2))]);
             }
         }
     }

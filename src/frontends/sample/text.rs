@@ -944,7 +944,7 @@ mod robustness {
                 let mut merged = p.clone();
                 for f in merged.functions.values_mut() {
                     let copy = f.clone();
-                    f.merge(&copy, 2, false);
+                    f.merge(&copy, crate::ir::Weight::integer(2).unwrap(), false);
                 }
                 drop(merged);
             })

@@ -1,14 +1,17 @@
 //! Merging function samples: LLVM's `FunctionSamples::merge` and `SampleRecord::merge`.
 //!
 //! Every count of the source is multiplied by the weight and added, saturating at
-//! `u64::MAX`. The first profile merged into an empty one sets its checksum (if non-zero)
+//! `u64::MAX`. A fractional weight (ours; llvm-profdata takes whole weights only) scales each
+//! stored count on its own, rounded half up, as [`Weight::scale`]: a total is scaled as
+//! stored, not recomputed from the scaled body. The first profile merged into an empty one sets its checksum (if non-zero)
 //! and attributes; a source whose checksum differs from a non-zero one already there is not
 //! merged at all (LLVM's "Function hash mismatch") — for an inlined callee, only that callee.
 
 use std::collections::btree_map;
 
 use super::flat::FlatRecord;
-use super::{FlatSampleProfile, FunctionId, FunctionSamples, SampleRecord, saturating_mul_add};
+use super::{FlatSampleProfile, FunctionId, FunctionSamples, SampleRecord};
+use crate::ir::Weight;
 
 /// What went wrong merging a function.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,7 +49,7 @@ impl FunctionSamples {
     pub fn merge(
         &mut self,
         src: &FunctionSamples,
-        weight: u64,
+        weight: Weight,
         fresh: bool,
     ) -> Option<MergeIssueKind> {
         merge_function(self, src, weight, fresh)
@@ -57,7 +60,7 @@ impl FunctionSamples {
     pub fn merge_from(
         &mut self,
         src: FunctionSamples,
-        weight: u64,
+        weight: Weight,
         fresh: bool,
     ) -> Option<MergeIssueKind> {
         merge_owned(self, src, weight, fresh)
@@ -65,7 +68,7 @@ impl FunctionSamples {
 
     /// Multiplies every count by `weight` in place (saturating); true if one saturated.
     /// Merging into an empty profile is exactly this, without copying.
-    pub fn scale(&mut self, weight: u64) -> bool {
+    pub fn scale(&mut self, weight: Weight) -> bool {
         scale(self, weight)
     }
 }
@@ -73,7 +76,7 @@ impl FunctionSamples {
 fn merge_function(
     dst: &mut FunctionSamples,
     src: &FunctionSamples,
-    weight: u64,
+    weight: Weight,
     fresh: bool,
 ) -> Option<MergeIssueKind> {
     // LLVM's merge takes the source's context when its own function is empty: a fresh
@@ -89,7 +92,7 @@ fn merge_function(
     }
     let mut out: Outcome = None;
     let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
-        let (s, o) = saturating_mul_add(v, weight, *slot);
+        let (s, o) = weight.scale_add(v, *slot);
         *slot = s;
         if o {
             first(out, Some(MergeIssueKind::CounterOverflow));
@@ -135,7 +138,7 @@ fn merge_function(
 fn merge_owned(
     dst: &mut FunctionSamples,
     src: FunctionSamples,
-    weight: u64,
+    weight: Weight,
     fresh: bool,
 ) -> Option<MergeIssueKind> {
     if fresh || dst.name.is_empty() {
@@ -154,7 +157,7 @@ fn merge_owned(
         }
     };
     let add = |slot: &mut u64, v: u64, out: &mut Outcome| {
-        let (s, o) = saturating_mul_add(v, weight, *slot);
+        let (s, o) = weight.scale_add(v, *slot);
         *slot = s;
         overflow(o, out);
     };
@@ -164,12 +167,12 @@ fn merge_owned(
         match dst.body.entry(loc) {
             btree_map::Entry::Vacant(v) => {
                 let mut o = false;
-                if weight != 1 {
-                    let (s, so) = saturating_mul_add(rec.samples, weight, 0);
+                if !weight.is_one() {
+                    let (s, so) = weight.scale_add(rec.samples, 0);
                     rec.samples = s;
                     o |= so;
                     for c in rec.call_targets.values_mut() {
-                        let (s, co) = saturating_mul_add(*c, weight, 0);
+                        let (s, co) = weight.scale_add(*c, 0);
                         *c = s;
                         o |= co;
                     }
@@ -211,13 +214,13 @@ fn merge_owned(
     out
 }
 
-fn scale(f: &mut FunctionSamples, weight: u64) -> bool {
-    if weight == 1 {
+fn scale(f: &mut FunctionSamples, weight: Weight) -> bool {
+    if weight.is_one() {
         return false;
     }
     let mut o = false;
     let mut mul = |v: &mut u64| {
-        let (s, over) = saturating_mul_add(*v, weight, 0);
+        let (s, over) = weight.scale_add(*v, 0);
         *v = s;
         o |= over;
     };
@@ -251,7 +254,7 @@ impl FunctionSamples {
         src: &FlatSampleProfile,
         node: u32,
         ids: &[FunctionId],
-        weight: u64,
+        weight: Weight,
     ) -> Option<MergeIssueKind> {
         merge_flat(self, src, node, ids, weight)
     }
@@ -263,7 +266,7 @@ impl FunctionSamples {
         src: &FlatSampleProfile,
         node: u32,
         ids: &[FunctionId],
-        weight: u64,
+        weight: Weight,
     ) -> (FunctionSamples, bool) {
         let mut over = false;
         let f = from_flat(src, node, ids, weight, &mut over);
@@ -271,11 +274,11 @@ impl FunctionSamples {
     }
 }
 
-fn scaled(v: u64, weight: u64, over: &mut bool) -> u64 {
-    if weight == 1 {
+fn scaled(v: u64, weight: Weight, over: &mut bool) -> u64 {
+    if weight.is_one() {
         return v;
     }
-    let (s, o) = saturating_mul_add(v, weight, 0);
+    let (s, o) = weight.scale_add(v, 0);
     *over |= o;
     s
 }
@@ -284,7 +287,7 @@ fn record_from_flat(
     src: &FlatSampleProfile,
     rec: &FlatRecord,
     ids: &[FunctionId],
-    weight: u64,
+    weight: Weight,
     over: &mut bool,
 ) -> SampleRecord {
     SampleRecord {
@@ -306,7 +309,7 @@ fn from_flat(
     src: &FlatSampleProfile,
     node: u32,
     ids: &[FunctionId],
-    weight: u64,
+    weight: Weight,
     over: &mut bool,
 ) -> FunctionSamples {
     let n = &src.nodes[node as usize];
@@ -336,7 +339,7 @@ fn merge_flat(
     src: &FlatSampleProfile,
     node: u32,
     ids: &[FunctionId],
-    weight: u64,
+    weight: Weight,
 ) -> Option<MergeIssueKind> {
     let n = &src.nodes[node as usize];
     if dst.name.is_empty() {
@@ -351,7 +354,7 @@ fn merge_flat(
     let mut out: Outcome = None;
     let mut over = false;
     let add = |slot: &mut u64, v: u64, over: &mut bool| {
-        let (s, o) = saturating_mul_add(v, weight, *slot);
+        let (s, o) = weight.scale_add(v, *slot);
         *slot = s;
         *over |= o;
     };

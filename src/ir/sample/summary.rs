@@ -15,6 +15,7 @@
 use std::collections::BTreeMap;
 
 use super::{ContextAttributes, FunctionSamples, SampleContext, SampleProfile};
+use crate::ir::Weight;
 use crate::ir::summary::{Summary, SummaryBuilder};
 
 /// The summary of `profile` (`max_internal_count` is 0, as in sample summaries), contexts
@@ -44,11 +45,11 @@ pub fn compute_in_order(profile: &SampleProfile, order: Option<Vec<&SampleContex
             let key = context.function().hash_code();
             match flat.get_mut(&key) {
                 Some(f) => {
-                    f.merge(samples, 1, false);
+                    f.merge(samples, Weight::ONE, false);
                 }
                 None => {
                     let mut f = FunctionSamples::default();
-                    f.merge(samples, 1, true);
+                    f.merge(samples, Weight::ONE, true);
                     flat.insert(key, f);
                 }
             }

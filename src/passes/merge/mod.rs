@@ -43,9 +43,9 @@ use std::sync::Arc;
 use rayon::prelude::*;
 
 use super::temporal::TraceReservoir;
-use super::weight::Weight;
 use crate::codec::value_prof_data::FlatValues;
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::ir::Weight;
 use crate::ir::{
     CounterLayout, Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance,
     SymbolTable, SymbolTableUnion,

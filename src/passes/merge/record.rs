@@ -5,9 +5,9 @@
 //! (libstdc++'s `std::sort`; the value sites themselves are in [`super::value_site`]). Nothing here knows about files,
 //! shards or threads; [`super::shard`] calls [`merge_into`] once per (record, input).
 
-use super::super::weight::Weight;
 use super::value_site::{SiteOrder, merge_site};
 use crate::codec::value_prof_data::FlatValues;
+use crate::ir::Weight;
 use crate::ir::{Counters, FunctionKey, ValueCount, ValueKind, ValueProfile, ValueSite};
 
 /// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.

@@ -3,8 +3,8 @@
 //! `std::sort` leaves (reproduced with [`super::super::libstdcxx_sort`]).
 
 use super::super::libstdcxx_sort;
-use super::super::weight::Weight;
 use crate::bytes::limits::MAX_VALUES_PER_SITE;
+use crate::ir::Weight;
 use crate::ir::{ValueCount, ValueKind, ValueProfile, ValueSite};
 
 /// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value (`llvm::sort`), then

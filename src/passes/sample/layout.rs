@@ -17,6 +17,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use crate::codec::llvm_hash::ContextHash;
 use crate::codec::unordered_order::sample_map_order;
+use crate::ir::Weight;
 use crate::ir::fx::FxBuildHasher;
 use crate::ir::sample::{
     FunctionId, FunctionSamples, LineLocation, SampleContext, SampleProfile, saturating_mul_add,
@@ -73,13 +74,13 @@ pub fn flatten(profile: &mut SampleProfile) {
             let key = key_of(&mut by_hash, context.function());
             match profile.functions.get_mut(&key) {
                 Some(f) => {
-                    f.merge(&samples, 1, false);
+                    f.merge(&samples, Weight::ONE, false);
                 }
                 None => {
                     // A new profile of the name alone: no attributes (LLVM creates it from
                     // the name, so merging does not take the context's).
                     let mut f = FunctionSamples::new(key.function().clone());
-                    f.merge(&samples, 1, false);
+                    f.merge(&samples, Weight::ONE, false);
                     profile.insertion_order.push(key.clone());
                     profile.functions.insert(key, f);
                 }
@@ -279,7 +280,7 @@ fn convert(
                 let key = key_of(by_hash, &cp.name);
                 match out.functions.get_mut(&key) {
                     Some(f) => {
-                        f.merge(&cp, 1, false);
+                        f.merge(&cp, Weight::ONE, false);
                     }
                     None => {
                         log.inserted.push(key.clone());

@@ -28,6 +28,7 @@ use std::collections::HashMap;
 use crate::codec::llvm_hash::ContextHash;
 use crate::codec::unordered_order::{iteration_order, merged_insertion_order, sample_map_key};
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::Weight;
 use crate::ir::fx::{FxBuildHasher, FxHashSet};
 use crate::ir::name_hash::md5_hash;
 pub use crate::ir::sample::MergeIssueKind as IssueKind;
@@ -141,9 +142,9 @@ impl SampleMerger {
         m
     }
 
-    /// Merges `input`, every count multiplied by `weight` (≥ 1). Errors if the input's kind
+    /// Merges `input`, every count multiplied by `weight`. Errors if the input's kind
     /// (context-sensitive, probe-based) differs from the earlier inputs'.
-    pub fn add(&mut self, input: SampleProfile, weight: u64) -> Result<()> {
+    pub fn add(&mut self, input: SampleProfile, weight: Weight) -> Result<()> {
         self.add_with(input, weight, None)
     }
 
@@ -156,7 +157,7 @@ impl SampleMerger {
     pub fn add_remapped(
         &mut self,
         input: SampleProfile,
-        weight: u64,
+        weight: Weight,
         remap: &Remapping,
         mask: u32,
     ) -> Result<()> {
@@ -166,7 +167,7 @@ impl SampleMerger {
     fn add_with(
         &mut self,
         mut input: SampleProfile,
-        weight: u64,
+        weight: Weight,
         remap: Option<(&Remapping, u32)>,
     ) -> Result<()> {
         let index = self.inputs;
@@ -219,11 +220,11 @@ impl SampleMerger {
         Ok(())
     }
 
-    /// Merges a flat `input`, every count multiplied by `weight` (≥ 1), with the same result
+    /// Merges a flat `input`, every count multiplied by `weight`, with the same result
     /// and problems as [`SampleMerger::add`] of the same input read as a [`SampleProfile`].
     /// Returns false, having changed nothing, if the input names one function under two
     /// entries of its name table or one context twice: then add its map form instead.
-    pub fn add_flat(&mut self, input: &FlatSampleProfile, weight: u64) -> Result<bool> {
+    pub fn add_flat(&mut self, input: &FlatSampleProfile, weight: Weight) -> Result<bool> {
         let index = self.inputs;
         self.check_kind(input.flags)?;
         if !self.names.map(input) {
@@ -427,28 +428,67 @@ mod tests {
     #[test]
     fn weights_multiply_and_saturate() {
         let mut d = fs(10, 0);
-        assert_eq!(d.merge(&fs(5, 0), 3, false), None);
+        assert_eq!(d.merge(&fs(5, 0), w(3), false), None);
         assert_eq!(d.total_samples, 25);
         assert_eq!(
             d.body[&LineLocation::new(1, 0)].call_targets[&FunctionId::name(b"g")],
             8
         );
         assert_eq!(
-            d.merge(&fs(u64::MAX, 0), 2, false),
+            d.merge(&fs(u64::MAX, 0), w(2), false),
             Some(IssueKind::CounterOverflow)
         );
         assert_eq!(d.total_samples, u64::MAX);
     }
 
+    fn w(n: u64) -> Weight {
+        Weight::integer(n).unwrap()
+    }
+
+    #[test]
+    fn fractional_weights_round_each_count_half_up() {
+        let half: Weight = "0.5".parse().unwrap();
+        // Into an empty profile: 5 × 0.5 = 2.5 → 3; the target's 2 × 0.5 = 1.
+        let mut d = FunctionSamples::default();
+        assert_eq!(d.merge(&fs(5, 0), half, true), None);
+        assert_eq!(d.total_samples, 3);
+        let at = LineLocation::new(1, 0);
+        assert_eq!(d.body[&at].samples, 3);
+        assert_eq!(d.body[&at].call_targets[&FunctionId::name(b"g")], 1);
+        // Added to what is there: 3 + round(7 × 0.5) = 3 + 4; a total is scaled as stored,
+        // not recomputed from the body.
+        let mut src = fs(7, 0);
+        src.total_samples = 9;
+        assert_eq!(d.merge(&src, half, false), None);
+        assert_eq!((d.total_samples, d.body[&at].samples), (3 + 5, 3 + 4));
+        // A small weight may round a count down to zero; the record stays.
+        let tiny: Weight = "0.01".parse().unwrap();
+        let mut z = FunctionSamples::default();
+        z.merge(&fs(40, 0), tiny, true);
+        assert_eq!((z.total_samples, z.body[&at].samples), (0, 0));
+        // Saturation is reported as with whole weights.
+        let big: Weight = "1.5".parse().unwrap();
+        assert_eq!(
+            d.merge(&fs(u64::MAX, 0), big, false),
+            Some(IssueKind::CounterOverflow)
+        );
+    }
+
     #[test]
     fn checksum_mismatch_merges_nothing() {
         let mut d = fs(10, 7);
-        assert_eq!(d.merge(&fs(5, 8), 1, false), Some(IssueKind::HashMismatch));
+        assert_eq!(
+            d.merge(&fs(5, 8), Weight::ONE, false),
+            Some(IssueKind::HashMismatch)
+        );
         assert_eq!(d.total_samples, 10);
         // A missing checksum against a present one is a mismatch too, as in LLVM.
-        assert_eq!(d.merge(&fs(5, 0), 1, false), Some(IssueKind::HashMismatch));
+        assert_eq!(
+            d.merge(&fs(5, 0), Weight::ONE, false),
+            Some(IssueKind::HashMismatch)
+        );
         let mut z = fs(1, 0);
-        assert_eq!(z.merge(&fs(1, 9), 1, false), None);
+        assert_eq!(z.merge(&fs(1, 9), Weight::ONE, false), None);
         assert_eq!(z.checksum, 9);
     }
 }
@@ -480,8 +520,12 @@ mod md5_names {
         let (g, gh) = (FunctionId::name(b"g"), FunctionId::Md5(md5_hash(b"g")));
         for (first, second) in [(&name, &hash), (&hash, &name)] {
             let mut m = SampleMerger::new();
-            m.add(input(first.clone(), g.clone()), 1).unwrap();
-            m.add(input(second.clone(), gh.clone()), 2).unwrap();
+            m.add(input(first.clone(), g.clone()), Weight::ONE).unwrap();
+            m.add(
+                input(second.clone(), gh.clone()),
+                Weight::integer(2).unwrap(),
+            )
+            .unwrap();
             let (p, issues) = m.finish();
             assert!(issues.is_empty());
             assert_eq!(p.functions.len(), 1);
@@ -500,6 +544,7 @@ mod md5_names {
 
 #[cfg(test)]
 mod owned {
+    use crate::ir::Weight;
     use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation};
 
     /// A function with inlined callees, some counts near saturation.
@@ -530,7 +575,8 @@ mod owned {
 
     #[test]
     fn owned_merge_is_the_borrowed_merge() {
-        for w in [1, 2, 3] {
+        for w in ["1", "2", "3", "0.5", "1.25", "0.001"] {
+            let w: Weight = w.parse().unwrap();
             for a in 1..7 {
                 for b in 1..7 {
                     let mut x = tree(a);

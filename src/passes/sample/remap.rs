@@ -18,6 +18,7 @@
 //!   `--fs-discriminator-pass` mask, whether or not the input is flow-sensitive (inlined
 //!   callees keep their locations); samples that end up at one location add up.
 
+use crate::ir::Weight;
 use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, MergeIssueKind, SampleContext};
 use crate::passes::remap::Remapping;
 
@@ -77,11 +78,11 @@ fn rebuild(
             let callee = rebuild(callee, remap, mask, issue);
             let slot = out.callsites.entry(loc).or_default();
             let r = match slot.get_mut(&callee.name) {
-                Some(existing) => existing.merge_from(callee, 1, false),
+                Some(existing) => existing.merge_from(callee, Weight::ONE, false),
                 None => {
                     let mut fresh = FunctionSamples::default();
                     let name = callee.name.clone();
-                    let r = fresh.merge_from(callee, 1, true);
+                    let r = fresh.merge_from(callee, Weight::ONE, true);
                     slot.insert(name, fresh);
                     r
                 }

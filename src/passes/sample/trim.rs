@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::Weight;
 use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
 
 /// What to do with cold contexts.
@@ -102,12 +103,12 @@ pub fn trim_cold_contexts(
         };
         match merged.get_mut(&to) {
             Some(m) => {
-                m.merge(&samples, 1, false);
+                m.merge(&samples, Weight::ONE, false);
             }
             None => {
                 // A new profile of the shortened context: its name, no attributes.
                 let mut m = FunctionSamples::new(to.function().clone());
-                m.merge(&samples, 1, false);
+                m.merge(&samples, Weight::ONE, false);
                 merged.insert(to, m);
             }
         }
@@ -120,7 +121,7 @@ pub fn trim_cold_contexts(
         stats.merged_into += 1;
         match profile.functions.get_mut(&context) {
             Some(orig) => {
-                orig.merge(&samples, 1, false);
+                orig.merge(&samples, Weight::ONE, false);
             }
             None => {
                 profile.functions.insert(context, samples);
