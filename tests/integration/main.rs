@@ -39,6 +39,7 @@ mod sample_filters;
 mod sample_flat;
 mod sample_fs;
 mod sample_generated;
+mod sample_kinds;
 mod sample_md5_names;
 mod sample_options;
 mod sample_overlap;

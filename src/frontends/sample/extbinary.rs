@@ -280,6 +280,7 @@ fn read_section(
         }
         sec::FUNC_METADATA => {
             st.probe_based = e.flags & flag::PROBE_BASED != 0;
+            profile.flags.sets_probe_flag = true;
             st.has_attributes = e.flags & flag::HAS_ATTRIBUTE != 0;
             while !r.is_empty() {
                 let ctx = read_context(&mut r, st)?;

@@ -327,6 +327,7 @@ fn read_section(
         }
         sec::FUNC_METADATA => {
             st.probe_based = flags & flag::PROBE_BASED != 0;
+            out.flags.sets_probe_flag = true;
             st.has_attributes = flags & flag::HAS_ATTRIBUTE != 0;
             while !r.is_empty() {
                 let key = read_key(&mut r, st, out)?;

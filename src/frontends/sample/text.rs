@@ -143,6 +143,7 @@ pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<Sam
         probe_based: reader.probe_count > 0,
         preinlined: reader.preinlined,
         fs_discriminator: fs.is_some(),
+        sets_probe_flag: true,
         ..SampleFlags::default()
     };
     profile.format = Some(SampleFormat::Text);

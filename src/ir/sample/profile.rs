@@ -53,6 +53,12 @@ pub struct SampleFlags {
     /// The profile is partial: functions absent from it are unknown, not cold (extbinary
     /// summary flag, `--gen-partial-profile`).
     pub partial: bool,
+    /// Whether reading this input assigns LLVM's `FunctionSamples::ProfileIsProbeBased`
+    /// static (to `probe_based`): a text input always does, an extbinary one only through a
+    /// function metadata section that is not empty, a binary one never. A merge uses it to
+    /// follow llvm-profdata's kind check, which compares that static before and after each
+    /// input; writers ignore it.
+    pub sets_probe_flag: bool,
 }
 
 /// The profile symbol list of an extbinary profile: every function symbol of the profiled

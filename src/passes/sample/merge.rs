@@ -171,7 +171,7 @@ impl SampleMerger {
         remap: Option<(&Remapping, u32)>,
     ) -> Result<()> {
         let index = self.inputs;
-        self.check_kind(input.flags)?;
+        self.check_kind(input.flags, input.format)?;
         take_profile_level(
             &mut self.profile,
             &mut self.inputs,
@@ -226,7 +226,7 @@ impl SampleMerger {
     /// entries of its name table or one context twice: then add its map form instead.
     pub fn add_flat(&mut self, input: &FlatSampleProfile, weight: Weight) -> Result<bool> {
         let index = self.inputs;
-        self.check_kind(input.flags)?;
+        self.check_kind(input.flags, input.format)?;
         if !self.names.map(input) {
             return Ok(false);
         }
@@ -310,15 +310,16 @@ impl SampleMerger {
 
     /// Errors if an input of `flags` cannot be merged with the earlier inputs (LLVM's
     /// checks).
-    fn check_kind(&self, flags: SampleFlags) -> Result<()> {
+    fn check_kind(&self, flags: SampleFlags, format: Option<SampleFormat>) -> Result<()> {
         if self.inputs > 0 {
             let had = self.profile.flags;
-            if had.probe_based != flags.probe_based {
+            let now = statics_after(had, flags, format);
+            if had.probe_based != now.probe_based {
                 return Err(Error::new(ErrorKind::KindConflict(
                     "cannot merge probe-based profile with non-probe-based profile".into(),
                 )));
             }
-            if had.context_sensitive != flags.context_sensitive {
+            if had.context_sensitive != now.context_sensitive {
                 return Err(Error::new(ErrorKind::KindConflict(
                     "cannot merge CS profile with non-CS profile".into(),
                 )));
@@ -338,12 +339,46 @@ impl SampleMerger {
     }
 }
 
-/// Counts one more input and takes its profile-level flags (those of the last input read
-/// win, as LLVM's statics) and profile symbol list.
+/// The profile-level flags after reading an input of `flags` in `format`, when they were
+/// `before`: LLVM's `FunctionSamples::ProfileIs*` statics, which each reader sets its own way.
 ///
-/// The flow-sensitive flag is LLVM's `FunctionSamples::ProfileIsFS`, which its text and
-/// binary readers set (to `--profile-isfs`) and its extbinary reader only raises: an
-/// extbinary input without the flag leaves what the inputs before it said.
+/// * Text: context-sensitive, probe-based, pre-inlined and flow-sensitive are the input's.
+/// * Binary: only flow-sensitive is the input's (`--profile-isfs`); the others stay.
+/// * Extbinary: context-sensitive, pre-inlined and flow-sensitive are only ever raised (from
+///   the summary section's flags); probe-based is the input's when it has a non-empty
+///   function metadata section, else it stays.
+///
+/// The other flags (MD5 names, partial) are the last input's. llvm-profdata's kind check
+/// compares the probe-based and CS statics before and after each input after the first,
+/// so a flat profile may follow a CS or probe-based one (their statics stay raised) but
+/// not precede it.
+fn statics_after(
+    before: SampleFlags,
+    flags: SampleFlags,
+    format: Option<SampleFormat>,
+) -> SampleFlags {
+    let mut now = flags;
+    match format {
+        Some(SampleFormat::Text) => {}
+        Some(SampleFormat::ExtBinary) => {
+            now.context_sensitive |= before.context_sensitive;
+            now.preinlined |= before.preinlined;
+            now.fs_discriminator |= before.fs_discriminator;
+            if !flags.sets_probe_flag {
+                now.probe_based = before.probe_based;
+            }
+        }
+        _ => {
+            now.context_sensitive = before.context_sensitive;
+            now.probe_based = before.probe_based;
+            now.preinlined = before.preinlined;
+        }
+    }
+    now
+}
+
+/// Counts one more input and takes its profile-level flags ([`statics_after`]) and
+/// profile symbol list.
 fn take_profile_level(
     profile: &mut SampleProfile,
     inputs: &mut usize,
@@ -352,12 +387,7 @@ fn take_profile_level(
     list: Option<crate::ir::sample::ProfileSymbolList>,
 ) {
     *inputs += 1;
-    let fs = match format {
-        Some(SampleFormat::ExtBinary) => profile.flags.fs_discriminator || flags.fs_discriminator,
-        _ => flags.fs_discriminator,
-    };
-    profile.flags = flags;
-    profile.flags.fs_discriminator = fs;
+    profile.flags = statics_after(profile.flags, flags, format);
     if let Some(list) = list {
         let dst = profile.symbol_list.get_or_insert_with(Default::default);
         dst.names.extend(list.names);
