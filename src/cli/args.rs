@@ -296,31 +296,31 @@ pub struct MergeArgs {
     pub sample: bool,
 
     /// Sample profiles: leave the inputs' profile symbol lists out of the output.
-    #[arg(long = "drop-profile-symbol-list", requires = "sample")]
+    #[arg(long = "drop-profile-symbol-list")]
     pub drop_profile_symbol_list: bool,
 
     /// Sample profiles, extbinary output: name functions by the MD5 of their names (a
     /// fixed-length MD5 name table).
-    #[arg(long = "use-md5", requires = "sample")]
+    #[arg(long = "use-md5")]
     pub use_md5: bool,
 
     /// Sample profiles, extbinary output: compress every section (zlib).
-    #[arg(long = "compress-all-sections", requires = "sample")]
+    #[arg(long = "compress-all-sections")]
     pub compress_all_sections: bool,
 
     /// Sample profiles, extbinary output: mark the profile partial (functions without
     /// samples are not taken to be cold).
-    #[arg(long = "gen-partial-profile", requires = "sample")]
+    #[arg(long = "gen-partial-profile")]
     pub gen_partial_profile: bool,
 
     /// Sample profiles, extbinary output: write profiles with inlined callees and those
     /// without in separate sections (LLVM 22 and later read it).
-    #[arg(long = "split-layout", requires = "sample")]
+    #[arg(long = "split-layout")]
     pub split_layout: bool,
 
     /// Sample profiles: drop the coldest functions until the output is at most N bytes (as
     /// llvm-profdata, an error if no function fits); 0 is no limit.
-    #[arg(long = "output-size-limit", value_name = "N", requires = "sample")]
+    #[arg(long = "output-size-limit", value_name = "N")]
     pub output_size_limit: Option<u64>,
 
     /// Sample profiles with flow-sensitive discriminators: keep the discriminator bits of
@@ -332,7 +332,6 @@ pub struct MergeArgs {
     #[arg(
         long = "fs-discriminator-pass",
         value_name = "PASS",
-        requires = "sample",
         value_parser = parse_fs_pass
     )]
     pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
@@ -341,22 +340,22 @@ pub struct MergeArgs {
     /// (LLVM's hidden --profile-isfs; extbinary files say so themselves): the
     /// --fs-discriminator-pass mask applies to them, and an extbinary output is marked
     /// flow-sensitive.
-    #[arg(long = "profile-isfs", requires = "sample")]
+    #[arg(long = "profile-isfs")]
     pub profile_is_fs: bool,
 
     /// Sample profiles, extbinary output: add the symbols listed in FILE (one per line) as
     /// the profile symbol list.
-    #[arg(long = "prof-sym-list", value_name = "FILE", requires = "sample")]
+    #[arg(long = "prof-sym-list", value_name = "FILE")]
     pub prof_sym_list: Option<PathBuf>,
 
     /// Context-sensitive sample profiles: drop context profiles whose total is below the
     /// cold threshold of the profile summary.
-    #[arg(long = "sample-trim-cold-context", requires = "sample")]
+    #[arg(long = "sample-trim-cold-context")]
     pub sample_trim_cold_context: bool,
 
     /// Context-sensitive sample profiles: merge cold context profiles into the profile of
     /// their last N frames (--sample-frame-depth-for-cold-context).
-    #[arg(long = "sample-merge-cold-context", requires = "sample")]
+    #[arg(long = "sample-merge-cold-context")]
     pub sample_merge_cold_context: bool,
 
     /// Frames kept when merging cold contexts (1: the function's base profile).
@@ -374,8 +373,7 @@ pub struct MergeArgs {
     #[arg(
         long = "convert-sample-profile-layout",
         value_enum,
-        value_name = "LAYOUT",
-        requires = "sample"
+        value_name = "LAYOUT"
     )]
     pub convert_sample_profile_layout: Option<SampleLayoutArg>,
 
@@ -490,14 +488,13 @@ pub struct ShowArgs {
     #[arg(
         long = "fs-discriminator-pass",
         value_name = "PASS",
-        requires = "sample",
         value_parser = parse_fs_pass
     )]
     pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
 
     /// With --sample: read text and binary profiles as having flow-sensitive
     /// discriminators (LLVM's hidden --profile-isfs), as in merge.
-    #[arg(long = "profile-isfs", requires = "sample")]
+    #[arg(long = "profile-isfs")]
     pub profile_is_fs: bool,
 
     /// With --sample: the profile symbol list after the functions (extbinary profiles that
@@ -557,14 +554,13 @@ pub struct OverlapArgs {
     #[arg(
         long = "fs-discriminator-pass",
         value_name = "PASS",
-        requires = "sample",
         value_parser = parse_fs_pass
     )]
     pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
 
     /// With --sample: read text and binary profiles as having flow-sensitive
     /// discriminators (LLVM's hidden --profile-isfs), as in merge.
-    #[arg(long = "profile-isfs", requires = "sample")]
+    #[arg(long = "profile-isfs")]
     pub profile_is_fs: bool,
 }
 

@@ -14,6 +14,25 @@ const PREFIX: &str = "pgo-merge";
 
 /// The driver request of merge arguments.
 fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> {
+    let sample_only = sample_only_options(a);
+    if !sample_only.is_empty() {
+        let (flags, verb) = (
+            sample_only.join(", "),
+            ["apply", "applies"][usize::from(sample_only.len() == 1)],
+        );
+        if mode == Mode::Native {
+            return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+                format!("{flags} {verb} to sample profiles: add --sample"),
+            )));
+        }
+        messages::note(
+            a.quiet,
+            format_args!(
+                "{PREFIX}: warning: {flags} {verb} to sample profiles (--sample); ignored, as \
+                 llvm-profdata does"
+            ),
+        );
+    }
     let mut weighted_inputs = Vec::with_capacity(a.weighted_inputs.len());
     for w in &a.weighted_inputs {
         weighted_inputs.push(parse_weighted(w)?);
@@ -80,6 +99,32 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
 }
 
 /// The first option of `a` that a sample merge does not take, if any.
+/// The options given that apply to sample merges only. llvm-profdata ignores them in an
+/// instrumentation merge, and so does the drop-in (with a warning); natively they are an
+/// error.
+fn sample_only_options(a: &MergeArgs) -> Vec<&'static str> {
+    [
+        (a.drop_profile_symbol_list, "--drop-profile-symbol-list"),
+        (a.use_md5, "--use-md5"),
+        (a.compress_all_sections, "--compress-all-sections"),
+        (a.gen_partial_profile, "--gen-partial-profile"),
+        (a.split_layout, "--split-layout"),
+        (a.output_size_limit.is_some(), "--output-size-limit"),
+        (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
+        (a.profile_is_fs, "--profile-isfs"),
+        (a.prof_sym_list.is_some(), "--prof-sym-list"),
+        (a.sample_trim_cold_context, "--sample-trim-cold-context"),
+        (a.sample_merge_cold_context, "--sample-merge-cold-context"),
+        (
+            a.convert_sample_profile_layout.is_some(),
+            "--convert-sample-profile-layout",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(set, name)| set.then_some(name))
+    .collect()
+}
+
 fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
     [
         (

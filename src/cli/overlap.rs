@@ -10,8 +10,17 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     if a.sample {
         return run_sample_overlap(a, mode);
     }
-    if mode == Mode::Native && a.similarity_cutoff != 0 {
-        eprintln!("pgo-merge: error: --similarity-cutoff applies to sample profiles: add --sample");
+    // llvm-profdata ignores these without --sample; we say so, natively.
+    if mode == Mode::Native
+        && let Some(opt) = [
+            (a.similarity_cutoff != 0, "--similarity-cutoff"),
+            (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
+            (a.profile_is_fs, "--profile-isfs"),
+        ]
+        .iter()
+        .find_map(|(on, name)| on.then_some(*name))
+    {
+        eprintln!("pgo-merge: error: {opt} applies to sample profiles: add --sample");
         return mode.usage_code();
     }
     let req = OverlapRequest {

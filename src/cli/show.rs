@@ -26,6 +26,8 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         && let Some(opt) = [
             (a.show_prof_sym_list, "--show-prof-sym-list"),
             (a.show_sec_info_only, "--show-sec-info-only"),
+            (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
+            (a.profile_is_fs, "--profile-isfs"),
         ]
         .iter()
         .find_map(|(on, name)| on.then_some(*name))

@@ -105,7 +105,6 @@ fn unsupported_options_and_subcommands_fail_clearly() {
     for (args, needle) in [
         (vec!["merge", "-debug-info=a.out"], "debug-info"),
         (vec!["merge", "--sample", "-gcc"], "gcc"),
-        (vec!["merge", "-gen-partial-profile"], "gen-partial-profile"),
         (
             vec!["merge", "-no-such-thing"],
             "Unknown command line argument",
@@ -635,4 +634,82 @@ fn dropin_named_llvm_profdata_19_feeds_clang19() {
         "clang-19 read index version {}: the control no longer shows anything",
         index_version(&d.join("x22.profdata"))
     );
+}
+
+/// llvm-profdata accepts the sample-only options of `merge`, `show` and `overlap` in
+/// instrumentation jobs and ignores them; a build step that always passes them must not
+/// break on the drop-in. Natively they are an error that says to add `--sample`.
+#[test]
+fn sample_only_options_are_ignored_in_instrumentation_jobs_as_llvm_profdata_does() {
+    let files = [raw("clang22/ir-basic-run1.profraw")];
+    assert!(files[0].is_file());
+    let sym = tempdir();
+    let list = sym.path().join("syms.txt");
+    std::fs::write(&list, "main\n").unwrap();
+    let list_opt = format!("--prof-sym-list={}", list.display());
+    let options: [&str; 13] = [
+        "--drop-profile-symbol-list",
+        "--use-md5",
+        "--compress-all-sections",
+        "--gen-partial-profile",
+        "--split-layout",
+        "--output-size-limit=100",
+        "--fs-discriminator-pass=Pass1",
+        "--profile-isfs",
+        &list_opt,
+        "--sample-trim-cold-context",
+        "--sample-merge-cold-context",
+        "--sample-frame-depth-for-cold-context=2",
+        "--convert-sample-profile-layout=flat",
+    ];
+    for opt in options {
+        same_merge(&[opt], &files, opt);
+    }
+    same_merge(&options, &files, "all at once");
+    // Natively: a request error naming the option (--sample-frame-depth-for-cold-context
+    // has a default, so it is not refused on its own).
+    let out = run_ours(
+        ["merge", "--use-md5", "-o", "/dev/null"]
+            .map(std::ffi::OsString::from)
+            .into_iter()
+            .chain([files[0].clone().into_os_string()]),
+    );
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--use-md5 applies to sample profiles: add --sample"),
+        "{err}"
+    );
+    // show and overlap, through the drop-in: the flow-sensitive options are ignored.
+    let Some(p22) = tool("llvm-profdata-22", "drop-in show options") else {
+        return;
+    };
+    let (_g, ours) = dropin();
+    let dir = tempdir();
+    let indexed = dir.path().join("a.profdata");
+    assert_ok(
+        &Command::new(&p22)
+            .arg("merge")
+            .arg(&files[0])
+            .arg("-o")
+            .arg(&indexed)
+            .output()
+            .unwrap(),
+        "llvm-profdata-22 merge",
+    );
+    for args in [
+        vec!["show", "--fs-discriminator-pass=Pass1", "--profile-isfs"],
+        vec!["overlap", "--fs-discriminator-pass=Base", "--profile-isfs"],
+    ] {
+        let with_files = |bin: &std::path::Path| {
+            let mut c = Command::new(bin);
+            c.args(&args).arg(&indexed);
+            if args[0] == "overlap" {
+                c.arg(&indexed);
+            }
+            run_full(&mut c)
+        };
+        let (x, y) = (with_files(&p22), with_files(&ours));
+        assert_eq!((x.0, &x.1), (y.0, &y.1), "{args:?}: {}\n{}", x.2, y.2);
+    }
 }
