@@ -483,19 +483,9 @@ pub struct ShowArgs {
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
 
-    /// With --sample: the flow-sensitive discriminator bits kept (Base, Pass1, Pass2, Pass3
-    /// or PassLast, any case), in profiles marked flow-sensitive, as in merge.
-    #[arg(
-        long = "fs-discriminator-pass",
-        value_name = "PASS",
-        value_parser = parse_fs_pass
-    )]
-    pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
-
-    /// With --sample: read text and binary profiles as having flow-sensitive
-    /// discriminators (LLVM's hidden --profile-isfs), as in merge.
-    #[arg(long = "profile-isfs")]
-    pub profile_is_fs: bool,
+    /// With --sample: flow-sensitive discriminators.
+    #[command(flatten)]
+    pub fs: SampleFsArgs,
 
     /// With --sample: the profile symbol list after the functions (extbinary profiles that
     /// have one).
@@ -549,6 +539,15 @@ pub struct OverlapArgs {
     /// dialect; 19 or 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
     pub target_llvm: Option<u32>,
+    /// With --sample: flow-sensitive discriminators.
+    #[command(flatten)]
+    pub fs: SampleFsArgs,
+}
+
+/// The flow-sensitive discriminator options of `show` and `overlap` (those of `merge`
+/// say more about what merging does with them).
+#[derive(Debug, Args)]
+pub struct SampleFsArgs {
     /// With --sample: the flow-sensitive discriminator bits kept (Base, Pass1, Pass2, Pass3
     /// or PassLast, any case), in profiles marked flow-sensitive, as in merge.
     #[arg(

@@ -14,8 +14,11 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     if mode == Mode::Native
         && let Some(opt) = [
             (a.similarity_cutoff != 0, "--similarity-cutoff"),
-            (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
-            (a.profile_is_fs, "--profile-isfs"),
+            (
+                a.fs.fs_discriminator_pass.is_some(),
+                "--fs-discriminator-pass",
+            ),
+            (a.fs.profile_is_fs, "--profile-isfs"),
         ]
         .iter()
         .find_map(|(on, name)| on.then_some(*name))
@@ -52,8 +55,8 @@ fn run_sample_overlap(a: OverlapArgs, mode: Mode) -> i32 {
         },
         target_llvm: a.target_llvm,
         output: a.output,
-        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
-        profile_is_fs: a.profile_is_fs,
+        fs_discriminator_pass: a.fs.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.fs.profile_is_fs,
     };
     match pipeline::overlap_sample(&req) {
         Ok(()) => EXIT_OK,

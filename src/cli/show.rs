@@ -26,8 +26,11 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         && let Some(opt) = [
             (a.show_prof_sym_list, "--show-prof-sym-list"),
             (a.show_sec_info_only, "--show-sec-info-only"),
-            (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
-            (a.profile_is_fs, "--profile-isfs"),
+            (
+                a.fs.fs_discriminator_pass.is_some(),
+                "--fs-discriminator-pass",
+            ),
+            (a.fs.profile_is_fs, "--profile-isfs"),
         ]
         .iter()
         .find_map(|(on, name)| on.then_some(*name))
@@ -117,8 +120,8 @@ fn run_sample_show(a: ShowArgs, json: bool, mode: Mode) -> i32 {
         section_info_only: a.show_sec_info_only,
         target_llvm: a.target_llvm,
         output: a.output.clone(),
-        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
-        profile_is_fs: a.profile_is_fs,
+        fs_discriminator_pass: a.fs.fs_discriminator_pass.unwrap_or_default(),
+        profile_is_fs: a.fs.profile_is_fs,
     };
     match pipeline::show_sample(&req) {
         Ok(warnings) => {
