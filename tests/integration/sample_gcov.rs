@@ -454,3 +454,40 @@ fn only_version_704_is_read_as_llvm() {
         assert_no_differences(compared, 3, &diffs, "llvm-profdata");
     }
 }
+
+/// `--gcc` names the encoding as an output, as llvm-profdata's does: a `--sample` merge fails
+/// (GCC profiles are never written), and an instrumentation merge refuses the format.
+#[test]
+fn gcc_output_fails_as_llvm() {
+    let test = "gcc_output_fails_as_llvm";
+    let dir = tempdir();
+    let (_g, dropin) = dropin();
+    let gcov = root().join("testdata/sample/gcov/work-O2.afdo");
+    let raw = raw("clang22/ir-basic-run1.profraw");
+    let out = dir.path().join("out");
+    let cases: [(&[&std::ffi::OsStr], &str); 2] = [
+        (
+            &[
+                "merge".as_ref(),
+                "--sample".as_ref(),
+                "--gcc".as_ref(),
+                gcov.as_os_str(),
+            ],
+            "Profile encoding format unsupported for writing operations",
+        ),
+        (
+            &["merge".as_ref(), "--gcc".as_ref(), raw.as_os_str()],
+            "unknown format is specified",
+        ),
+    ];
+    for (args, needle) in cases {
+        let (code, _, err) = run_full(Command::new(&dropin).args(args).arg("-o").arg(&out));
+        assert_eq!(code, 1, "{args:?}: {err}");
+        assert!(err.contains(needle), "{args:?}: {err}");
+        if let Some(llvm) = tool("llvm-profdata-23", test) {
+            let (code, _, err) = run_full(Command::new(llvm).args(args).arg("-o").arg(&out));
+            assert_eq!(code, 1, "llvm-profdata-23 {args:?}: {err}");
+            assert!(err.contains(needle), "llvm-profdata-23 {args:?}: {err}");
+        }
+    }
+}
