@@ -40,12 +40,15 @@ struct Gcov {
     out: Vec<u8>,
 }
 
+/// One body location: its offset word, its count, its call targets (name index, count).
+type Position = (u32, u64, Vec<(u64, u64)>);
+
 /// One function profile: head samples (top level only), name index, positions (offset word,
 /// count, call targets as (name index, count)), inlined call sites (offset word, callee).
 struct Func {
     head: u64,
     name: u32,
-    positions: Vec<(u32, u64, Vec<(u64, u64)>)>,
+    positions: Vec<Position>,
     callsites: Vec<(u32, Func)>,
 }
 
