@@ -67,9 +67,13 @@ for f in $(find "$td/profdata" -name '*.proftext' | sort) $(ext_files llvm-peer 
   seed text "$(basename "$f")" <"$f"
 done
 # Sample profiles in LLVM's binary encodings: ours, and the third-party extbinary files.
-for f in $(find "$td/sample" -name '*.afdo' | sort) $(ext_files llvm-sample '*.afdo') \
-  $(ext_files llvm-sample '*.profdata'); do
+for f in $(find "$td/sample" -name '*.afdo' -not -path '*/gcov/*' | sort) \
+  $(ext_files llvm-sample '*.afdo') $(ext_files llvm-sample '*.profdata'); do
   seed sample_binary "$(basename "$(dirname "$f")")-$(basename "$f")" <"$f"
+done
+# GCC AutoFDO profiles: our create_gcov recordings, and LLVM's test file.
+for f in $(find "$td/sample/gcov" -name '*.afdo' | sort) $(ext_files llvm-sample '*.gcov'); do
+  seed sample_gcov "$(basename "$f")" <"$f"
 done
 
 # ---- iprof: the repository's small profile, and cut-down copies of the large third-party

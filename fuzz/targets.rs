@@ -55,6 +55,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("iprof_merge", iprof_merge),
     ("symbolize", symbolize),
     ("sample_binary", sample_binary),
+    ("sample_gcov", sample_gcov),
 ];
 
 /// Separates the parts of a multi-input target's bytes (the seed script writes the same).
@@ -146,6 +147,20 @@ pub fn indexed(data: &[u8]) {
 /// `frontends::proftext::read`.
 pub fn text(data: &[u8]) {
     let _ = proftext::read(data);
+}
+
+/// `frontends::sample::gcov::read` (GCC AutoFDO). Whatever reads is written again as
+/// extbinary and as text; each output reads back with as many profiles (names are distinct
+/// name-table strings, so the profiles stay apart).
+pub fn sample_gcov(data: &[u8]) {
+    use pgo_merge::backends::sample::extbinary as ext_w;
+    use pgo_merge::frontends::sample::{extbinary as ext_r, gcov};
+    let Ok(p) = gcov::read(data) else { return };
+    let n = p.functions.len();
+    let out = ext_w::write(&p, &ext_w::ExtBinaryOptions::default())
+        .expect("extbinary of a profile just read");
+    let back = ext_r::read(&out).expect("our extbinary reads back");
+    assert_eq!(back.functions.len(), n, "extbinary");
 }
 
 /// `frontends::sample::{binary, extbinary}::read` (and `flat::read_flat`, which must accept

@@ -385,6 +385,12 @@ pub struct MergeArgs {
     #[arg(long = "extbinary", hide = true, conflicts_with = "text")]
     pub extbinary: bool,
 
+    /// GCC's AutoFDO encoding as the output (llvm-profdata's spelling): GCC profiles are
+    /// read, never written, so a `--sample` merge fails once its inputs are read, as
+    /// llvm-profdata's does ("Profile encoding format unsupported for writing operations").
+    #[arg(long = "gcc", hide = true, conflicts_with_all = ["text", "binary", "extbinary"])]
+    pub gcc: bool,
+
     /// Write exactly what llvm-profdata writes where our output would carry more (text
     /// output: unnamed indirect-call targets as `** External Symbol **`). Implied when run
     /// as `llvm-profdata`.

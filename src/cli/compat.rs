@@ -94,8 +94,6 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const SAMPLE: &str = "this sample-profile (AutoFDO) option is not supported yet (merge --sample of \
-     text, binary and extbinary outputs is)";
 const CORRELATE: &str =
     "profile correlation is not supported: merge profiles written without -profile-correlate";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -142,12 +140,7 @@ pub const MERGE: &[LlvmOption] = &[
         "Extensible binary encoding (default; for instrumentation profiles the same as --binary)",
     ),
     ours("text", None, "Text encoding"),
-    no(
-        "gcc",
-        None,
-        "GCC encoding (only meaningful for -sample)",
-        SAMPLE,
-    ),
+    ours("gcc", None, "GCC encoding (only meaningful for -sample)"),
     alias("f", "input-files", S),
     ours(
         "failure-mode",
@@ -1077,8 +1070,6 @@ mod tests {
             e.contains("not supported") && e.contains("debug-info"),
             "{e}"
         );
-        let e = n(&["--gcc"], &merge).unwrap_err();
-        assert!(e.contains("sample"), "{e}");
         assert!(
             n(&["-bogus"], &merge)
                 .unwrap_err()
@@ -1143,7 +1134,6 @@ mod tests {
             &["--target-llvm=19"],
             &["-j1"],
             &["-q"],
-            &["--gcc"],
             &["--sparse=yes"],
         ] {
             assert_eq!(d("merge", bad), Err(Stop::Failed), "{bad:?}");

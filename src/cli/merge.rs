@@ -14,6 +14,14 @@ const PREFIX: &str = "pgo-merge";
 
 /// The driver request of merge arguments.
 fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> {
+    if a.gcc {
+        // llvm-profdata's message for an instrumentation merge with --gcc.
+        return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+            "unknown format is specified (--gcc, GCC's AutoFDO encoding, applies to sample \
+             profiles only, and is never written)"
+                .into(),
+        )));
+    }
     let sample_only = sample_only_options(a);
     if !sample_only.is_empty() {
         let (flags, verb) = (
@@ -164,7 +172,9 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
                 Some("txt" | "proftext" | "afdotext")
             )
         });
-    let output_format = if a.text || a.output_format == Some(OutputFormatArg::Proftext) {
+    let output_format = if a.gcc {
+        SampleFormat::Gcc
+    } else if a.text || a.output_format == Some(OutputFormatArg::Proftext) {
         SampleFormat::Text
     } else if a.binary || a.output_format == Some(OutputFormatArg::Profdata) {
         SampleFormat::Binary

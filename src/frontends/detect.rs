@@ -20,6 +20,8 @@ pub enum FormatKind {
     SampleBinary,
     /// LLVM extbinary sample profile (`SPF_Ext_Binary`, ULEB128 magic `SPROF42\x04`).
     SampleExtBinary,
+    /// GCC AutoFDO sample profile (`.gcov`/`.afdo`, magic and version `adcg*704`).
+    SampleGcc,
     /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
     /// gzip data (which `native-image --pgo` accepts).
     Iprof,
@@ -55,6 +57,9 @@ impl FormatKind {
             Some(BinaryKind::ExtBinary) => return FormatKind::SampleExtBinary,
             None => {}
         }
+        if crate::frontends::sample::gcov::sniff(data) {
+            return FormatKind::SampleGcc;
+        }
         // Before the text rule: JSON text would pass it too.
         if crate::frontends::iprof::sniff(data) {
             return FormatKind::Iprof;
@@ -89,6 +94,7 @@ impl FormatKind {
             FormatKind::TextProfile => "text profile (.proftext)",
             FormatKind::SampleBinary => "LLVM binary sample profile",
             FormatKind::SampleExtBinary => "LLVM extbinary sample profile",
+            FormatKind::SampleGcc => "AutoFDO sample profile (GCC .gcov)",
             FormatKind::Iprof => "GraalVM Native Image profile (.iprof)",
             FormatKind::JitDump => "jitdump (jit-PID.dump)",
             FormatKind::R2rMap => ".NET ReadyToRun map (.r2rmap)",
@@ -134,6 +140,10 @@ mod tests {
             FormatKind::SampleExtBinary
         );
         assert_eq!(FormatKind::sniff(b"JiTD\0\0\0\x01"), FormatKind::JitDump);
+        assert_eq!(
+            FormatKind::sniff(b"adcg*704\0\0\0\0"),
+            FormatKind::SampleGcc
+        );
         assert_eq!(
             FormatKind::sniff(b"FFFFFFFF 00 734D59D6DE0E96AA3C77B3E2ED498097\n"),
             FormatKind::R2rMap

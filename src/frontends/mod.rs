@@ -88,7 +88,7 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             r.format = FormatKind::TextProfile;
             Ok(r)
         }
-        FormatKind::SampleBinary | FormatKind::SampleExtBinary => {
+        FormatKind::SampleBinary | FormatKind::SampleExtBinary | FormatKind::SampleGcc => {
             Err(Error::new(ErrorKind::KindConflict(format!(
                 "this is an {}, not an instrumentation profile: merge sample profiles with --sample",
                 FormatKind::sniff(data).name()

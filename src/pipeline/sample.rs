@@ -425,7 +425,8 @@ pub fn encode_with(
         SampleFormat::Binary => writers::binary::write(profile),
         SampleFormat::ExtBinary => writers::extbinary::write(profile, extbinary),
         other => Err(request_error(format!(
-            "writing {} sample profiles is not supported; use --text, --binary or --extbinary",
+            "Profile encoding format unsupported for writing operations: {} sample profiles \
+             are read, never written (as by llvm-profdata); use --text, --binary or --extbinary",
             other.name()
         ))),
     }

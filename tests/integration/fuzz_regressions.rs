@@ -137,3 +137,28 @@ fn sample_binary_target_round_trips_our_files() {
         }
     }
 }
+
+/// The sample_gcov target's round trip holds on the create_gcov recordings of
+/// testdata/sample/gcov/ and on each single-bit change of one.
+#[test]
+fn sample_gcov_target_round_trips_our_recordings() {
+    let dir = crate::common::root().join("testdata/sample/gcov");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "afdo"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 3);
+    for f in &files {
+        targets::sample_gcov(&std::fs::read(f).unwrap());
+    }
+    let data = std::fs::read(&files[0]).unwrap();
+    for i in 0..data.len() {
+        for bit in 0..8 {
+            let mut d = data.clone();
+            d[i] ^= 1 << bit;
+            targets::sample_gcov(&d);
+        }
+    }
+}

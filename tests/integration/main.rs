@@ -38,6 +38,7 @@ mod sample_binary;
 mod sample_filters;
 mod sample_flat;
 mod sample_fs;
+mod sample_gcov;
 mod sample_generated;
 mod sample_kinds;
 mod sample_md5_names;

@@ -1,5 +1,5 @@
 //! Merging sample profiles of different kinds (flat, context-sensitive, probe-based,
-//! pre-inlined, flow-sensitive) and encodings, in both orders, as llvm-profdata 19, 22 and 23
+//! pre-inlined, flow-sensitive) and encodings (text, binary, extbinary, GCC's), in both orders, as llvm-profdata 19, 22 and 23
 //! do: the same refusals and, where they merge, the same bytes.
 //!
 //! llvm-profdata's kind check compares its `ProfileIsProbeBased` and `ProfileIsCS` statics
@@ -32,6 +32,8 @@ fn files() -> Vec<PathBuf> {
             v.push(b);
         }
     }
+    // GCC's encoding (a real create_gcov recording): its reader leaves the statics alone.
+    v.push(dir.join("gcov/work-O2.afdo"));
     for p in &v {
         assert!(p.is_file(), "{} is missing", p.display());
     }

@@ -361,7 +361,7 @@ fn bad_text_inputs_have_exact_messages() {
         (
             "not-text.txt",
             b"foo:10\n 1: 5\n",
-            "at offset 0x0: sample profile: unrecognised sample profile encoding: expected LLVM's binary or extbinary magic, GCC's `adcg`, or a text profile whose first line is a function header 'mangled_name:NUM:NUM'",
+            "at offset 0x0: sample profile: unrecognised sample profile encoding: expected LLVM's binary or extbinary magic, GCC's `adcg*704`, or a text profile whose first line is a function header 'mangled_name:NUM:NUM'",
         ),
     ];
     for (name, text, msg) in cases {

@@ -1,14 +1,15 @@
 //! Front-ends for LLVM sample profiles (AutoFDO, CSSPGO): format detection and dispatch.
 //!
 //! [`SampleEncoding::sniff`] tells the encodings apart from the first bytes (the magic
-//! numbers of LLVM's binary encodings, GCC's `adcg`, else LLVM's text rule) and [`read`]
-//! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`) and
-//! [`extbinary`] (`SPF_Ext_Binary`). [`flat`] reads the binary encodings into the flat form
-//! merges fold fast.
+//! numbers of LLVM's binary encodings, GCC's `adcg*704`, else LLVM's text rule) and [`read`]
+//! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`),
+//! [`extbinary`] (`SPF_Ext_Binary`) and [`gcov`] (GCC's AutoFDO `.gcov`). [`flat`] reads the
+//! binary encodings into the flat form merges fold fast.
 
 pub mod binary;
 pub mod extbinary;
 pub mod flat;
+pub mod gcov;
 pub mod text;
 
 use crate::error::{Error, ErrorKind, Result};
@@ -37,7 +38,7 @@ pub enum SampleEncoding {
     ExtBinary,
     /// LLVM's compact binary format, removed in LLVM 17.
     CompactBinary,
-    /// GCC's AutoFDO format (`.gcov`, magic `adcg`).
+    /// GCC's AutoFDO format (`.gcov`, magic and version `adcg*704`).
     Gcc,
     /// Not a sample profile LLVM reads.
     Unknown,
@@ -57,7 +58,9 @@ impl SampleEncoding {
                 _ => {}
             }
         }
-        if data.starts_with(b"adcg") {
+        // As LLVM: the magic and version, then a NUL byte or the end (other versions of
+        // GCC's header fall to the text rule, which refuses them).
+        if gcov::sniff(data) {
             return SampleEncoding::Gcc;
         }
         if text::sniff(data) {
@@ -113,16 +116,8 @@ fn read_encoding(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
         SampleEncoding::Text => text::read_fs(data, options.text, options.text_fs()),
         SampleEncoding::Binary => binary::read_fs(data, options.text_fs()),
         SampleEncoding::ExtBinary => extbinary::read_masked(data, options.fs_pass.mask()),
-        e @ SampleEncoding::Gcc => Err(Error::at(
-            0,
-            ErrorKind::Malformed {
-                what: "sample profile",
-                detail: format!(
-                    "the {} sample encoding is not read by this build (text sample profiles are)",
-                    e.name()
-                ),
-            },
-        )),
+        // LLVM's GCC reader ignores `--profile-isfs` (it asserts it is off).
+        SampleEncoding::Gcc => gcov::read(data),
         SampleEncoding::CompactBinary => Err(Error::at(
             0,
             ErrorKind::Malformed {
@@ -135,12 +130,23 @@ fn read_encoding(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
             if data.is_empty() {
                 return Err(Error::at(0, ErrorKind::Empty));
             }
+            if data.starts_with(b"adcg") {
+                return Err(Error::malformed(
+                    4,
+                    "GCC AutoFDO header",
+                    format!(
+                        "version {:?} is not read: llvm-profdata reads only \"*704\" followed by \
+                         a NUL byte (what AutoFDO's create_gcov writes)",
+                        String::from_utf8_lossy(data.get(4..8).unwrap_or(&data[4..]))
+                    ),
+                ));
+            }
             Err(Error::at(
                 0,
                 ErrorKind::Malformed {
                     what: "sample profile",
                     detail: "unrecognised sample profile encoding: expected LLVM's binary or \
-                             extbinary magic, GCC's `adcg`, or a text profile whose first line \
+                             extbinary magic, GCC's `adcg*704`, or a text profile whose first line \
                              is a function header 'mangled_name:NUM:NUM'"
                         .into(),
                 },
