@@ -1,8 +1,10 @@
 //! Generated sample profiles (deterministic, written at test time) merged by us and by
-//! `llvm-profdata-19` and `-22`: context-sensitive profiles whose counts span seven orders
-//! of magnitude, so that many contexts are cold, with each cold-context option; and nested
-//! (inlined) flat profiles with discriminators, call targets and equal totals, merged with
-//! weights. The outputs (`--text`) must be the same bytes.
+//! `llvm-profdata-19`, `-22` and `-23`: context-sensitive profiles whose counts span seven
+//! orders of magnitude, so that many contexts are cold, with each cold-context option; and
+//! nested (inlined) flat profiles with discriminators, call targets and equal totals, merged
+//! with weights. The outputs must be the same bytes: text, and with the cold-context options
+//! binary and extbinary too (MD5 names, compressed sections, partial profile, split layout),
+//! whose function metadata follows LLVM's profile map after trimming.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -157,6 +159,95 @@ fn compare(tool: &Path, release: u32, options: &[&str], files: &[String]) -> Opt
     }
 }
 
+/// Output encodings compared with the cold-context options (the function metadata of
+/// extbinary follows LLVM's profile map, which trimming erases from and inserts into), and
+/// whether llvm-profdata-19 has them. A context-sensitive split layout is left out: we refuse
+/// it (llvm-profdata cannot read it back).
+const OUTPUTS: [(&[&str], bool); 8] = [
+    (&["--text"], true),
+    (&["--binary"], true),
+    (&["--extbinary"], true),
+    (&["--extbinary", "--use-md5"], true),
+    (&["--extbinary", "--compress-all-sections"], true),
+    (
+        &["--extbinary", "--use-md5", "--compress-all-sections"],
+        true,
+    ),
+    (&["--extbinary", "--gen-partial-profile"], true),
+    (&["--extbinary", "--split-layout"], false),
+];
+
+/// Runs `merge --sample OUTPUT OPTIONS FILES -o FILE` with llvm-profdata-`release` and with
+/// our binary for that release, for each output encoding of [`OUTPUTS`] (the split layout
+/// only when `split`); returns the number of comparisons and the differences found. Both
+/// failing counts as agreeing.
+fn compare_outputs(
+    tool: &Path,
+    release: u32,
+    options: &[&str],
+    files: &[String],
+    split: bool,
+    dir: &Path,
+) -> (usize, Vec<String>) {
+    let run = |exe: &Path, ours: bool, output: &[&str], to: &Path| -> Result<Vec<u8>, String> {
+        let _ = std::fs::remove_file(to);
+        let mut cmd = Command::new(exe);
+        cmd.arg("merge");
+        if ours {
+            cmd.arg(format!("--target-llvm={release}"));
+        }
+        let o = cmd
+            .arg("--sample")
+            .args(output)
+            .args(options)
+            .args(files)
+            .arg("-o")
+            .arg(to)
+            .env_remove("PGO_MERGE_TARGET_LLVM")
+            .output()
+            .expect("run");
+        if o.status.success() {
+            Ok(std::fs::read(to).unwrap_or_default())
+        } else {
+            Err(String::from_utf8_lossy(&o.stderr).into_owned())
+        }
+    };
+    let (mut compared, mut diffs) = (0, Vec::new());
+    for (output, in_19) in OUTPUTS {
+        if (!in_19 && release == 19) || (!split && output.contains(&"--split-layout")) {
+            continue;
+        }
+        compared += 1;
+        let theirs = run(tool, false, output, &dir.join("theirs.out"));
+        let ours = run(
+            Path::new(env!("CARGO_BIN_EXE_pgo-merge")),
+            true,
+            output,
+            &dir.join("ours.out"),
+        );
+        let what = format!("llvm-profdata-{release} {output:?} {options:?} {files:?}");
+        match (theirs, ours) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Err(_), Err(_)) => {}
+            (Ok(a), Ok(b)) => diffs.push(format!(
+                "{what}: outputs differ ({} vs our {} bytes, first difference at byte {})",
+                a.len(),
+                b.len(),
+                a.iter()
+                    .zip(&b)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(a.len().min(b.len()))
+            )),
+            (a, b) => diffs.push(format!(
+                "{what}: llvm {}, ours {}",
+                a.map_or_else(|e| format!("fails ({})", e.trim()), |_| "writes".into()),
+                b.map_or_else(|e| format!("fails ({})", e.trim()), |_| "writes".into()),
+            )),
+        }
+    }
+    (compared, diffs)
+}
+
 #[test]
 fn cold_context_options_match_llvm() {
     let dir = tempdir();
@@ -185,7 +276,8 @@ fn cold_context_options_match_llvm() {
             "--sample-frame-depth-for-cold-context=3",
         ],
     ];
-    for release in [19, 22] {
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
         let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample cold contexts") else {
             continue;
         };
@@ -222,7 +314,7 @@ fn cold_context_options_match_llvm() {
                 panic!("llvm-profdata-{release} refuses generated {f}: {e}");
             }
         }
-        let mut diffs = Vec::new();
+        let (mut compared, mut diffs) = (0, Vec::new());
         for opts in options {
             for (i, f) in files.iter().enumerate() {
                 // Alone, and with the next profile of the same kind weighted 3.
@@ -231,12 +323,21 @@ fn cold_context_options_match_llvm() {
                     sets.push(vec![f.clone(), format!("--weighted-input=3,{g}")]);
                 }
                 for set in sets {
-                    diffs.extend(compare(&tool, release, opts, &set));
+                    let (n, d) = compare_outputs(&tool, release, opts, &set, false, dir.path());
+                    compared += n;
+                    diffs.extend(d);
                 }
             }
         }
-        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} of {compared} comparisons differ:\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -308,7 +409,19 @@ fn layouts_and_cold_options_on_public_profiles_match_llvm() {
             "--convert-sample-profile-layout=flat",
         ],
     ];
-    for release in [19, 22] {
+    // The cold-context options again, in every output encoding (a context-sensitive input
+    // not in the split layout).
+    let cold: [&[&str]; 4] = [
+        &["--sample-trim-cold-context"],
+        &["--sample-merge-cold-context"],
+        &["--sample-trim-cold-context", "--sample-merge-cold-context"],
+        &[
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+        ],
+    ];
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
         let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample layouts") else {
             continue;
         };
@@ -318,8 +431,32 @@ fn layouts_and_cold_options_on_public_profiles_match_llvm() {
                 diffs.extend(compare(&tool, release, opts, std::slice::from_ref(f)));
             }
         }
-        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+        let mut compared = 0;
+        for opts in cold {
+            for f in &all {
+                let cs = std::fs::read_to_string(f).is_ok_and(|t| t.starts_with('['));
+                let (n, d) = compare_outputs(
+                    &tool,
+                    release,
+                    opts,
+                    std::slice::from_ref(f),
+                    !cs,
+                    dir.path(),
+                );
+                compared += n;
+                diffs.extend(d);
+            }
+        }
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} differences ({compared} comparisons of \
+                 encodings):\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
