@@ -368,6 +368,70 @@ fn cold_context_options_match_llvm() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The passes after trimming start from the map the trimmer left: a layout conversion, a
+/// size limit and the function filters, in every encoding.
+#[test]
+fn cold_context_options_with_later_passes_match_llvm() {
+    let dir = tempdir();
+    let mut files = Vec::new();
+    for (name, text) in [
+        ("cs1p.txt", cs_profile(1, true)),
+        ("cs2.txt", cs_profile(2, false)),
+        ("mismatches.txt", cs_checksum_mismatches(7)),
+    ] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        files.push(p.display().to_string());
+    }
+    let options: [&[&str]; 5] = [
+        &[
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=nest",
+        ],
+        &[
+            "--sample-trim-cold-context",
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=flat",
+        ],
+        &["--sample-merge-cold-context", "--output-size-limit=700"],
+        &["--sample-trim-cold-context", "--no-function=_Z3fooi"],
+        &[
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+            "--function=main",
+        ],
+    ];
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample cold contexts") else {
+            continue;
+        };
+        let (mut compared, mut diffs) = (0, Vec::new());
+        for opts in options {
+            for f in &files {
+                let (n, d) = compare_outputs(
+                    &tool,
+                    release,
+                    opts,
+                    std::slice::from_ref(f),
+                    false,
+                    dir.path(),
+                );
+                compared += n;
+                diffs.extend(d);
+            }
+        }
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} of {compared} comparisons differ:\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 #[test]
 fn nested_profiles_merge_with_weights_as_llvm() {
     let dir = tempdir();
