@@ -19,7 +19,7 @@ use crate::sample_options::{compare, dropin_named, generated_cs, generated_probe
 
 /// Output options compared for every merge; the second element is false for options
 /// llvm-profdata-19 lacks.
-const OUTPUTS: [(&[&str], bool); 17] = [
+const OUTPUTS: [(&[&str], bool); 18] = [
     (&["--text"], true),
     (&["--binary"], true),
     (&["--extbinary"], true),
@@ -36,10 +36,11 @@ const OUTPUTS: [(&[&str], bool); 17] = [
         &["--extbinary", "--convert-sample-profile-layout=flat"],
         true,
     ),
-    // Nested and written as extbinary, the function metadata of a context-sensitive
-    // profile is not in LLVM's order, MD5 names or not (docs/sample-profiles.md, "Not done
-    // yet"): text only.
     (&["--text", "--convert-sample-profile-layout=nest"], true),
+    (
+        &["--extbinary", "--convert-sample-profile-layout=nest"],
+        true,
+    ),
     (&["--text", "--sample-trim-cold-context"], true),
     // (llvm-profdata crashes on profiles without contexts here, and we refuse them: both
     // fail, which counts as agreeing.)
