@@ -587,24 +587,38 @@ pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> u64 {
 }
 
 /// The iteration order of a sample profile's `SampleProfileMap`, replayed from its
-/// [`SampleProfile::insertion_order`] and then its [`SampleProfile::erased`] keys; `None`
-/// when it cannot be (order unknown, or a key this module cannot hash).
+/// [`SampleProfile::insertion_order`] and its [`SampleProfile::erased`] keys (each erased
+/// after the number of insertions [`SampleProfile::erased_after`] says); `None` when it
+/// cannot be (order unknown or stale).
 pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> {
     let order = &profile.insertion_order;
     let erased = &profile.erased;
-    // Usable only if it names every profile, and every erased key, exactly once (a pass
-    // that added or removed profiles without keeping it leaves it stale).
-    if order.len() != profile.functions.len() + erased.len() {
+    // When each key was erased: after that many insertions (all of them when not said).
+    let after = |e: usize| profile.erased_after.get(e).copied().unwrap_or(order.len());
+    if (1..erased.len()).any(|e| after(e) < after(e - 1)) {
         return None;
     }
-    let gone: std::collections::HashSet<&SampleContext> = erased.iter().collect();
-    if gone.len() != erased.len() {
-        return None;
+    // Usable only if it is a history of the map that ends with the profile's keys: each
+    // insertion of a key absent then, each erasure of a key present, and what remains every
+    // profile exactly once (a pass that added or removed profiles without recording it
+    // leaves it stale). A key erased and inserted again appears twice in `order`.
+    let mut live: std::collections::HashSet<&SampleContext> =
+        std::collections::HashSet::with_capacity(order.len());
+    let mut e = 0;
+    for (i, c) in order.iter().enumerate() {
+        while e < erased.len() && after(e) <= i {
+            if !live.remove(&erased[e]) {
+                return None;
+            }
+            e += 1;
+        }
+        if !live.insert(c) {
+            return None;
+        }
     }
-    let mut seen = std::collections::HashSet::with_capacity(order.len());
-    if !order
-        .iter()
-        .all(|c| (profile.functions.contains_key(c) != gone.contains(c)) && seen.insert(c))
+    if !erased[e..].iter().all(|c| live.remove(c))
+        || live.len() != profile.functions.len()
+        || !live.iter().all(|c| profile.functions.contains_key(*c))
     {
         return None;
     }
@@ -624,11 +638,6 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
         .iter()
         .map(|c| sample_map_key(c, profile.context_hash))
         .collect();
-    // When each key was erased: after that many insertions (all of them when not said).
-    let after = |e: usize| profile.erased_after.get(e).copied().unwrap_or(order.len());
-    if (1..erased.len()).any(|e| after(e) < after(e - 1)) {
-        return None;
-    }
     let mut m = UnorderedOrder::new();
     let mut first_at = Vec::with_capacity(keys.len());
     let mut e = 0;
@@ -747,6 +756,37 @@ mod tests {
             assert_eq!(fast.keys_in_order(), rebuilt.keys_in_order(), "step {step}");
         }
         assert_eq!(fast.live as usize, present.len());
+    }
+
+    /// A record is replayed only if it is a history of the map ending with the profile's
+    /// keys; a key erased and inserted again is one.
+    #[test]
+    fn only_a_consistent_history_is_replayed() {
+        use crate::ir::sample::FunctionId;
+        let f = |n: &str| SampleContext::Function(FunctionId::name(n.as_bytes()));
+        let mut p = SampleProfile::new();
+        for n in ["a", "b"] {
+            p.insertion_order.push(f(n));
+            p.entry(f(n));
+        }
+        assert_eq!(sample_map_order(&p).map(|o| o.len()), Some(2));
+        p.erased.push(f("a"));
+        p.erased_after.push(2);
+        p.insertion_order.push(f("a"));
+        assert_eq!(sample_map_order(&p).map(|o| o.len()), Some(2));
+        // Inserted twice without the erasure between.
+        let mut twice = p.clone();
+        twice.erased.clear();
+        twice.erased_after.clear();
+        assert!(sample_map_order(&twice).is_none());
+        // Erased before it was inserted.
+        let mut early = p.clone();
+        early.erased_after[0] = 0;
+        assert!(sample_map_order(&early).is_none());
+        // Erased and not inserted again, yet still a profile.
+        let mut stale = p.clone();
+        stale.insertion_order.pop();
+        assert!(sample_map_order(&stale).is_none());
     }
 
     const EXPECTED_1_TO_40: [u64; 40] = [

@@ -1,8 +1,10 @@
 //! Generated sample profiles (deterministic, written at test time) merged by us and by
-//! `llvm-profdata-19` and `-22`: context-sensitive profiles whose counts span seven orders
-//! of magnitude, so that many contexts are cold, with each cold-context option; and nested
-//! (inlined) flat profiles with discriminators, call targets and equal totals, merged with
-//! weights. The outputs (`--text`) must be the same bytes.
+//! `llvm-profdata-19`, `-22` and `-23`: context-sensitive profiles whose counts span seven
+//! orders of magnitude, so that many contexts are cold, with each cold-context option; and
+//! nested (inlined) flat profiles with discriminators, call targets and equal totals, merged
+//! with weights. The outputs must be the same bytes: text, and with the cold-context options
+//! binary and extbinary too (MD5 names, compressed sections, partial profile, split layout),
+//! whose function metadata follows LLVM's profile map after trimming.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -85,6 +87,31 @@ fn cs_profile(seed: u64, probe: bool) -> String {
     out
 }
 
+/// A probe-based context-sensitive profile whose cold contexts of one function disagree on
+/// its checksum: which of them a merged cold profile takes in (LLVM merges a profile with
+/// another checksum not at all) depends on the order LLVM takes them in.
+fn cs_checksum_mismatches(seed: u64) -> String {
+    let mut g = Gen(seed);
+    let mut out = String::from("[main]:100000000:0\n 1: 100000000\n !CFGChecksum: 5\n");
+    for i in 1..=30 {
+        let c = 1 + g.below(20);
+        let _ = writeln!(
+            out,
+            "[main:{i} @ _Z3fooi]:{c}:0\n 1: {c}\n 2: {}\n !CFGChecksum: {}",
+            g.below(9),
+            100 + g.below(4)
+        );
+        let c = 1 + g.below(20);
+        let _ = writeln!(
+            out,
+            "[main:{i} @ _Z3bari:{} @ _Z3fooi]:{c}:0\n 3: {c}\n !CFGChecksum: {}",
+            1 + g.below(3),
+            100 + g.below(4)
+        );
+    }
+    out
+}
+
 /// A nested profile: functions with body lines (discriminators, call targets with equal
 /// counts), inlined callees up to three deep (several at one site), repeated functions and
 /// equal totals.
@@ -157,6 +184,95 @@ fn compare(tool: &Path, release: u32, options: &[&str], files: &[String]) -> Opt
     }
 }
 
+/// Output encodings compared with the cold-context options (the function metadata of
+/// extbinary follows LLVM's profile map, which trimming erases from and inserts into), and
+/// whether llvm-profdata-19 has them. A context-sensitive split layout is left out: we refuse
+/// it (llvm-profdata cannot read it back).
+const OUTPUTS: [(&[&str], bool); 8] = [
+    (&["--text"], true),
+    (&["--binary"], true),
+    (&["--extbinary"], true),
+    (&["--extbinary", "--use-md5"], true),
+    (&["--extbinary", "--compress-all-sections"], true),
+    (
+        &["--extbinary", "--use-md5", "--compress-all-sections"],
+        true,
+    ),
+    (&["--extbinary", "--gen-partial-profile"], true),
+    (&["--extbinary", "--split-layout"], false),
+];
+
+/// Runs `merge --sample OUTPUT OPTIONS FILES -o FILE` with llvm-profdata-`release` and with
+/// our binary for that release, for each output encoding of [`OUTPUTS`] (the split layout
+/// only when `split`); returns the number of comparisons and the differences found. Both
+/// failing counts as agreeing.
+fn compare_outputs(
+    tool: &Path,
+    release: u32,
+    options: &[&str],
+    files: &[String],
+    split: bool,
+    dir: &Path,
+) -> (usize, Vec<String>) {
+    let run = |exe: &Path, ours: bool, output: &[&str], to: &Path| -> Result<Vec<u8>, String> {
+        let _ = std::fs::remove_file(to);
+        let mut cmd = Command::new(exe);
+        cmd.arg("merge");
+        if ours {
+            cmd.arg(format!("--target-llvm={release}"));
+        }
+        let o = cmd
+            .arg("--sample")
+            .args(output)
+            .args(options)
+            .args(files)
+            .arg("-o")
+            .arg(to)
+            .env_remove("PGO_MERGE_TARGET_LLVM")
+            .output()
+            .expect("run");
+        if o.status.success() {
+            Ok(std::fs::read(to).unwrap_or_default())
+        } else {
+            Err(String::from_utf8_lossy(&o.stderr).into_owned())
+        }
+    };
+    let (mut compared, mut diffs) = (0, Vec::new());
+    for (output, in_19) in OUTPUTS {
+        if (!in_19 && release == 19) || (!split && output.contains(&"--split-layout")) {
+            continue;
+        }
+        compared += 1;
+        let theirs = run(tool, false, output, &dir.join("theirs.out"));
+        let ours = run(
+            Path::new(env!("CARGO_BIN_EXE_pgo-merge")),
+            true,
+            output,
+            &dir.join("ours.out"),
+        );
+        let what = format!("llvm-profdata-{release} {output:?} {options:?} {files:?}");
+        match (theirs, ours) {
+            (Ok(a), Ok(b)) if a == b => {}
+            (Err(_), Err(_)) => {}
+            (Ok(a), Ok(b)) => diffs.push(format!(
+                "{what}: outputs differ ({} vs our {} bytes, first difference at byte {})",
+                a.len(),
+                b.len(),
+                a.iter()
+                    .zip(&b)
+                    .position(|(x, y)| x != y)
+                    .unwrap_or(a.len().min(b.len()))
+            )),
+            (a, b) => diffs.push(format!(
+                "{what}: llvm {}, ours {}",
+                a.map_or_else(|e| format!("fails ({})", e.trim()), |_| "writes".into()),
+                b.map_or_else(|e| format!("fails ({})", e.trim()), |_| "writes".into()),
+            )),
+        }
+    }
+    (compared, diffs)
+}
+
 #[test]
 fn cold_context_options_match_llvm() {
     let dir = tempdir();
@@ -170,6 +286,9 @@ fn cold_context_options_match_llvm() {
             files.push(p.display().to_string());
         }
     }
+    let p = dir.path().join("mismatches.txt");
+    std::fs::write(&p, cs_checksum_mismatches(7)).unwrap();
+    files.push(p.display().to_string());
     let options: [&[&str]; 6] = [
         &[],
         &["--sample-trim-cold-context"],
@@ -185,7 +304,8 @@ fn cold_context_options_match_llvm() {
             "--sample-frame-depth-for-cold-context=3",
         ],
     ];
-    for release in [19, 22] {
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
         let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample cold contexts") else {
             continue;
         };
@@ -222,21 +342,94 @@ fn cold_context_options_match_llvm() {
                 panic!("llvm-profdata-{release} refuses generated {f}: {e}");
             }
         }
-        let mut diffs = Vec::new();
+        let (mut compared, mut diffs) = (0, Vec::new());
         for opts in options {
             for (i, f) in files.iter().enumerate() {
                 // Alone, and with the next profile of the same kind weighted 3.
                 let mut sets = vec![vec![f.clone()]];
-                if let Some(g) = files.get(i + 2) {
+                if let Some(g) = files.get(i + 2).filter(|_| i + 2 < 6) {
                     sets.push(vec![f.clone(), format!("--weighted-input=3,{g}")]);
                 }
                 for set in sets {
-                    diffs.extend(compare(&tool, release, opts, &set));
+                    let (n, d) = compare_outputs(&tool, release, opts, &set, false, dir.path());
+                    compared += n;
+                    diffs.extend(d);
                 }
             }
         }
-        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} of {compared} comparisons differ:\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The passes after trimming start from the map the trimmer left: a layout conversion, a
+/// size limit and the function filters, in every encoding.
+#[test]
+fn cold_context_options_with_later_passes_match_llvm() {
+    let dir = tempdir();
+    let mut files = Vec::new();
+    for (name, text) in [
+        ("cs1p.txt", cs_profile(1, true)),
+        ("cs2.txt", cs_profile(2, false)),
+        ("mismatches.txt", cs_checksum_mismatches(7)),
+    ] {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        files.push(p.display().to_string());
+    }
+    let options: [&[&str]; 5] = [
+        &[
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=nest",
+        ],
+        &[
+            "--sample-trim-cold-context",
+            "--sample-merge-cold-context",
+            "--convert-sample-profile-layout=flat",
+        ],
+        &["--sample-merge-cold-context", "--output-size-limit=700"],
+        &["--sample-trim-cold-context", "--no-function=_Z3fooi"],
+        &[
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+            "--function=main",
+        ],
+    ];
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
+        let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample cold contexts") else {
+            continue;
+        };
+        let (mut compared, mut diffs) = (0, Vec::new());
+        for opts in options {
+            for f in &files {
+                let (n, d) = compare_outputs(
+                    &tool,
+                    release,
+                    opts,
+                    std::slice::from_ref(f),
+                    false,
+                    dir.path(),
+                );
+                compared += n;
+                diffs.extend(d);
+            }
+        }
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} of {compared} comparisons differ:\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -308,7 +501,19 @@ fn layouts_and_cold_options_on_public_profiles_match_llvm() {
             "--convert-sample-profile-layout=flat",
         ],
     ];
-    for release in [19, 22] {
+    // The cold-context options again, in every output encoding (a context-sensitive input
+    // not in the split layout).
+    let cold: [&[&str]; 4] = [
+        &["--sample-trim-cold-context"],
+        &["--sample-merge-cold-context"],
+        &["--sample-trim-cold-context", "--sample-merge-cold-context"],
+        &[
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+        ],
+    ];
+    let mut failures = Vec::new();
+    for release in [19, 22, 23] {
         let Some(tool) = tool(&format!("llvm-profdata-{release}"), "sample layouts") else {
             continue;
         };
@@ -318,8 +523,32 @@ fn layouts_and_cold_options_on_public_profiles_match_llvm() {
                 diffs.extend(compare(&tool, release, opts, std::slice::from_ref(f)));
             }
         }
-        assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+        let mut compared = 0;
+        for opts in cold {
+            for f in &all {
+                let cs = std::fs::read_to_string(f).is_ok_and(|t| t.starts_with('['));
+                let (n, d) = compare_outputs(
+                    &tool,
+                    release,
+                    opts,
+                    std::slice::from_ref(f),
+                    !cs,
+                    dir.path(),
+                );
+                compared += n;
+                diffs.extend(d);
+            }
+        }
+        if !diffs.is_empty() {
+            failures.push(format!(
+                "llvm-profdata-{release}: {} differences ({compared} comparisons of \
+                 encodings):\n{}",
+                diffs.len(),
+                diffs.join("\n")
+            ));
+        }
     }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]

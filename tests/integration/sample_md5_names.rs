@@ -19,7 +19,7 @@ use crate::sample_options::{compare, dropin_named, generated_cs, generated_probe
 
 /// Output options compared for every merge; the second element is false for options
 /// llvm-profdata-19 lacks.
-const OUTPUTS: [(&[&str], bool); 13] = [
+const OUTPUTS: [(&[&str], bool); 18] = [
     (&["--text"], true),
     (&["--binary"], true),
     (&["--extbinary"], true),
@@ -36,14 +36,32 @@ const OUTPUTS: [(&[&str], bool); 13] = [
         &["--extbinary", "--convert-sample-profile-layout=flat"],
         true,
     ),
-    // Nested and written as extbinary, the function metadata of a context-sensitive
-    // profile is not in LLVM's order, MD5 names or not (docs/sample-profiles.md, "Not done
-    // yet"): text only.
     (&["--text", "--convert-sample-profile-layout=nest"], true),
+    (
+        &["--extbinary", "--convert-sample-profile-layout=nest"],
+        true,
+    ),
     (&["--text", "--sample-trim-cold-context"], true),
     // (llvm-profdata crashes on profiles without contexts here, and we refuse them: both
     // fail, which counts as agreeing.)
     (&["--text", "--sample-merge-cold-context"], true),
+    // Trimmed and merged cold contexts in the encodings whose function metadata follows
+    // LLVM's profile map.
+    (&["--binary", "--sample-trim-cold-context"], true),
+    (&["--extbinary", "--sample-trim-cold-context"], true),
+    (
+        &["--extbinary", "--use-md5", "--sample-merge-cold-context"],
+        true,
+    ),
+    (
+        &[
+            "--extbinary",
+            "--sample-trim-cold-context",
+            "--sample-merge-cold-context",
+            "--sample-frame-depth-for-cold-context=2",
+        ],
+        true,
+    ),
 ];
 
 /// `file` converted by `real` to extbinary with MD5 names, into `dir`.

@@ -10,8 +10,9 @@
 //! is on too and the merged profile is still cold and has no profile to join, in which case
 //! it is dropped. Merged cold profiles carry no attributes, as in LLVM.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
+use crate::codec::unordered_order::{iteration_order, sample_map_key, sample_map_order};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::Weight;
 use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
@@ -63,22 +64,35 @@ pub fn trim_cold_contexts(
     if !(options.trim || options.merge) {
         return Ok(stats);
     }
-    // The summary of LLVM's map as it iterates (the order decides which contexts of a
-    // function whose checksums disagree count).
-    let order = crate::codec::unordered_order::sample_map_order(profile);
-    let threshold = summary::cold_count_threshold(&summary::compute_in_order(profile, order));
+    // LLVM's map order (when it can be replayed): the summary merges the contexts of a
+    // function in it, the cold profiles are taken in it, and the map's order after trimming
+    // (that of the extbinary metadata) follows from it.
+    let order: Option<Vec<SampleContext>> =
+        sample_map_order(profile).map(|o| o.into_iter().cloned().collect());
+    let threshold = summary::cold_count_threshold(&summary::compute_in_order(
+        profile,
+        order.as_ref().map(|o| o.iter().collect()),
+    ));
     stats.threshold = threshold;
     if threshold == 0 {
         return Ok(stats);
     }
-    let mut cold: Vec<SampleContext> = profile
-        .functions
-        .iter()
-        .filter(|(_, f)| f.total_samples < threshold)
-        .map(|(k, _)| k.clone())
-        .collect();
-    // LLVM folds in its hash map's order; the order only matters when checksums disagree.
-    cold.sort();
+    let is_cold =
+        |k: &SampleContext, profile: &SampleProfile| profile.functions[k].total_samples < threshold;
+    let known = order.is_some();
+    let cold: Vec<SampleContext> = match order {
+        Some(order) => order.into_iter().filter(|k| is_cold(k, profile)).collect(),
+        None => {
+            let mut cold: Vec<SampleContext> = profile
+                .functions
+                .keys()
+                .filter(|k| is_cold(k, profile))
+                .cloned()
+                .collect();
+            cold.sort();
+            cold
+        }
+    };
     stats.cold = cold.len();
     if options.merge && cold.iter().any(|k| !k.is_context()) {
         return Err(Error::new(ErrorKind::Request(format!(
@@ -88,11 +102,20 @@ pub fn trim_cold_contexts(
             cold.iter().filter(|k| !k.is_context()).count()
         ))));
     }
-    let mut merged: BTreeMap<SampleContext, FunctionSamples> = BTreeMap::new();
+    // Erasures recorded before happened after all the insertions made so far.
+    let before = profile.insertion_order.len();
+    let had = profile.erased.len();
+    profile.erased_after.resize(had, before);
+    // LLVM erases each cold profile from its map, in that order, after merging it into a
+    // map of merged profiles (keyed the same way, filled in the same order)...
+    let mut merged: HashMap<SampleContext, FunctionSamples> = HashMap::new();
+    let mut merged_order: Vec<SampleContext> = Vec::new();
     for key in cold {
         let Some(samples) = profile.functions.remove(&key) else {
             continue;
         };
+        profile.erased.push(key.clone());
+        profile.erased_after.push(before);
         if !options.merge {
             continue;
         }
@@ -109,11 +132,29 @@ pub fn trim_cold_contexts(
                 // A new profile of the shortened context: its name, no attributes.
                 let mut m = FunctionSamples::new(to.function().clone());
                 m.merge(&samples, Weight::ONE, false);
+                merged_order.push(to.clone());
                 merged.insert(to, m);
             }
         }
     }
-    for (context, samples) in merged {
+    // ... then walks that map, inserting into its own the merged profiles it keeps (a
+    // context it erased a moment ago comes back as a new entry).
+    if known {
+        let keys: Vec<u64> = merged_order
+            .iter()
+            .map(|c| sample_map_key(c, profile.context_hash))
+            .collect();
+        merged_order = iteration_order(&keys)
+            .into_iter()
+            .map(|i| merged_order[i].clone())
+            .collect();
+    } else {
+        merged_order.sort();
+    }
+    for context in merged_order {
+        let Some(samples) = merged.remove(&context) else {
+            continue;
+        };
         let exists = profile.functions.contains_key(&context);
         if options.trim && samples.total_samples < threshold && !exists {
             continue;
@@ -124,9 +165,96 @@ pub fn trim_cold_contexts(
                 orig.merge(&samples, Weight::ONE, false);
             }
             None => {
+                profile.insertion_order.push(context.clone());
                 profile.functions.insert(context, samples);
             }
         }
     }
+    if !known {
+        profile.insertion_order.clear();
+        profile.erased.clear();
+        profile.erased_after.clear();
+    }
     Ok(stats)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::codec::unordered_order::UnorderedOrder;
+    use crate::frontends::sample::text::{TextDialect, read};
+
+    fn profile(text: &str) -> SampleProfile {
+        read(text.as_bytes(), TextDialect::for_llvm(22)).unwrap()
+    }
+
+    fn ctx(p: &SampleProfile, text: &str) -> SampleContext {
+        p.functions
+            .keys()
+            .chain(&p.erased)
+            .find(|c| c.to_string() == text)
+            .unwrap_or_else(|| panic!("no {text}"))
+            .clone()
+    }
+
+    /// A cold base profile merged into itself is erased and inserted again, as LLVM's map
+    /// does: the record stays a history the map's order can be replayed from, with the base
+    /// profile at the place a new insertion gives it.
+    #[test]
+    fn erased_then_inserted_again_is_replayed() {
+        let mut p = profile(
+            "[main:1 @ foo]:5:0\n 1: 5\n[bar]:100000000:0\n 1: 100000000\n[foo]:3:0\n 1: 3\n\
+             [baz]:90000000:0\n 1: 90000000\n",
+        );
+        let before: Vec<SampleContext> = sample_map_order(&p)
+            .expect("order known")
+            .into_iter()
+            .cloned()
+            .collect();
+        let options = ColdContextOptions {
+            trim: false,
+            merge: true,
+            frame_depth: 1,
+        };
+        let stats = trim_cold_contexts(&mut p, &options).unwrap();
+        assert_eq!((stats.cold, stats.merged_into), (2, 1));
+        let foo = ctx(&p, "foo");
+        assert_eq!(p.functions[&foo].total_samples, 8);
+        assert_eq!(p.insertion_order.iter().filter(|c| **c == foo).count(), 2);
+        assert_eq!(p.erased.len(), 2);
+        // The same history, replayed by hand.
+        let key = |c: &SampleContext| sample_map_key(c, p.context_hash);
+        let mut m = UnorderedOrder::new();
+        for c in &p.insertion_order[..4] {
+            m.insert(key(c));
+        }
+        for c in before.iter().filter(|c| c.to_string().contains("foo")) {
+            assert!(m.remove(key(c)));
+        }
+        assert!(m.insert(key(&foo)));
+        let replayed: Vec<u64> = sample_map_order(&p)
+            .expect("order still known")
+            .into_iter()
+            .map(key)
+            .collect();
+        assert_eq!(replayed, m.keys_in_order());
+        assert_eq!(replayed.len(), 3);
+    }
+
+    /// Trimmed without merging, the cold profiles are erasures only.
+    #[test]
+    fn trimmed_profiles_are_recorded_as_erased() {
+        let mut p = profile(
+            "[main:1 @ foo]:5:0\n 1: 5\n[bar]:100000000:0\n 1: 100000000\n[foo]:3:0\n 1: 3\n",
+        );
+        let options = ColdContextOptions {
+            trim: true,
+            merge: false,
+            frame_depth: 1,
+        };
+        trim_cold_contexts(&mut p, &options).unwrap();
+        assert_eq!(p.functions.len(), 1);
+        assert_eq!(p.erased.len(), 2);
+        assert_eq!(sample_map_order(&p).map(|o| o.len()), Some(1));
+    }
 }
