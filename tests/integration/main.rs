@@ -45,6 +45,7 @@ mod sample_md5_names;
 mod sample_options;
 mod sample_overlap;
 mod sample_text;
+mod sample_trim_order;
 mod sample_use;
 mod sample_weights;
 mod sharded_merge;
