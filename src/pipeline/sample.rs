@@ -388,7 +388,14 @@ fn read_for_merge(
     flat: &mut FlatSampleProfile,
 ) -> Result<Parsed> {
     let file = InputFile::open(&i.path)?;
-    let parsed = if flat_form && readers::flat::read_flat(file.bytes(), flat) {
+    let bytes = file.bytes();
+    let flat_read = flat_form
+        && if readers::SampleEncoding::sniff(bytes) == readers::SampleEncoding::Text {
+            readers::text_flat::read_flat(bytes, options.text, flat)
+        } else {
+            readers::flat::read_flat(bytes, flat)
+        };
+    let parsed = if flat_read {
         Parsed::Flat
     } else {
         Parsed::Map(Box::new(

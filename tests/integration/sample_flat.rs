@@ -1,5 +1,6 @@
-//! The flat fast path of sample merges (`frontends::sample::flat`, `SampleMerger::add_flat`)
-//! against the map form it stands in for: every binary and extbinary file of testdata/sample
+//! The flat fast path of sample merges (`frontends::sample::flat` and `text_flat`,
+//! `SampleMerger::add_flat`) against the map form it stands in for: every binary,
+//! extbinary and text file of testdata/sample
 //! (and the third-party ones, when present) merged both ways, alone, with itself under
 //! weights that saturate, with the other files of its kind, and with a copy whose checksums
 //! differ, gives the same profile and the same problems; inputs the flat form cannot hold
@@ -11,13 +12,23 @@ use std::path::{Path, PathBuf};
 use pgo_merge::backends::sample::extbinary::{self as ext_out, ExtBinaryOptions};
 use pgo_merge::bytes::leb128::write_uleb;
 use pgo_merge::codec::sample_binary::BINARY_MAGIC;
-use pgo_merge::frontends::sample::flat::read_flat;
 use pgo_merge::frontends::sample::{self as readers, ReadOptions};
+use pgo_merge::frontends::sample::{SampleEncoding, text_flat};
 use pgo_merge::ir::Weight;
 use pgo_merge::ir::sample::{FlatSampleProfile, FunctionSamples, SampleProfile};
 use pgo_merge::passes::sample::{IssueKind, MergeIssue, SampleMerger};
 
 use crate::common::{external_dir, root};
+
+/// Reads `data` flat as the pipeline does: text with the text reader's flat form, the
+/// binary encodings with theirs.
+fn read_flat(data: &[u8], out: &mut FlatSampleProfile) -> bool {
+    if SampleEncoding::sniff(data) == SampleEncoding::Text {
+        text_flat::read_flat(data, ReadOptions::default().text, out)
+    } else {
+        pgo_merge::frontends::sample::flat::read_flat(data, out)
+    }
+}
 
 /// Binary and extbinary files: ours, then third-party ones.
 fn binary_files() -> Vec<PathBuf> {
@@ -307,6 +318,128 @@ fn damaged_files_never_read_flat_where_the_map_reader_fails() {
             for bit in [0, 3, 7] {
                 let mut d = data.clone();
                 d[i] ^= 1 << bit;
+                damaged.push(d);
+            }
+        }
+        for d in &damaged {
+            if read_flat(d, &mut flat) {
+                let what = format!("{name}, damaged");
+                readers::read(d, &ReadOptions::default())
+                    .unwrap_or_else(|e| panic!("{what}: read flat, but the map reader says {e}"));
+                check(&what, &[(d, w(1)), (d, w(2))]);
+            }
+        }
+    }
+}
+
+/// Text files: ours (hand-written, so many are not in LLVM's order and take the map form),
+/// third-party ones, and what llvm-profdata-22 writes as text for each (LLVM's order: these
+/// must read flat).
+fn text_files(dir: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let ours = root().join("testdata/sample");
+    let mut v: Vec<PathBuf> = [ours.clone(), ours.join("fs"), ours.join("options")]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(d).into_iter().flatten().flatten())
+        .map(|e| e.path())
+        .filter(|p| {
+            p.is_file()
+                && std::fs::read(p).is_ok_and(|d| SampleEncoding::sniff(&d) == SampleEncoding::Text)
+        })
+        .collect();
+    match std::fs::read_dir(external_dir().join("llvm-sample")) {
+        Ok(rd) => v.extend(rd.flatten().map(|e| e.path()).filter(|p| {
+            std::fs::read(p).is_ok_and(|d| SampleEncoding::sniff(&d) == SampleEncoding::Text)
+        })),
+        Err(_) => eprintln!("SKIPPED sample_flat text (third-party part): llvm-sample/ is absent"),
+    }
+    v.sort();
+    let mut written = Vec::new();
+    if let Some(tool) = crate::common::tool("llvm-profdata-22", "sample_flat text") {
+        for (i, f) in v.iter().enumerate() {
+            let out = dir.join(format!("w{i}.txt"));
+            let ok = std::process::Command::new(&tool)
+                .args(["merge", "--sample", "--text"])
+                .arg(f)
+                .arg("-o")
+                .arg(&out)
+                .output()
+                .is_ok_and(|o| o.status.success());
+            if ok {
+                written.push(out);
+            }
+        }
+    }
+    (v, written)
+}
+
+#[test]
+fn text_flat_merges_are_map_merges() {
+    let dir = crate::common::tempdir();
+    let (files, written) = text_files(dir.path());
+    assert!(files.len() >= 10, "testdata/sample has text profiles");
+    let mut flat_files = 0;
+    for path in files.iter().chain(&written) {
+        let d = std::fs::read(path).unwrap();
+        let what = path.display().to_string();
+        let mut flat = FlatSampleProfile::new();
+        let reads_flat = read_flat(&d, &mut flat);
+        if written.contains(path) {
+            // LLVM's text writer's output reads flat, unless it holds vtable lines.
+            let vtables = String::from_utf8_lossy(&d).contains(" vtables ");
+            assert!(
+                reads_flat || vtables,
+                "{what}: LLVM's text output reads flat"
+            );
+        }
+        flat_files += usize::from(reads_flat);
+        let fast = check(&what, &[(&d, w(1))]);
+        if reads_flat {
+            assert!(fast <= 1, "{what}");
+        }
+        check(
+            &format!("{what} x3"),
+            &[(&d, w(1)), (&d, w(3)), (&d, frac("0.5"))],
+        );
+        check(
+            &format!("{what} saturated"),
+            &[(&d, w(u64::MAX / 3)), (&d, w(5)), (&d, w(1))],
+        );
+    }
+    assert!(
+        flat_files * 2 >= written.len(),
+        "{flat_files} text files read flat"
+    );
+    // Pairs of written files: of the same kind they merge, of different kinds they fail
+    // alike (or merge alike, where llvm-profdata's kind check lets them).
+    for (i, a) in written.iter().enumerate() {
+        for b in written.iter().skip(i + 1).step_by(4) {
+            let (x, y) = (std::fs::read(a).unwrap(), std::fs::read(b).unwrap());
+            check(
+                &format!("{} + {}", a.display(), b.display()),
+                &[(&x, w(2)), (&y, w(1)), (&x, w(1))],
+            );
+        }
+    }
+}
+
+#[test]
+fn damaged_text_never_reads_flat_where_the_map_reader_fails() {
+    for name in [
+        "cs-probe.prof.txt",
+        "preinlined.prof.txt",
+        "real-probe.prof.txt",
+    ] {
+        let path = root().join("testdata/sample").join(name);
+        let data = std::fs::read(&path).unwrap();
+        let mut flat = FlatSampleProfile::new();
+        let mut damaged: Vec<Vec<u8>> = (0..data.len())
+            .step_by(3)
+            .map(|n| data[..n].to_vec())
+            .collect();
+        for i in (0..data.len()).step_by(2) {
+            for b in [b' ', b':', b'1', b'\n', b'['] {
+                let mut d = data.clone();
+                d[i] = b;
                 damaged.push(d);
             }
         }

@@ -11,6 +11,7 @@ pub mod extbinary;
 pub mod flat;
 pub mod gcov;
 pub mod text;
+pub mod text_flat;
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FsDiscriminatorPass, SampleProfile};

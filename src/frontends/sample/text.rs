@@ -153,14 +153,14 @@ pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<Sam
 /// Lines as LLVM's `line_iterator` with blank-skipping and `#` comments gives them: split at
 /// `\n` (a `\r` before it dropped), empty lines and lines starting with `#` skipped, a NUL
 /// byte ending the input. Yields (1-based line number, line).
-struct Lines<'a> {
+pub(super) struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
     no: u64,
 }
 
 impl<'a> Lines<'a> {
-    fn new(data: &'a [u8]) -> Self {
+    pub(super) fn new(data: &'a [u8]) -> Self {
         let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
         Lines {
             data: &data[..end],
@@ -487,7 +487,7 @@ fn show(line: &[u8]) -> String {
 }
 
 /// `name:NUM:NUM` split at the last two colons (LLVM's `ParseHead`).
-fn parse_head(line: &[u8]) -> Option<(&[u8], u64, u64)> {
+pub(super) fn parse_head(line: &[u8]) -> Option<(&[u8], u64, u64)> {
     let n2 = line.iter().rposition(|&b| b == b':')?;
     if n2 == 0 {
         // LLVM would read an empty name here; refuse it.
@@ -508,6 +508,19 @@ fn parse_head(line: &[u8]) -> Option<(&[u8], u64, u64)> {
 /// characters are dropped, frames split at ` @ `, each at its first colon; a location that
 /// does not parse reads as 0, as in LLVM). `None` if there is no frame.
 fn parse_context<'a>(s: &'a [u8], names: &mut Names<'a>) -> Option<SampleContext> {
+    let frames = context_frames(s)
+        .into_iter()
+        .map(|(name, location)| ContextFrame {
+            function: names.get(name),
+            location,
+        })
+        .collect();
+    SampleContext::from_frames(frames)
+}
+
+/// The frames of a context `[a:1 @ b:2.3 @ c]` as (name, call site) pairs, read as
+/// [`parse_context`] reads them.
+pub(super) fn context_frames(s: &[u8]) -> Vec<(&[u8], LineLocation)> {
     let inner = if s.len() >= 2 {
         &s[1..s.len() - 1]
     } else {
@@ -539,12 +552,9 @@ fn parse_context<'a>(s: &'a [u8], names: &mut Names<'a>) -> Option<SampleContext
                 location.discriminator = d;
             }
         }
-        frames.push(ContextFrame {
-            function: names.get(name),
-            location,
-        });
+        frames.push((name, location));
     }
-    SampleContext::from_frames(frames)
+    frames
 }
 
 fn find_sub(hay: &[u8], needle: &[u8]) -> Option<usize> {
@@ -574,13 +584,13 @@ fn get_i32(s: &[u8]) -> Option<i32> {
     }
 }
 
-enum LineError {
+pub(super) enum LineError {
     Body,
     Metadata,
     VTables,
 }
 
-enum Parsed<'a> {
+pub(super) enum Parsed<'a> {
     Body {
         depth: usize,
         loc: LineLocation,
@@ -606,7 +616,7 @@ enum Parsed<'a> {
 }
 
 impl Parsed<'_> {
-    fn depth(&self) -> usize {
+    pub(super) fn depth(&self) -> usize {
         match self {
             Parsed::Body { depth, .. }
             | Parsed::Callsite { depth, .. }
@@ -631,7 +641,10 @@ fn find_from(s: &[u8], c: u8) -> usize {
 
 /// An indented line (LLVM's `ParseLine`, index arithmetic included: `StringRef` positions
 /// wrap where LLVM's do, so odd lines read as LLVM reads them).
-fn parse_line(line: &[u8], dialect: TextDialect) -> std::result::Result<Parsed<'_>, LineError> {
+pub(super) fn parse_line(
+    line: &[u8],
+    dialect: TextDialect,
+) -> std::result::Result<Parsed<'_>, LineError> {
     let depth = line.iter().take_while(|&&b| b == b' ').count();
     if depth == 0 || depth >= line.len() {
         return Err(LineError::Body);
