@@ -161,9 +161,8 @@ pub(super) struct Lines<'a> {
 
 impl<'a> Lines<'a> {
     pub(super) fn new(data: &'a [u8]) -> Self {
-        let end = data.iter().position(|&b| b == 0).unwrap_or(data.len());
         Lines {
-            data: &data[..end],
+            data,
             pos: 0,
             no: 0,
         }
@@ -175,11 +174,20 @@ impl<'a> Iterator for Lines<'a> {
     fn next(&mut self) -> Option<Self::Item> {
         while self.pos < self.data.len() {
             let rest = &self.data[self.pos..];
-            let len = rest.iter().position(|&b| b == b'\n').unwrap_or(rest.len());
+            // The NUL byte that ends the input is found line by line, so that a reader
+            // that stops early (sniffing the first line) does not scan the whole input.
+            let (len, newline) = match memchr::memchr2(b'\n', 0, rest) {
+                Some(i) if rest[i] == 0 => {
+                    self.data = &self.data[..self.pos + i];
+                    (i, false)
+                }
+                Some(i) => (i, true),
+                None => (rest.len(), false),
+            };
             self.pos += len + 1;
             self.no += 1;
             let mut line = &rest[..len];
-            if line.last() == Some(&b'\r') && len < rest.len() {
+            if newline && line.last() == Some(&b'\r') {
                 line = &line[..line.len() - 1];
             }
             if line.is_empty() || line[0] == b'#' {
