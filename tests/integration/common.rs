@@ -358,3 +358,17 @@ pub fn assert_no_differences(compared: usize, at_least: usize, diffs: &[String],
         diffs.join("\n")
     );
 }
+
+/// A small deterministic generator for generated test profiles (a 64-bit LCG, high bits).
+pub struct Gen(pub u64);
+
+impl Gen {
+    /// The next number, below `n`.
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) % n
+    }
+}

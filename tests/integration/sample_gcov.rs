@@ -17,19 +17,6 @@ use crate::common::*;
 
 const RELEASES: [u32; 3] = [19, 22, 23];
 
-/// A small deterministic generator (a 64-bit LCG, high bits).
-struct Gen(u64);
-
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
-
 /// A writer of GCC's AutoFDO format, for the tests: little-endian 32-bit words, 64-bit
 /// counts as two words (low first), strings as a word count then NUL-padded words. It writes
 /// what create_gcov writes: header `adcg*704` and a stamp, the name table (tag 0xaa000000),

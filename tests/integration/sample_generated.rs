@@ -12,19 +12,6 @@ use std::process::Command;
 
 use crate::common::*;
 
-/// A small deterministic generator (a 64-bit LCG, high bits).
-struct Gen(u64);
-
-impl Gen {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) % n
-    }
-}
-
 const NAMES: [&str; 7] = [
     "main",
     "_Z3fooi",
