@@ -571,10 +571,13 @@ fn find_sub(hay: &[u8], needle: &[u8]) -> Option<usize> {
 
 /// Decimal digits only, no sign or space, no overflow (LLVM's `getAsInteger(10)`).
 fn get_u64(s: &[u8]) -> Option<u64> {
-    if s.is_empty() || !s.iter().all(u8::is_ascii_digit) {
+    if s.is_empty() {
         return None;
     }
     s.iter().try_fold(0u64, |acc, &d| {
+        if !d.is_ascii_digit() {
+            return None;
+        }
         acc.checked_mul(10)?.checked_add(u64::from(d - b'0'))
     })
 }
@@ -644,7 +647,7 @@ fn substr(s: &[u8], start: usize, n: usize) -> &[u8] {
 const NPOS: usize = usize::MAX;
 
 fn find_from(s: &[u8], c: u8) -> usize {
-    s.iter().position(|&b| b == c).unwrap_or(NPOS)
+    memchr::memchr(c, s).unwrap_or(NPOS)
 }
 
 /// An indented line (LLVM's `ParseLine`, index arithmetic included: `StringRef` positions

@@ -32,11 +32,13 @@ impl LineLocation {
 
     /// Appends `N` or `N.D` (the text format's spelling, no trailing colon) to `out`.
     pub fn write_to(&self, out: &mut Vec<u8>) {
-        out.extend_from_slice(self.line_offset.to_string().as_bytes());
-        if self.discriminator != 0 {
-            out.push(b'.');
-            out.extend_from_slice(self.discriminator.to_string().as_bytes());
-        }
+        use std::io::Write as _;
+        // Writing to a Vec cannot fail; formatting straight into it allocates no string.
+        let _ = if self.discriminator != 0 {
+            write!(out, "{}.{}", self.line_offset, self.discriminator)
+        } else {
+            write!(out, "{}", self.line_offset)
+        };
     }
 }
 
