@@ -38,6 +38,7 @@ pub fn read_flat(data: &[u8], dialect: TextDialect, out: &mut FlatSampleProfile)
         probe_count: 0,
         preinlined: false,
         metadata_depth: 0,
+        targets: Vec::new(),
     }
     .read(data, dialect);
     done.is_some()
@@ -62,6 +63,8 @@ struct Reader<'a, 'o> {
     preinlined: bool,
     /// Depth of the first metadata line of the current instance, 0 if none yet.
     metadata_depth: usize,
+    /// The call targets of the line being read, kept between lines for its capacity.
+    targets: Vec<(&'a [u8], u64)>,
 }
 
 fn len32(n: usize) -> Option<u32> {
@@ -190,7 +193,13 @@ impl<'a> Reader<'a, '_> {
     }
 
     fn body_line(&mut self, line: &'a [u8], dialect: TextDialect) -> Option<()> {
-        let parsed = parse_line(line, dialect).ok()?;
+        let parsed = match plain_line(line, std::mem::take(&mut self.targets)) {
+            Ok(p) => p,
+            Err(targets) => {
+                self.targets = targets;
+                parse_line(line, dialect).ok()?
+            }
+        };
         let depth = parsed.depth();
         let metadata = matches!(parsed, Parsed::Metadata { .. });
         if !metadata && depth == self.metadata_depth {
@@ -225,7 +234,8 @@ impl<'a> Reader<'a, '_> {
                     return None;
                 }
                 let targets_start = len32(self.out.targets.len())?;
-                for (name, count) in targets {
+                let mut targets = targets;
+                for (name, count) in targets.drain(..) {
                     let name = self.name(name)?;
                     let placed = &self.out.targets[targets_start as usize..];
                     if placed.iter().any(|t| t.name == name) {
@@ -235,6 +245,9 @@ impl<'a> Reader<'a, '_> {
                         name,
                         samples: count,
                     });
+                }
+                if self.targets.capacity() < targets.capacity() {
+                    self.targets = targets;
                 }
                 let targets_end = len32(self.out.targets.len())?;
                 self.out.records.push(FlatRecord {
@@ -299,5 +312,104 @@ impl<'a> Reader<'a, '_> {
         let out = &*self.out;
         out.name_bytes_of(out.names[a as usize])
             .cmp(&out.name_bytes_of(out.names[b as usize]))
+    }
+}
+
+/// The digits of `s` from `at` as a number, and where they end: `None` if there is no
+/// digit or the number overflows `u64`.
+fn digits(s: &[u8], at: usize) -> Option<(u64, usize)> {
+    let mut v: u64 = 0;
+    let mut i = at;
+    while let Some(&b) = s.get(i) {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        i += 1;
+    }
+    (i > at).then_some((v, i))
+}
+
+/// A body or inlined-callee line in the plain shape LLVM's text writer gives it
+/// (`  N[.D]: COUNT[ name:COUNT]*` or `  N[.D]: name:COUNT`, one space between fields, no
+/// colon in a call target's name, no target twice), read in one pass into `targets`
+/// (emptied first). Anything else is handed back (`Err`, with `targets`) for
+/// [`parse_line`], whose reading of these lines is the same.
+fn plain_line<'a>(
+    line: &'a [u8],
+    mut targets: Vec<(&'a [u8], u64)>,
+) -> Result<Parsed<'a>, Vec<(&'a [u8], u64)>> {
+    targets.clear();
+    let depth = line.iter().take_while(|&&b| b == b' ').count();
+    let Some((offset, mut i)) = digits(line, depth) else {
+        return Err(targets);
+    };
+    let loc = if line.get(i) == Some(&b'.') {
+        match digits(line, i + 1) {
+            Some((d, j)) if offset <= u64::from(u32::MAX) && d <= u64::from(u32::MAX) => {
+                i = j;
+                LineLocation::new(offset as u32, d as u32)
+            }
+            _ => return Err(targets),
+        }
+    } else if offset <= 0xffff {
+        LineLocation::new(offset as u32, 0)
+    } else {
+        return Err(targets);
+    };
+    if line.get(i..i + 2) != Some(b": ".as_slice()) {
+        return Err(targets);
+    }
+    let rest = &line[i + 2..];
+    if rest.first().is_some_and(u8::is_ascii_digit) {
+        let Some((samples, mut j)) = digits(rest, 0) else {
+            return Err(targets);
+        };
+        while j < rest.len() {
+            // One space, then `name:COUNT` with a name of no colon.
+            if rest[j] != b' ' {
+                return Err(targets);
+            }
+            let start = j + 1;
+            let end = memchr::memchr(b' ', &rest[start..]).map_or(rest.len(), |k| start + k);
+            let token = &rest[start..end];
+            let Some(colon) = memchr::memchr(b':', token) else {
+                return Err(targets);
+            };
+            let name = &token[..colon];
+            match digits(token, colon + 1) {
+                Some((count, k)) if k == token.len() && !name.is_empty() => {
+                    if targets.iter().any(|(t, _)| *t == name) {
+                        return Err(targets);
+                    }
+                    targets.push((name, count));
+                }
+                _ => return Err(targets),
+            }
+            j = end;
+        }
+        Ok(Parsed::Body {
+            depth,
+            loc,
+            samples,
+            targets,
+        })
+    } else {
+        let Some(colon) = memchr::memrchr(b':', rest) else {
+            return Err(targets);
+        };
+        let name = &rest[..colon];
+        if name.is_empty() || name.starts_with(b"vtables ") {
+            return Err(targets);
+        }
+        match digits(rest, colon + 1) {
+            Some((total, k)) if k == rest.len() => Ok(Parsed::Callsite {
+                depth,
+                loc,
+                name,
+                total,
+            }),
+            _ => Err(targets),
+        }
     }
 }
