@@ -601,6 +601,7 @@ pub(super) enum LineError {
     VTables,
 }
 
+#[derive(Debug, PartialEq)]
 pub(super) enum Parsed<'a> {
     Body {
         depth: usize,

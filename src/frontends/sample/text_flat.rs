@@ -341,6 +341,9 @@ fn plain_line<'a>(
 ) -> Result<Parsed<'a>, Vec<(&'a [u8], u64)>> {
     targets.clear();
     let depth = line.iter().take_while(|&&b| b == b' ').count();
+    if depth == 0 {
+        return Err(targets);
+    }
     let Some((offset, mut i)) = digits(line, depth) else {
         return Err(targets);
     };
@@ -411,5 +414,63 @@ fn plain_line<'a>(
             }),
             _ => Err(targets),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whatever `plain_line` reads, LLVM's grammar (`parse_line`) reads the same way: on
+    /// writer-shaped lines, odd ones, and every one- and two-byte mutation of them.
+    #[test]
+    fn plain_lines_read_as_llvms_grammar_reads_them() {
+        let lines: [&[u8]; 14] = [
+            b" 1: 5",
+            b" 12.3: 100 foo:60 bar:40",
+            b"   65535: 1",
+            b" 65536: 1",
+            b" 65536.1: 1",
+            b"  4: _Z3foov:20",
+            b"  4.2: a::b:7",
+            b" 7: 5 a:1 a:2",
+            b" 7: 5  a:1",
+            b" 7: 5 a:b:1",
+            b" 7: 5 _M_construct<char *>:1000",
+            b" 3: vtables x:1",
+            b" 18446744073709551615: 1",
+            b" 1: 18446744073709551616",
+        ];
+        let dialect = TextDialect::for_llvm(22);
+        let mut plain = 0;
+        let mut check = |line: &[u8]| {
+            if let Ok(p) = plain_line(line, Vec::new()) {
+                plain += 1;
+                let general = parse_line(line, dialect);
+                assert!(
+                    matches!(&general, Ok(g) if *g == p),
+                    "{:?}: plain {p:?}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        };
+        let alphabet = b" :.0179abx!-";
+        for line in lines {
+            check(line);
+            for i in 0..line.len() {
+                for &b in alphabet {
+                    let mut m = line.to_vec();
+                    m[i] = b;
+                    check(&m);
+                    for j in i + 1..line.len() {
+                        let mut n = m.clone();
+                        n[j] = b' ';
+                        check(&n);
+                    }
+                }
+                check(&line[..i]);
+            }
+        }
+        assert!(plain > 1000, "{plain} lines read plain");
     }
 }
