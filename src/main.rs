@@ -13,6 +13,15 @@ fn main() {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
+    // Rust starts programs with SIGPIPE ignored, so a write to a closed pipe fails with EPIPE:
+    // `println!` then panics and other writers report "Broken pipe". A reader that has seen
+    // enough (`pgo-merge show --json x | head`) ends the program quietly instead, as it ends
+    // `cat`. Outputs written to files are never pipes, so this cannot cut a profile short.
+    #[cfg(unix)]
+    // SAFETY: as above; SIG_DFL installs no handler code.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let argv: Vec<std::ffi::OsString> = std::env::args_os().collect();
     std::process::exit(cli::main_with_args(argv));
 }

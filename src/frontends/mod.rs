@@ -95,9 +95,9 @@ pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput
             ))))
         }
         FormatKind::Iprof => Err(Error::new(ErrorKind::KindConflict(
-            "this is a GraalVM Native Image profile (.iprof): it can be merged only with other \
-             .iprof profiles into an .iprof output; converting between iprof and LLVM profiles \
-             is not implemented yet"
+            "this is a GraalVM Native Image profile (.iprof), and this step reads LLVM \
+             profiles only: convert it first (`pgo-merge FILE.iprof -o FILE.profdata`, \
+             docs/conversion.md), or give it to `pgo-merge show` or an .iprof merge"
                 .into(),
         ))),
         FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap | FormatKind::PerfScript => {

@@ -450,11 +450,12 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         None => None,
     };
     let format = match r.output_format {
+        // `merge_routed` sends every run with an .iprof output to the iprof merge, which
+        // converts LLVM inputs; reaching this arm would be a routing bug, not a user error.
         Some(OutputFormat::Iprof) => {
-            return Err(request_error(
-                "--output-format iprof needs GraalVM .iprof inputs; converting LLVM profiles \
-                 to iprof is not implemented yet",
-            ));
+            return Err(Error::new(ErrorKind::KindConflict(
+                "internal error: an .iprof output was routed to the LLVM merge".into(),
+            )));
         }
         Some(f) => f,
         // llvm-profdata writes an indexed profile whatever the output is called; natively

@@ -700,3 +700,58 @@ fn exit_codes_follow_one_rule() {
         );
     }
 }
+
+/// A reader that closes the pipe early (`| head`) ends the program as it ends `cat`: by
+/// SIGPIPE, with nothing on stderr; before, `--dump-input-file-list` panicked (exit 101) and
+/// `show --json` printed "Broken pipe" and exited 1.
+#[test]
+fn a_closed_stdout_ends_the_program_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let profdata = root().join("testdata/profdata/clang19-ir-llvm19.profdata");
+    let raws = raws_of("clang19");
+    let mut dump: Vec<std::ffi::OsString> = vec!["--dump-input-file-list".into()];
+    dump.extend(raws.iter().map(|p| p.clone().into_os_string()));
+    let cases: [(&str, Vec<std::ffi::OsString>); 3] = [
+        ("--dump-input-file-list", dump),
+        (
+            "show --json",
+            vec!["show".into(), "--json".into(), profdata.clone().into()],
+        ),
+        (
+            "show --all-functions",
+            vec!["show".into(), "--all-functions".into(), profdata.into()],
+        ),
+    ];
+    for (what, args) in cases {
+        // The read end is closed before the program starts, so its first write meets EPIPE.
+        let (reader, writer) = std::io::pipe().expect("pipe");
+        drop(reader);
+        let out = pgo_merge()
+            .args(&args)
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("run pgo-merge");
+        assert_eq!(
+            out.status.signal(),
+            Some(libc::SIGPIPE),
+            "{what}: {:?}, stderr: {}",
+            out.status,
+            stderr(&out)
+        );
+        assert!(out.stderr.is_empty(), "{what}: {}", stderr(&out));
+    }
+}
+
+/// An .iprof given to a step that reads LLVM profiles only is told how to convert it, not
+/// that conversion is missing (the same binary converts).
+#[test]
+fn an_iprof_in_an_llvm_only_step_names_the_conversion() {
+    let iprof = root().join("testdata/iprof/small-v1.1.0.iprof");
+    let profdata = root().join("testdata/profdata/clang19-ir-llvm19.profdata");
+    let out = run_ours(["overlap".as_ref(), profdata.as_os_str(), iprof.as_os_str()]);
+    let err = stderr(&out);
+    assert_ne!(code(&out), 0, "{err}");
+    assert!(!err.contains("not implemented"), "{err}");
+    assert!(err.contains("convert it first"), "{err}");
+}
