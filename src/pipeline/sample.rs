@@ -709,6 +709,7 @@ pub struct SampleOverlapRequest {
 /// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
 /// them.
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
+    super::overlap::refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
     let read = |path: &PathBuf| {
         read_one(
