@@ -1,6 +1,7 @@
 //! Command-line arguments: the clap definitions that parse the arguments are also the source
 //! of `--help`, the shell completions and the man page ([`cli`]).
 
+use std::ffi::OsString;
 use std::path::PathBuf;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
@@ -126,9 +127,9 @@ pub fn subcommand(name: &str) -> clap::Command {
 /// Merge profiles into one indexed (or text, or iprof) profile.
 #[derive(Debug, Args)]
 pub struct MergeArgs {
-    /// Input profiles, or directories searched recursively for .profraw, .profdata, .iprof
-    /// and .iprof.gz files (and .proftext when GraalVM profiles are among them). The format
-    /// of each input is detected from its content.
+    /// Input profiles, or directories searched recursively (following symbolic links) for
+    /// .profraw, .profdata, .iprof and .iprof.gz files (and .proftext when GraalVM profiles
+    /// are among them). The format of each input is detected from its content.
     pub inputs: Vec<PathBuf>,
 
     /// Output file (`-` for standard output). Written to a temporary file first and
@@ -138,8 +139,13 @@ pub struct MergeArgs {
 
     /// A weighted input, `W,FILE`: every count of FILE is multiplied by W (a positive
     /// number; fractions are rounded half up). Repeatable.
-    #[arg(short = 'w', long = "weighted-input", value_name = "W,FILE")]
-    pub weighted_inputs: Vec<String>,
+    #[arg(
+        short = 'w',
+        long = "weighted-input",
+        value_name = "W,FILE",
+        value_parser = clap::value_parser!(OsString)
+    )]
+    pub weighted_inputs: Vec<OsString>,
 
     /// A file listing inputs, one per line as `FILE` or `W,FILE`; `#` starts a comment.
     #[arg(short = 'f', long = "input-files", value_name = "LIST")]
@@ -186,8 +192,8 @@ pub struct MergeArgs {
     #[arg(long)]
     pub sparse: bool,
 
-    /// What to do with inputs that cannot be used: `any` fails on the first, `all` fails
-    /// only if none can be used, `warn` never fails.
+    /// What to do with inputs that cannot be used (missing, unreadable, corrupt): `any` fails
+    /// on the first, `all` fails only if none can be used, `warn` never fails.
     #[arg(long = "failure-mode", value_enum, default_value_t = FailureModeArg::Any)]
     pub failure_mode: FailureModeArg,
 
@@ -643,8 +649,12 @@ pub struct SymbolizeArgs {
     /// .NET ReadyToRun maps, `FILE@BASE`: the image's load address BASE (hex with 0x, or
     /// decimal) is added to each RVA; without `@BASE` the RVAs are used as they are.
     /// Repeatable.
-    #[arg(long = "r2rmap", value_name = "FILE[@BASE]")]
-    pub r2rmap: Vec<String>,
+    #[arg(
+        long = "r2rmap",
+        value_name = "FILE[@BASE]",
+        value_parser = clap::value_parser!(OsString)
+    )]
+    pub r2rmap: Vec<OsString>,
 
     /// The samples: `perf script` text (default fields, or `-F comm,pid,tid,time,ip,sym,dso`;
     /// with `--show-mmap-events` for JIT code inside file mappings), recorded with

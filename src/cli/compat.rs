@@ -13,8 +13,10 @@
 //! Run as `pgo-merge` ([`normalize`]), our own options are accepted too, and llvm-profdata's
 //! spellings of them.
 
+use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
 
+use pgo_merge::pipeline::inputs::split_os;
 use pgo_merge::pipeline::sample::FsDiscriminatorPass;
 
 /// What an llvm-profdata option does here.
@@ -701,16 +703,117 @@ pub enum Stop {
     Failed,
 }
 
+/// One command-line argument seen as an option: its text up to the first `=` (dashes and
+/// name; `None` if that is not UTF-8, so no option of ours) and the bytes after the `=`,
+/// kept as given: a value may be a file name, and file names are bytes, not text.
+fn split_option(a: &OsStr) -> (Option<&str>, Option<&OsStr>) {
+    match split_os(a, b'=', false) {
+        Some((head, value)) => (head.to_str(), Some(value)),
+        None => (a.to_str(), None),
+    }
+}
+
+/// `--LONG=VALUE` with VALUE's bytes as given.
+fn long_with_value(long: &str, value: &OsStr) -> OsString {
+    let mut s = OsString::from(format!("--{long}="));
+    s.push(value);
+    s
+}
+
+/// What the drop-in does with the known llvm-profdata option `o`, given as `a` with
+/// `value` after its `=` (if any): pushes our spelling of it to `out`, taking its value from
+/// `iter` when it has none; prints LLVM's message and returns false when it is refused.
+fn dropin_option<'a>(
+    o: &LlvmOption,
+    value: Option<&OsStr>,
+    iter: &mut impl Iterator<Item = &'a OsString>,
+    out: &mut Vec<OsString>,
+    prog: &str,
+) -> Result<bool, Stop> {
+    let requires_value = || {
+        eprintln!(
+            "{prog}: for the {} option: requires a value!",
+            dashed(o.name)
+        );
+        false
+    };
+    let ok = match o.does {
+        Does::Help => return Err(Stop::Help),
+        Does::Version => return Err(Stop::Version),
+        Does::No(why) => {
+            eprintln!(
+                "{prog}: error: {} is not implemented by pgo-merge's llvm-profdata \
+                 drop-in: {why}",
+                dashed(o.name)
+            );
+            if o.value.is_some() && value.is_none() {
+                iter.next();
+            }
+            false
+        }
+        Does::Ignored => true,
+        Does::Ours(long @ "fs-discriminator-pass") => {
+            // An enum: LLVM checks the value against its spellings, case and all.
+            match value.or_else(|| iter.next().map(OsString::as_os_str)) {
+                None => requires_value(),
+                Some(v)
+                    if v.to_str()
+                        .and_then(FsDiscriminatorPass::from_llvm_name)
+                        .is_none() =>
+                {
+                    eprintln!(
+                        "{prog}: for the {} option: Cannot find option named '{}'!",
+                        dashed(o.name),
+                        v.to_string_lossy()
+                    );
+                    false
+                }
+                Some(v) => {
+                    out.push(long_with_value(long, v));
+                    true
+                }
+            }
+        }
+        Does::Ours(long) if o.value.is_some() => {
+            match value.or_else(|| iter.next().map(OsString::as_os_str)) {
+                Some(v) => {
+                    out.push(long_with_value(long, v));
+                    true
+                }
+                None => requires_value(),
+            }
+        }
+        Does::Ours(long) => match value.map(|v| v.to_str()) {
+            None | Some(Some("true" | "TRUE" | "True" | "1")) => {
+                out.push(format!("--{long}").into());
+                true
+            }
+            Some(Some("false" | "FALSE" | "False" | "0")) => true,
+            Some(v) => {
+                eprintln!(
+                    "{prog}: for the {} option: '{}' is invalid value for boolean argument! \
+                     Try 0 or 1",
+                    dashed(o.name),
+                    v.map_or_else(|| "?".into(), str::to_string)
+                );
+                false
+            }
+        },
+    };
+    Ok(ok)
+}
+
 /// Rewrites the arguments of llvm-profdata subcommand `sub` (`merge`, `show`, `overlap`) into
 /// arguments for our clap definition of it, accepting exactly llvm-profdata's options.
 /// `prog` prefixes messages (llvm-profdata's program name) and `argv0` is named in its "Try:"
-/// hint. Messages go to standard error as they come, as llvm-profdata prints them.
+/// hint. Messages go to standard error as they come, as llvm-profdata prints them. Arguments
+/// are bytes: a file name, alone or as an option's value, passes unchanged whatever it holds.
 pub fn dropin_normalize(
     sub: &str,
-    args: &[String],
+    args: &[OsString],
     prog: &str,
     argv0: &str,
-) -> Result<Vec<String>, Stop> {
+) -> Result<Vec<OsString>, Stop> {
     let mut out = Vec::with_capacity(args.len());
     let mut failed = false;
     let mut iter = args.iter();
@@ -720,79 +823,21 @@ pub fn dropin_normalize(
             out.extend(iter.cloned());
             break;
         }
-        if a == "-" || !a.starts_with('-') {
+        if a == "-" || !a.as_encoded_bytes().starts_with(b"-") {
             out.push(a.clone());
             continue;
         }
-        let body = a.strip_prefix("--").unwrap_or(&a[1..]);
-        let (name, value) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (body, None),
-        };
+        let (head, value) = split_option(a);
+        let head = head.unwrap_or("");
+        let name = head
+            .strip_prefix("--")
+            .unwrap_or(&head[1.min(head.len())..]);
         if let Some(o) = find(sub, name) {
-            match o.does {
-                Does::Help => return Err(Stop::Help),
-                Does::Version => return Err(Stop::Version),
-                Does::No(why) => {
-                    eprintln!(
-                        "{prog}: error: {} is not implemented by pgo-merge's llvm-profdata \
-                         drop-in: {why}",
-                        dashed(o.name)
-                    );
-                    failed = true;
-                    if o.value.is_some() && value.is_none() {
-                        iter.next();
-                    }
-                }
-                Does::Ignored => {}
-                Does::Ours(long @ "fs-discriminator-pass") => {
-                    // An enum: LLVM checks the value against its spellings, case and all.
-                    match value.map(str::to_string).or_else(|| iter.next().cloned()) {
-                        None => {
-                            eprintln!(
-                                "{prog}: for the {} option: requires a value!",
-                                dashed(o.name)
-                            );
-                            failed = true;
-                        }
-                        Some(v) if FsDiscriminatorPass::from_llvm_name(&v).is_none() => {
-                            eprintln!(
-                                "{prog}: for the {} option: Cannot find option named '{v}'!",
-                                dashed(o.name)
-                            );
-                            failed = true;
-                        }
-                        Some(v) => out.push(format!("--{long}={v}")),
-                    }
-                }
-                Does::Ours(long) => match (o.value, value) {
-                    (Some(_), Some(v)) => out.push(format!("--{long}={v}")),
-                    (Some(_), None) => match iter.next() {
-                        Some(v) => out.push(format!("--{long}={v}")),
-                        None => {
-                            eprintln!(
-                                "{prog}: for the {} option: requires a value!",
-                                dashed(o.name)
-                            );
-                            failed = true;
-                        }
-                    },
-                    (None, None | Some("true" | "TRUE" | "True" | "1")) => {
-                        out.push(format!("--{long}"));
-                    }
-                    (None, Some("false" | "FALSE" | "False" | "0")) => {}
-                    (None, Some(v)) => {
-                        eprintln!(
-                            "{prog}: for the {} option: '{v}' is invalid value for boolean \
-                             argument! Try 0 or 1",
-                            dashed(o.name)
-                        );
-                        failed = true;
-                    }
-                },
-            }
+            failed |= !dropin_option(o, value, &mut iter, &mut out, prog)?;
             continue;
         }
+        let shown = a.to_string_lossy();
+        let body = shown.strip_prefix("--").unwrap_or(&shown[1..]);
         // As LLVM: an unknown `-xyz` whose first letter is a single-letter option is taken
         // as that option grouped with others; `-h...` prints the help, and an option that
         // needs a value cannot be grouped.
@@ -809,7 +854,7 @@ pub fn dropin_normalize(
                 suggest_for = c.to_string();
             }
         }
-        eprintln!("{prog}: Unknown command line argument '{a}'.  Try: '{argv0} --help'");
+        eprintln!("{prog}: Unknown command line argument '{shown}'.  Try: '{argv0} --help'");
         if let Some(s) = nearest(sub, &suggest_for) {
             eprintln!("{prog}: Did you mean '{}'?", dashed(&s));
         }
@@ -915,7 +960,7 @@ pub fn similar_option(cmd: &clap::Command, name: &str) -> Option<String> {
 /// pass unchanged (clap reads `-o FILE` and `-o=FILE`). Returns the message of the first
 /// unsupported or unknown single-dash option; unknown double-dash options are left for clap
 /// to report.
-pub fn normalize(args: &[String], cmd: &clap::Command) -> Result<Vec<String>, String> {
+pub fn normalize(args: &[OsString], cmd: &clap::Command) -> Result<Vec<OsString>, String> {
     let lookup = |name: &str| -> Option<bool> {
         cmd.get_arguments().find_map(|a| {
             let matches = a.get_long() == Some(name)
@@ -931,22 +976,34 @@ pub fn normalize(args: &[String], cmd: &clap::Command) -> Result<Vec<String>, St
             out.extend(iter.cloned());
             break;
         }
-        if a == "-" || !a.starts_with('-') {
+        let bytes = a.as_encoded_bytes();
+        if a == "-" || !bytes.starts_with(b"-") {
             out.push(a.clone());
             continue;
         }
-        let body = a.trim_start_matches('-');
-        let dashes = a.len() - body.len();
-        let (name, value) = match body.split_once('=') {
-            Some((n, v)) => (n, Some(v)),
-            None => (body, None),
+        let dashes = bytes.iter().take_while(|&&b| b == b'-').count();
+        let shown = a.to_string_lossy();
+        // A short option with its value attached (`-j1`, `-oout.profdata`, `-o` and a file
+        // name that is not UTF-8) when it is not a long option: clap takes it as it is.
+        let short = bytes
+            .get(1)
+            .filter(|b| b.is_ascii())
+            .map(|&b| char::from(b));
+        let attached = dashes == 1 && short_takes_value(cmd, short);
+        let (head, value) = split_option(a);
+        let Some(name) = head.map(|h| &h[dashes.min(h.len())..]) else {
+            if attached {
+                out.push(a.clone());
+                continue;
+            }
+            return Err(format!("unknown option {shown:?} (see --help)"));
         };
         if dashes == 1 && name.chars().count() == 1 {
             out.push(a.clone());
             continue;
         }
         if dashes > 2 || name.is_empty() {
-            return Err(format!("unknown option {a:?}"));
+            return Err(format!("unknown option {shown:?}"));
         }
         if name == "help" && value.is_none() {
             out.push("--help".into());
@@ -961,21 +1018,28 @@ pub fn normalize(args: &[String], cmd: &clap::Command) -> Result<Vec<String>, St
         }
         match lookup(name) {
             Some(true) => out.push(match value {
-                Some(v) => format!("--{name}={v}"),
-                None => format!("--{name}"),
+                Some(v) => long_with_value(name, v),
+                None => format!("--{name}").into(),
             }),
-            Some(false) => match value {
-                None | Some("true" | "TRUE" | "True" | "1") => out.push(format!("--{name}")),
-                Some("false" | "FALSE" | "False" | "0") => {}
-                Some(v) => return Err(format!("option -{name} takes no value (got {v:?})")),
+            Some(false) => match value.map(|v| v.to_str()) {
+                None | Some(Some("true" | "TRUE" | "True" | "1")) => {
+                    out.push(format!("--{name}").into());
+                }
+                Some(Some("false" | "FALSE" | "False" | "0")) => {}
+                Some(_) => {
+                    return Err(format!(
+                        "option -{name} takes no value (got {:?})",
+                        value.unwrap_or_default().to_string_lossy()
+                    ));
+                }
             },
-            None if dashes == 2 => out.push(a.clone()),
-            // A short option with its value attached (`-j1`, `-oout.profdata`).
-            None if short_takes_value(cmd, body.chars().next()) => out.push(a.clone()),
+            None if dashes == 2 || attached => out.push(a.clone()),
             None => {
                 return Err(match similar_option(cmd, name) {
-                    Some(s) => format!("unknown option {a:?}; did you mean --{s}? (see --help)"),
-                    None => format!("unknown option {a:?} (see --help)"),
+                    Some(s) => {
+                        format!("unknown option {shown:?}; did you mean --{s}? (see --help)")
+                    }
+                    None => format!("unknown option {shown:?} (see --help)"),
                 });
             }
         }
@@ -996,17 +1060,66 @@ mod tests {
     use super::*;
     use crate::cli::args::subcommand;
 
+    fn os(args: &[&str]) -> Vec<OsString> {
+        args.iter().map(OsString::from).collect()
+    }
+
+    fn text(args: Vec<OsString>) -> Vec<String> {
+        args.into_iter()
+            .map(|a| a.into_string().expect("UTF-8"))
+            .collect()
+    }
+
     fn n(args: &[&str], cmd: &clap::Command) -> Result<Vec<String>, String> {
-        normalize(&args.iter().map(|s| s.to_string()).collect::<Vec<_>>(), cmd)
+        normalize(&os(args), cmd).map(text)
     }
 
     fn d(sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
-        dropin_normalize(
-            sub,
-            &args.iter().map(|s| s.to_string()).collect::<Vec<_>>(),
-            "llvm-profdata",
-            "llvm-profdata",
-        )
+        dropin_normalize(sub, &os(args), "llvm-profdata", "llvm-profdata").map(text)
+    }
+
+    /// A file name that is not UTF-8 passes through both rewritings byte for byte, alone,
+    /// after an option or after its `=`.
+    #[cfg(unix)]
+    #[test]
+    fn file_names_are_bytes() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = OsStr::from_bytes(b"x\xff.profdata");
+        let with = |prefix: &str| {
+            let mut s = OsString::from(prefix);
+            s.push(name);
+            s
+        };
+        let merge = subcommand("merge");
+        let args = vec![
+            with("-o"),
+            with("--output="),
+            OsString::from("-o"),
+            name.to_owned(),
+            with("-weighted-input=2,"),
+            name.to_owned(),
+        ];
+        assert_eq!(
+            normalize(&args, &merge).unwrap(),
+            vec![
+                with("-o"),
+                with("--output="),
+                OsString::from("-o"),
+                name.to_owned(),
+                with("--weighted-input=2,"),
+                name.to_owned(),
+            ]
+        );
+        let args = vec![
+            OsString::from("-o"),
+            name.to_owned(),
+            with("-input-files="),
+            name.to_owned(),
+        ];
+        assert_eq!(
+            dropin_normalize("merge", &args, "llvm-profdata", "llvm-profdata").unwrap(),
+            vec![with("--output="), with("--input-files="), name.to_owned()]
+        );
     }
 
     #[test]

@@ -141,12 +141,11 @@ fn tool_help(prog: &str) -> String {
 
 /// Runs the drop-in: `prog` is the program's file name, `argv0` as invoked.
 pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
-    let args = super::strings(rest);
-    let Some(sub) = args.first().cloned() else {
+    let Some(sub) = rest.first().map(|s| s.to_string_lossy().into_owned()) else {
         eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage.");
         return EXIT_FAILURE;
     };
-    let rest = &args[1..];
+    let rest = &rest[1..];
     match sub.as_str() {
         "merge" | "show" | "overlap" => {}
         "-h" | "-help" | "--help" | "-help-hidden" | "--help-hidden" | "-help-list"

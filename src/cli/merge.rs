@@ -1,5 +1,7 @@
 //! `pgo-merge [merge]`: merge arguments → [`MergeRequest`]; the outcome → messages.
 
+use std::io::Write;
+
 use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{
     self, ColdContextOptions, ExtBinaryOptions, FailureMode, MergeRequest, NormalizeMode,
@@ -285,8 +287,16 @@ pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
     if args.dump_input_file_list {
         return match pipeline::plan_inputs(&req) {
             Ok(inputs) => {
+                // The paths as they are, bytes and all (as llvm-profdata prints them): the
+                // list is for scripts to read back.
+                let mut out = std::io::stdout().lock();
                 for i in &inputs {
-                    println!("{},{}", i.weight, i.path.display());
+                    let mut line = format!("{},", i.weight).into_bytes();
+                    line.extend_from_slice(i.path.as_os_str().as_encoded_bytes());
+                    line.push(b'\n');
+                    if let Err(e) = out.write_all(&line) {
+                        return error(&pgo_merge::Error::new(pgo_merge::ErrorKind::Io(e)));
+                    }
                 }
                 EXIT_OK
             }

@@ -59,8 +59,8 @@ impl Mode {
     }
 }
 
-/// Arguments as strings (non-UTF-8 arguments can only be file names: they pass through
-/// lossily).
+/// Arguments as strings, for what is only ever text (command names, help requests); never
+/// for file names, which are bytes and pass to clap as [`OsString`]s.
 fn strings(args: Vec<OsString>) -> Vec<String> {
     args.into_iter()
         .map(|a| {
@@ -74,10 +74,10 @@ fn strings(args: Vec<OsString>) -> Vec<String> {
 /// message and returns the exit code (0 for `--help` and `--version`).
 fn parse_clap<T: FromArgMatches>(
     cmd: clap::Command,
-    args: Vec<String>,
+    args: Vec<OsString>,
     mode: Mode,
 ) -> Result<T, i32> {
-    let mut full = vec![cmd.get_bin_name().unwrap_or(cmd.get_name()).to_string()];
+    let mut full = vec![OsString::from(cmd.get_bin_name().unwrap_or(cmd.get_name()))];
     full.extend(args);
     let matches = match cmd.try_get_matches_from(full) {
         Ok(m) => m,
@@ -100,7 +100,7 @@ fn parse_clap<T: FromArgMatches>(
 /// Parses native arguments with `cmd` as `T` after rewriting llvm-profdata spellings.
 fn parse<T: FromArgMatches>(cmd: clap::Command, args: Vec<OsString>) -> Result<T, i32> {
     let bin = cmd.get_bin_name().unwrap_or(cmd.get_name()).to_string();
-    let normalized = match compat::normalize(&strings(args), &cmd) {
+    let normalized = match compat::normalize(&args, &cmd) {
         Ok(n) => n,
         Err(msg) => {
             eprintln!("{bin}: error: {msg}");

@@ -1,13 +1,105 @@
 //! The input collector: turns the files, directories, weighted inputs and input lists of a
 //! request into the ordered list of inputs, walking each directory and reading each list
 //! once however many selections are made from them.
+//!
+//! Paths are bytes: a file name that is not UTF-8 (on the command line, after `W,` or on a
+//! line of an input list) names the file it names; only messages show it lossily.
+//!
+//! Directories are walked as llvm-profdata walks them: symbolic links are followed, to files
+//! and to directories. A link to a directory that holds it (a loop), a link that leads
+//! nowhere and anything that is not a regular file (a FIFO, a socket, a device) is skipped
+//! with a warning when the selection would have taken it by its name; the walk never
+//! recurses (its depth is a stack on the heap) and never enters a directory twice along one
+//! path.
 
 use std::collections::HashMap;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use super::{InputSpec, request_error};
-use crate::error::{Error, ErrorKind, Result};
+use super::{InputSpec, Message, request_error};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::passes::Weight;
+
+/// The identity of a file: its device and inode, the same whatever name reaches it (hard
+/// links, symbolic links, `./` and `../` spellings).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct FileId {
+    dev: u64,
+    ino: u64,
+}
+
+impl FileId {
+    /// The identity of the file `m` describes (`None` where the system has no inodes).
+    pub fn of(m: &std::fs::Metadata) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId {
+                dev: m.dev(),
+                ino: m.ino(),
+            })
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = m;
+            None
+        }
+    }
+
+    /// The identity of the file `p` names, following links; `None` if it does not exist.
+    pub fn of_path(p: &Path) -> Option<FileId> {
+        std::fs::metadata(p).ok().as_ref().and_then(FileId::of)
+    }
+}
+
+/// True when `a` and `b` name the same existing file (same device and inode: also through
+/// links, hard links and other spellings), or are spelt the same.
+pub(crate) fn same_file(a: &Path, b: &Path) -> bool {
+    if a == b {
+        return true;
+    }
+    match (FileId::of_path(a), FileId::of_path(b)) {
+        (Some(x), Some(y)) => x == y,
+        _ => match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+            (Ok(x), Ok(y)) => x == y,
+            _ => false,
+        },
+    }
+}
+
+/// A path made of the bytes `b` (a line of an input list): the bytes themselves on Unix,
+/// where a file name is any bytes; elsewhere the text they hold.
+pub(crate) fn path_from_bytes(b: &[u8]) -> PathBuf {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        PathBuf::from(OsStr::from_bytes(b))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(b).into_owned())
+    }
+}
+
+/// Splits `s` at the first (`last`: the last) `sep`, an ASCII byte: what comes before and
+/// after it, both as given.
+pub fn split_os(s: &OsStr, sep: u8, last: bool) -> Option<(&OsStr, &OsStr)> {
+    debug_assert!(sep.is_ascii());
+    let bytes = s.as_encoded_bytes();
+    let i = if last {
+        bytes.iter().rposition(|&b| b == sep)?
+    } else {
+        bytes.iter().position(|&b| b == sep)?
+    };
+    // SAFETY: both halves are split right before and after an ASCII byte, which
+    // `as_encoded_bytes` documents as a valid boundary of the encoding.
+    unsafe {
+        Some((
+            OsStr::from_encoded_bytes_unchecked(&bytes[..i]),
+            OsStr::from_encoded_bytes_unchecked(&bytes[i + 1..]),
+        ))
+    }
+}
 
 /// Which files of a directory an input selection takes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -37,17 +129,44 @@ pub fn has_llvm_extension(p: &Path) -> bool {
     )
 }
 
-impl Select {
-    fn takes(self, path: &Path, is_file: bool) -> bool {
+/// What a directory walk found at a path under the directory.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Found {
+    /// A regular file, or a link to one.
+    File,
+    /// A FIFO, socket or device, or a link to one.
+    Special,
+    /// A symbolic link that leads to nothing, or an entry gone before it could be looked
+    /// at: why.
+    Unusable(String),
+    /// A link to a directory that holds the link: following it would never end.
+    Loop,
+}
+
+impl Found {
+    /// Why a walk skips what it found here (`None` for a regular file).
+    fn skipped_because(&self) -> Option<String> {
         match self {
-            // Anything named like a profile is taken, so that a link to a directory or a
-            // special file named `x.profraw` is reported by name instead of silently skipped.
+            Found::File => None,
+            Found::Special => Some("not a regular file (a FIFO, socket or device)".into()),
+            Found::Unusable(why) => Some(why.clone()),
+            Found::Loop => {
+                Some("a link to a directory that holds it (a loop); not followed again".into())
+            }
+        }
+    }
+}
+
+impl Select {
+    /// True if the selection takes a file of this name, if it is a regular file.
+    fn takes_name(self, path: &Path) -> bool {
+        match self {
             Select::Llvm => matches!(
                 path.extension().and_then(|e| e.to_str()),
                 Some("profraw" | "profdata")
             ),
             // As llvm-profdata: every regular file, links to files included.
-            Select::EveryFile => is_file,
+            Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
             Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
         }
@@ -66,35 +185,134 @@ pub(crate) struct Sources {
     pub lists: Vec<PathBuf>,
 }
 
+/// How [`Collector::collect`] makes a selection.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Collect<'a> {
+    /// Which files of a directory are taken.
+    pub select: Select,
+    /// The run's output: never taken from a directory (a merge never reads the file it is
+    /// about to replace), by identity, whatever name reaches it.
+    pub output: Option<&'a Path>,
+    /// A directory with nothing selected is an error.
+    pub require_found: bool,
+    /// Lists that are not regular files are skipped (a pipe read for one selection would be
+    /// empty for the next).
+    pub regular_lists_only: bool,
+    /// A named input (not one found in a directory) that does not exist is taken as a file
+    /// all the same, for the merge to skip or refuse as its failure mode says, instead of
+    /// failing the collection.
+    pub missing_to_merge: bool,
+}
+
+/// A selection: the inputs, in order, and what the walks skipped.
+#[derive(Debug, Default)]
+pub(crate) struct Collected {
+    /// The inputs.
+    pub inputs: Vec<InputSpec>,
+    /// A warning per file a directory walk skipped (named like an input, but not a regular
+    /// file, a link to nothing, or a loop).
+    pub warnings: Vec<Message>,
+}
+
 /// Walks directories and reads input lists once, then makes selections from them.
 #[derive(Debug, Default)]
 pub(crate) struct Collector {
-    /// Per directory: its files (not directories) under it, recursively, sorted, with
-    /// whether each is a regular file (following links).
-    walked: HashMap<PathBuf, Vec<(PathBuf, bool)>>,
-    /// Per input list: its text, or why it could not be read.
-    lists: HashMap<PathBuf, std::result::Result<String, (std::io::ErrorKind, String)>>,
+    /// Per directory: what is under it, recursively (not the directories), sorted by path.
+    walked: HashMap<PathBuf, Vec<(PathBuf, Found)>>,
+    /// Per input list: its bytes, or why it could not be read.
+    lists: HashMap<PathBuf, std::result::Result<Vec<u8>, (std::io::ErrorKind, String)>>,
 }
 
-fn walk(dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
-    for entry in std::fs::read_dir(dir)? {
-        let entry = entry?;
-        let path = entry.path();
-        let ft = entry.file_type()?;
-        if ft.is_dir() {
-            walk(&path, out)?;
-        } else {
-            // Links to directories are not followed (a link cycle would never end).
-            let is_file = ft.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file());
-            out.push((path, is_file));
+/// The entries of the directory `dir`, as paths under it.
+fn list_dir(dir: &Path) -> Result<Vec<(PathBuf, std::fs::FileType)>> {
+    let io = |e| path_error(dir, e);
+    let mut v = Vec::new();
+    for entry in std::fs::read_dir(dir).map_err(io)? {
+        let entry = entry.map_err(io)?;
+        let ft = entry.file_type().map_err(io)?;
+        v.push((entry.path(), ft));
+    }
+    Ok(v)
+}
+
+/// What `path`, an entry of type `ft`, is: a directory to enter (with its identity), or
+/// what the walk found.
+fn classify(path: &Path, ft: std::fs::FileType) -> std::result::Result<Option<FileId>, Found> {
+    if ft.is_dir() {
+        return Ok(std::fs::symlink_metadata(path)
+            .ok()
+            .as_ref()
+            .and_then(FileId::of));
+    }
+    if ft.is_file() {
+        return Err(Found::File);
+    }
+    if !ft.is_symlink() {
+        return Err(Found::Special);
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_dir() => Ok(FileId::of(&m)),
+        Ok(m) if m.is_file() => Err(Found::File),
+        Ok(_) => Err(Found::Special),
+        Err(e) => {
+            let to =
+                std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
+            Err(Found::Unusable(
+                if e.kind() == std::io::ErrorKind::NotFound {
+                    format!("a dangling symbolic link (to {to}, which does not exist)")
+                } else {
+                    format!("a symbolic link (to {to}) that cannot be followed: {e}")
+                },
+            ))
         }
     }
-    Ok(())
+}
+
+/// Everything under `root` (a directory of identity `root_id`) that is not a directory,
+/// following links; a link to a directory on the way down to it is a [`Found::Loop`]. Depth
+/// first, with the directories being walked on a heap stack (no recursion).
+fn walk(root: &Path, root_id: Option<FileId>) -> Result<Vec<(PathBuf, Found)>> {
+    struct Frame {
+        id: Option<FileId>,
+        entries: std::vec::IntoIter<(PathBuf, std::fs::FileType)>,
+    }
+    let mut out = Vec::new();
+    let mut stack = vec![Frame {
+        id: root_id,
+        entries: list_dir(root)?.into_iter(),
+    }];
+    while let Some(top) = stack.last_mut() {
+        let Some((path, ft)) = top.entries.next() else {
+            stack.pop();
+            continue;
+        };
+        match classify(&path, ft) {
+            Ok(id) if id.is_some() && stack.iter().any(|f| f.id == id) => {
+                out.push((path, Found::Loop));
+            }
+            Ok(id) => {
+                let entries = list_dir(&path)?.into_iter();
+                stack.push(Frame { id, entries });
+            }
+            Err(found) => out.push((path, found)),
+        }
+    }
+    Ok(out)
 }
 
 /// An error about an input path (exit code 1), as `PATH: message`.
 fn path_error(p: &Path, e: std::io::Error) -> Error {
     Error::new(ErrorKind::Io(e)).with_path(p)
+}
+
+/// The entries of an input list: the line number and the entry of each line that names an
+/// input.
+fn list_entries(bytes: &[u8]) -> Vec<(usize, Weight, PathBuf)> {
+    bytes
+        .split(|&b| b == b'\n')
+        .enumerate()
+        .filter_map(|(n, line)| list_line(line).map(|(w, p)| (n + 1, w, p)))
+        .collect()
 }
 
 impl Collector {
@@ -103,27 +321,27 @@ impl Collector {
         Self::default()
     }
 
-    fn files_under(&mut self, dir: &Path) -> Result<&[(PathBuf, bool)]> {
+    fn files_under(&mut self, dir: &Path, id: Option<FileId>) -> Result<&[(PathBuf, Found)]> {
         if !self.walked.contains_key(dir) {
-            let mut found = Vec::new();
-            walk(dir, &mut found).map_err(|e| path_error(dir, e))?;
-            found.sort();
+            let mut found = walk(dir, id)?;
+            found.sort_by(|a, b| a.0.cmp(&b.0));
             self.walked.insert(dir.to_path_buf(), found);
         }
         Ok(self.walked.get(dir).map_or(&[], Vec::as_slice))
     }
 
-    fn list_text(&mut self, list: &Path, regular_only: bool) -> Result<Option<&str>> {
+    fn list_bytes(&mut self, list: &Path, regular_only: bool) -> Result<Option<&[u8]>> {
         if regular_only && !std::fs::metadata(list).is_ok_and(|m| m.is_file()) {
             return Ok(None);
         }
-        let text = self.lists.entry(list.to_path_buf()).or_insert_with(|| {
-            std::fs::read_to_string(list).map_err(|e| (e.kind(), e.to_string()))
-        });
+        let bytes = self
+            .lists
+            .entry(list.to_path_buf())
+            .or_insert_with(|| std::fs::read(list).map_err(|e| (e.kind(), e.to_string())));
         // An input list that cannot be read is a bad input (exit code 1), like an input
         // file that cannot be read.
-        match text {
-            Ok(t) => Ok(Some(t.as_str())),
+        match bytes {
+            Ok(t) => Ok(Some(t.as_slice())),
             Err((kind, m)) => Err(Error::new(ErrorKind::Io(std::io::Error::new(
                 *kind,
                 format!("cannot read the input list: {m}"),
@@ -132,75 +350,83 @@ impl Collector {
         }
     }
 
-    /// The inputs of `sources` under selection `select`, in order; a directory contributes
-    /// its selected files sorted by path, never `output` itself (a merge never reads the
-    /// file it is about to replace). With `require_found`, a directory with nothing
-    /// selected is an error. Lists that are not regular files are skipped when
-    /// `regular_lists_only` (a pipe read for one selection would be empty for the next).
-    pub fn collect(
+    /// Adds the input `p` of weight `weight` to `out`: a file as it is, a directory as its
+    /// selected files in the order of their paths.
+    fn add(
         &mut self,
-        sources: &Sources,
-        select: Select,
-        output: Option<&Path>,
-        require_found: bool,
-        regular_lists_only: bool,
-    ) -> Result<Vec<InputSpec>> {
-        let out_canon = output.and_then(|o| std::fs::canonicalize(o).ok());
-        let mut out = Vec::new();
-        let mut add = |this: &mut Self, p: &Path, weight: Weight| -> Result<()> {
-            let meta = std::fs::metadata(p).map_err(|e| path_error(p, e))?;
-            if !meta.is_dir() {
-                out.push(InputSpec {
+        p: &Path,
+        weight: Weight,
+        how: &Collect<'_>,
+        out: &mut Collected,
+    ) -> Result<()> {
+        let meta = match std::fs::metadata(p) {
+            Ok(m) => m,
+            Err(_) if how.missing_to_merge => {
+                out.inputs.push(InputSpec {
                     path: p.to_path_buf(),
                     weight,
                 });
                 return Ok(());
             }
-            let mut any = false;
-            for (f, is_file) in this.files_under(p)? {
-                if !select.takes(f, *is_file) {
-                    continue;
-                }
-                any = true;
-                if out_canon.is_some() && std::fs::canonicalize(f).ok() == out_canon {
-                    continue;
-                }
-                out.push(InputSpec {
-                    path: f.clone(),
-                    weight,
-                });
-            }
-            if !any && require_found {
-                return Err(Error::new(ErrorKind::Io(std::io::Error::other(
-                    "the directory holds no .profraw or .profdata files",
-                )))
-                .with_path(p));
-            }
-            Ok(())
+            Err(e) => return Err(path_error(p, e)),
         };
+        if !meta.is_dir() {
+            out.inputs.push(InputSpec {
+                path: p.to_path_buf(),
+                weight,
+            });
+            return Ok(());
+        }
+        let output = how.output.and_then(FileId::of_path);
+        let mut any = false;
+        let mut first_skipped = None;
+        for (f, found) in self.files_under(p, FileId::of(&meta))? {
+            if !how.select.takes_name(f) && *found != Found::Loop {
+                continue;
+            }
+            if let Some(why) = found.skipped_because() {
+                let w = Warning::new(format!("skipped: {why}")).with_path(f);
+                first_skipped.get_or_insert_with(|| w.to_string());
+                out.warnings.push(Message::Warning(w));
+                continue;
+            }
+            any = true;
+            if output.is_some() && FileId::of_path(f) == output {
+                continue;
+            }
+            out.inputs.push(InputSpec {
+                path: f.clone(),
+                weight,
+            });
+        }
+        if !any && how.require_found {
+            let why = match first_skipped {
+                Some(w) => {
+                    format!("the directory holds no usable .profraw or .profdata files ({w})")
+                }
+                None => "the directory holds no .profraw or .profdata files".into(),
+            };
+            return Err(Error::new(ErrorKind::Io(std::io::Error::other(why))).with_path(p));
+        }
+        Ok(())
+    }
+
+    /// The inputs of `sources` as `how` selects them, in order; a directory contributes its
+    /// selected files sorted by path.
+    pub fn collect(&mut self, sources: &Sources, how: &Collect<'_>) -> Result<Collected> {
+        let mut out = Collected::default();
         for p in &sources.inputs {
-            add(self, p, Weight::ONE)?;
+            self.add(p, Weight::ONE, how, &mut out)?;
         }
         for (w, p) in &sources.weighted {
-            add(self, p, *w)?;
+            self.add(p, *w, how, &mut out)?;
         }
         for list in &sources.lists {
-            let Some(text) = self.list_text(list, regular_lists_only)? else {
+            let Some(bytes) = self.list_bytes(list, how.regular_lists_only)? else {
                 continue;
             };
-            let entries: Vec<(Weight, PathBuf)> = text
-                .lines()
-                .filter_map(list_line)
-                .map(|(w, f)| (w, PathBuf::from(f)))
-                .collect();
-            let lines: Vec<usize> = text
-                .lines()
-                .enumerate()
-                .filter(|(_, l)| list_line(l).is_some())
-                .map(|(n, _)| n + 1)
-                .collect();
-            for ((w, f), n) in entries.iter().zip(lines) {
-                add(self, f, *w).map_err(|e| {
+            for (n, w, f) in list_entries(bytes) {
+                self.add(&f, w, how, &mut out).map_err(|e| {
                     let usage = e.is_request_error();
                     let msg = format!("{}:{}: {}", list.display(), n, e);
                     if usage {
@@ -215,35 +441,85 @@ impl Collector {
     }
 }
 
-/// One line of an input list (`-f FILE`): `None` for a blank line or a `#` comment, else
-/// the weight (1 unless the line is `W,FILE` with a valid weight) and the file.
-pub fn list_line(line: &str) -> Option<(Weight, &str)> {
-    let line = line.trim();
-    if line.is_empty() || line.starts_with('#') {
+/// One line of an input list (`-f FILE`), its bytes: `None` for a blank line or a `#`
+/// comment, else the weight (1 unless the line is `W,FILE` with a valid weight) and the
+/// file. Spaces, tabs, `\r`, `\v` and `\f` around the line are not part of it (as
+/// llvm-profdata trims them); the file name is the bytes between, whatever they are.
+pub fn list_line(line: &[u8]) -> Option<(Weight, PathBuf)> {
+    let line = trim_list_blanks(line);
+    if line.is_empty() || line.starts_with(b"#") {
         return None;
     }
-    Some(match line.split_once(',') {
-        Some((w, f)) => match w.trim().parse::<Weight>() {
-            Ok(weight) => (weight, f.trim()),
-            Err(_) => (Weight::ONE, line),
-        },
-        None => (Weight::ONE, line),
+    let whole = || (Weight::ONE, path_from_bytes(line));
+    let Some(comma) = line.iter().position(|&b| b == b',') else {
+        return Some(whole());
+    };
+    let weight = std::str::from_utf8(&line[..comma])
+        .ok()
+        .and_then(|w| w.trim().parse::<Weight>().ok());
+    Some(match weight {
+        Some(w) => (w, path_from_bytes(trim_list_blanks(&line[comma + 1..]))),
+        None => whole(),
     })
 }
 
-/// Parses `W,FILE` (`--weighted-input`).
-pub fn parse_weighted(s: &str) -> Result<(Weight, PathBuf)> {
-    let (w, f) = s
-        .split_once(',')
-        .ok_or_else(|| request_error(format!("--weighted-input {s:?}: expected W,FILE")))?;
+/// `b` without the blanks llvm-profdata trims from the lines of an input list.
+fn trim_list_blanks(b: &[u8]) -> &[u8] {
+    let blank = |c: &u8| matches!(c, b' ' | b'\t' | b'\r' | 0x0b | 0x0c);
+    let start = b.iter().position(|c| !blank(c)).unwrap_or(b.len());
+    let end = b.iter().rposition(|c| !blank(c)).map_or(start, |i| i + 1);
+    &b[start..end]
+}
+
+/// Parses `W,FILE` (`--weighted-input`); FILE is taken as given, whatever bytes it holds.
+pub fn parse_weighted(s: &OsStr) -> Result<(Weight, PathBuf)> {
+    let shown = s.to_string_lossy();
+    let (w, f) = split_os(s, b',', false)
+        .ok_or_else(|| request_error(format!("--weighted-input {shown:?}: expected W,FILE")))?;
     let weight = w
+        .to_str()
+        .unwrap_or("?")
         .trim()
         .parse::<Weight>()
-        .map_err(|e| request_error(format!("--weighted-input {s:?}: {e}")))?;
+        .map_err(|e| request_error(format!("--weighted-input {shown:?}: {e}")))?;
     if f.is_empty() {
         return Err(request_error(format!(
-            "--weighted-input {s:?}: the file name is empty"
+            "--weighted-input {shown:?}: the file name is empty"
         )));
     }
     Ok((weight, PathBuf::from(f)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn list_lines_are_bytes() {
+        assert_eq!(list_line(b"  # x"), None);
+        assert_eq!(list_line(b" \t\r"), None);
+        assert_eq!(
+            list_line(b" a.profraw \r"),
+            Some((Weight::ONE, PathBuf::from("a.profraw")))
+        );
+        let (w, p) = list_line(b"3, b\xff.profraw").unwrap();
+        assert_eq!(w, "3".parse::<Weight>().unwrap());
+        assert_eq!(p, path_from_bytes(b"b\xff.profraw"));
+        // Not a weight: the whole line is the file name.
+        assert_eq!(list_line(b"x,y").unwrap().1, PathBuf::from("x,y"));
+    }
+
+    #[test]
+    fn splits_keep_bytes() {
+        let s = path_from_bytes(b"2,a\xff@b,c");
+        let (a, b) = split_os(s.as_os_str(), b',', false).unwrap();
+        assert_eq!(
+            (a, b),
+            (OsStr::new("2"), path_from_bytes(b"a\xff@b,c").as_os_str())
+        );
+        let (a, b) = split_os(s.as_os_str(), b',', true).unwrap();
+        assert_eq!(a, path_from_bytes(b"2,a\xff@b").as_os_str());
+        assert_eq!(b, OsStr::new("c"));
+        assert!(split_os(OsStr::new("abc"), b'@', true).is_none());
+    }
 }

@@ -11,7 +11,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::inputs::{Collector, Select, Sources, has_iprof_extension, has_llvm_extension};
+use super::inputs::{
+    Collect, Collected, Collector, Select, Sources, has_iprof_extension, has_llvm_extension,
+};
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
 use super::{InputSpec, Message, Progress, merge_files, request_error};
@@ -263,16 +265,34 @@ fn explicit_llvm_output(r: &MergeRequest) -> bool {
     })
 }
 
+/// How the LLVM merge of `r` selects its inputs, `output` being its output.
+fn llvm_selection<'a>(r: &MergeRequest, output: &'a Path, require_found: bool) -> Collect<'a> {
+    Collect {
+        select: if r.llvm_profdata {
+            Select::EveryFile
+        } else {
+            Select::Llvm
+        },
+        output: Some(output),
+        require_found,
+        regular_lists_only: false,
+        missing_to_merge: missing_to_merge(r.llvm_profdata, r.failure_mode),
+    }
+}
+
+/// Whether a named input that does not exist goes to the merge, to be skipped with a warning
+/// under `--failure-mode all|warn` as any other unusable input (natively), rather than fail
+/// the run at once (under `any`, and always in the drop-in, as llvm-profdata fails).
+pub(crate) fn missing_to_merge(llvm_profdata: bool, mode: FailureMode) -> bool {
+    !llvm_profdata && mode != FailureMode::Any
+}
+
 /// The inputs a merge of `r` would read, in order, as `--dump-input-file-list` prints them
 /// (the LLVM selection: GraalVM profiles are not routed).
 pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
-    let select = if r.llvm_profdata {
-        Select::EveryFile
-    } else {
-        Select::Llvm
-    };
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    Collector::new().collect(&sources(r), select, Some(&output), !r.llvm_profdata, false)
+    let how = llvm_selection(r, &output, !r.llvm_profdata);
+    Ok(Collector::new().collect(&sources(r), &how)?.inputs)
 }
 
 /// Runs a merge: routes it, reads and merges the inputs, converts if needed and writes the
@@ -309,15 +329,29 @@ fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcom
             .map(|i| {
                 if by_name && has_llvm_extension(&i.path) {
                     None
+                } else if has_iprof_extension(&i.path) && std::fs::metadata(&i.path).is_err() {
+                    // A missing GraalVM input (`--failure-mode all|warn`) is skipped by the
+                    // merge it would have been part of.
+                    Some(FormatKind::Iprof)
                 } else {
                     sniff_file(&i.path)
                 }
             })
             .collect()
     };
+    let missing = missing_to_merge(r.llvm_profdata, r.failure_mode);
+    let how = |select| Collect {
+        select,
+        output: r.output.as_deref(),
+        require_found: false,
+        regular_lists_only: true,
+        missing_to_merge: missing,
+    };
+    // Only to route the run: what this selection skips is reported by the one that follows.
     let first = collector
-        .collect(&src, Select::Iprof, r.output.as_deref(), false, true)
-        .unwrap_or_default();
+        .collect(&src, &how(Select::Iprof))
+        .unwrap_or_default()
+        .inputs;
     let any_iprof = kinds_of(&first, true).contains(&Some(FormatKind::Iprof));
     if !any_iprof && !out_iprof {
         if let Some(flag) = iprof_only_option(r) {
@@ -333,11 +367,14 @@ fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcom
              output's name); choose one",
         ));
     }
-    let inputs = collector.collect(&src, Select::IprofAndLlvm, r.output.as_deref(), false, true)?;
+    let Collected {
+        inputs,
+        warnings: mut messages,
+    } = collector.collect(&src, &how(Select::IprofAndLlvm))?;
     let kinds = kinds_of(&inputs, false);
     let any_llvm = kinds.iter().any(|k| *k != Some(FormatKind::Iprof));
     if out_iprof || (!out_llvm && !any_llvm) {
-        return merge_to_iprof(r, inputs, &kinds, progress);
+        return merge_to_iprof(r, inputs, &kinds, messages, progress);
     }
     if !out_llvm {
         return Err(request_error(
@@ -345,7 +382,6 @@ fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcom
              (-o x.iprof, -o x.profdata, -o x.proftext or --output-format)",
         ));
     }
-    let mut messages = Vec::new();
     let converted = iprof_for_llvm(r, &inputs, &kinds, &mut messages)?;
     merge_llvm(r, &mut collector, Some((converted, messages)), progress)
 }
@@ -538,20 +574,21 @@ fn merge_llvm(
         None => (None, Vec::new()),
     };
     let output_for_walk = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let select = if r.llvm_profdata {
-        Select::EveryFile
-    } else {
-        Select::Llvm
-    };
     // A directory holding only GraalVM profiles is fine when they were taken already.
     let require_found = !r.llvm_profdata && converted.is_none();
-    let mut inputs = collector.collect(
-        &sources(r),
-        select,
-        Some(&output_for_walk),
-        require_found,
-        false,
-    )?;
+    let how = llvm_selection(r, &output_for_walk, require_found);
+    let Collected {
+        mut inputs,
+        warnings,
+    } = collector.collect(&sources(r), &how)?;
+    // A file the GraalVM selection skipped was reported then.
+    let reported: std::collections::HashSet<String> =
+        messages.iter().map(ToString::to_string).collect();
+    messages.extend(
+        warnings
+            .into_iter()
+            .filter(|w| !reported.contains(&w.to_string())),
+    );
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
@@ -774,6 +811,7 @@ fn merge_to_iprof(
     r: &MergeRequest,
     inputs: Vec<InputSpec>,
     kinds: &[Option<FormatKind>],
+    mut messages: Vec<Message>,
     progress: &dyn Progress,
 ) -> Result<MergeOutcome> {
     if inputs.is_empty() {
@@ -799,7 +837,6 @@ fn merge_to_iprof(
         ));
     }
     let opts = iprof_options(r);
-    let mut messages = Vec::new();
     if !iprof_inputs.is_empty() && !llvm_inputs.is_empty() {
         messages.push(Message::Mixed {
             iprof: iprof_inputs.len(),

@@ -74,15 +74,21 @@ fn write_error(path: &Path, e: &std::io::Error) -> Error {
 ///   write any file, so root replaces it, as those tools do.)
 /// * A symbolic link is written through: its target is replaced atomically, in the target's
 ///   directory, and the link stays. A dangling link and a loop of links are errors.
-/// * An existing destination that is not a regular file (`/dev/null`, a FIFO, a terminal)
-///   is written in place, as llvm-profdata writes it: renaming a file over it would replace
-///   the device or pipe instead of writing to it.
+/// * An existing destination that is not a regular file (`/dev/null`, a FIFO, a terminal, a
+///   socket) is written in place, as llvm-profdata writes it: renaming a file over it would
+///   replace the device or pipe instead of writing to it. So is a link to something that has
+///   no name (`/dev/stdout` or `/proc/self/fd/1` when standard output is a pipe or a socket,
+///   or a file since deleted); `/dev/stdout` of a run whose output is redirected to a file
+///   names that file, which is replaced atomically like any other.
 /// * A directory is an error.
 pub fn write_atomic_with(
     path: &Path,
     fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
 ) -> Result<()> {
-    let target = through_links(path)?;
+    let target = match through_links(path)? {
+        Through::Named(t) => t,
+        Through::Unnamed => return write_in_place(path, path, fill),
+    };
     let mut mode = None;
     match std::fs::metadata(&target) {
         Ok(m) if m.is_dir() => {
@@ -172,18 +178,31 @@ fn may_write(target: &Path, m: &std::fs::Metadata) -> bool {
     }
 }
 
+/// Where a symbolic link (or a name that is none) leads.
+enum Through {
+    /// To this name: the file to replace, or a device, FIFO or socket with a name.
+    Named(PathBuf),
+    /// To something that exists but has no name to replace: a pipe or socket (as
+    /// `/proc/self/fd/N` links to them, and `/dev/stdout` through them), or a deleted file.
+    /// Written in place through the link.
+    Unnamed,
+}
+
 /// The file `path` names: `path` itself, or, for a symbolic link, the file it finally
 /// points to (which must exist: a dangling link is an error, as `cp` refuses to write
 /// through one, since the name the user sees would then point to a file made in some other
 /// directory). Loops of links are an error.
-fn through_links(path: &Path) -> Result<PathBuf> {
+fn through_links(path: &Path) -> Result<Through> {
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_symlink() => {}
-        _ => return Ok(path.to_path_buf()),
+        _ => return Ok(Through::Named(path.to_path_buf())),
     }
     let shown = std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
     match std::fs::canonicalize(path) {
-        Ok(t) => Ok(t),
+        Ok(t) => Ok(Through::Named(t)),
+        // The system's own links to open files (`/proc/self/fd/N`) lead to pipes, sockets
+        // and deleted files, which exist (`stat` reaches them) but have no name.
+        Err(_) if std::fs::metadata(path).is_ok_and(|m| !m.is_dir()) => Ok(Through::Unnamed),
         #[cfg(unix)]
         Err(e) if e.raw_os_error() == Some(libc::ELOOP) => Err(output_error(
             path,
@@ -212,9 +231,10 @@ fn through_links(path: &Path) -> Result<PathBuf> {
     }
 }
 
-/// Writes to `target`, an existing file that is not a regular file (a device, a pipe), in
-/// place. Writers may seek back to patch what they wrote; a pipe cannot seek, so the contents
-/// go through an unnamed temporary file first.
+/// Writes to `target`, an existing file that is not a regular file (a device, a pipe, a
+/// socket) or that has no name, in place. Writers may seek back to patch what they wrote; a
+/// pipe cannot seek, so the contents go through an unnamed temporary file first, and nothing
+/// reaches the destination unless they are complete.
 fn write_in_place(
     path: &Path,
     target: &Path,
@@ -223,13 +243,42 @@ fn write_in_place(
     let io = |e: std::io::Error| write_error(path, &e);
     let mut tmp = tempfile::tempfile().map_err(io)?;
     fill(&mut tmp).map_err(|e| e.with_path(path))?;
-    let mut out = std::fs::OpenOptions::new()
-        .write(true)
-        .open(target)
-        .map_err(io)?;
+    let mut out = open_in_place(target).map_err(io)?;
     std::io::Seek::rewind(&mut tmp).map_err(io)?;
     std::io::copy(&mut tmp, &mut out).map_err(io)?;
     out.flush().map_err(io)
+}
+
+/// `target`, open for writing in place: a regular file (reached through a link to a deleted
+/// file) truncated first, as llvm-profdata opens it; standard output or standard error
+/// themselves when `target` is the same file (a socket cannot be opened by name; a pipe or a
+/// terminal is the same either way); anything else opened by name.
+fn open_in_place(target: &Path) -> std::io::Result<std::fs::File> {
+    let meta = std::fs::metadata(target)?;
+    let mut open = std::fs::OpenOptions::new();
+    open.write(true);
+    if meta.is_file() {
+        return open.truncate(true).open(target);
+    }
+    #[cfg(unix)]
+    if let Some(f) = standard_stream(&meta) {
+        return Ok(f);
+    }
+    open.open(target)
+}
+
+/// A duplicate of standard output or standard error, whichever is the file `meta` describes
+/// (the same device and inode).
+#[cfg(unix)]
+fn standard_stream(meta: &std::fs::Metadata) -> Option<std::fs::File> {
+    use std::os::fd::AsFd;
+    use std::os::unix::fs::MetadataExt;
+    let (out, err) = (std::io::stdout(), std::io::stderr());
+    [out.as_fd(), err.as_fd()].into_iter().find_map(|fd| {
+        let f = std::fs::File::from(fd.try_clone_to_owned().ok()?);
+        let m = f.metadata().ok()?;
+        (m.dev() == meta.dev() && m.ino() == meta.ino()).then_some(f)
+    })
 }
 
 /// The file an output is written to before it becomes the output.

@@ -1,9 +1,10 @@
 //! The `overlap` job: llvm-profdata's overlap figures of two LLVM profiles, and the
 //! functions whose share of the total count differs most.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::output::{self, Destination};
+use super::request_error;
 use crate::backends::{cfmt, overlap as overlap_report};
 use crate::error::Result;
 use crate::frontends::{self, InputFile, profraw::NameCache};
@@ -32,8 +33,28 @@ pub struct OverlapRequest {
     pub llvm_profdata: bool,
 }
 
+/// Refuses an output that is `base` or `test` (by name or, through other names, as the same
+/// file): the report would replace the profile it describes. llvm-profdata truncates the
+/// base before it reads it; `show` refuses such an output in both tools.
+pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path>) -> Result<()> {
+    let Some(o) = output.filter(|o| o.as_os_str() != "-") else {
+        return Ok(());
+    };
+    match [base, test]
+        .into_iter()
+        .find(|i| super::inputs::same_file(i, o))
+    {
+        Some(same) => Err(request_error(format!(
+            "{}: Input file name cannot be the same as the output file name!",
+            same.display()
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// Compares the two profiles of `r` and writes the report.
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
+    refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let cache = NameCache::new();
     let bf = InputFile::open(&r.base)?;
     let tf = InputFile::open(&r.test)?;

@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Condvar, Mutex, mpsc};
 
-use super::inputs::{Collector, Select, Sources};
+use super::inputs::{Collect, Collector, Select, Sources};
 use super::output::{self, Destination};
 use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
@@ -166,8 +166,15 @@ pub fn merge_sample_profiles(
         lists: r.input_lists.clone(),
     };
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let inputs =
-        Collector::new().collect(&sources, Select::EveryFile, Some(&output), false, false)?;
+    let how = Collect {
+        select: Select::EveryFile,
+        output: Some(&output),
+        require_found: false,
+        regular_lists_only: false,
+        missing_to_merge: super::merge::missing_to_merge(r.llvm_profdata, r.failure_mode),
+    };
+    let collected = Collector::new().collect(&sources, &how)?;
+    let inputs = collected.inputs;
     if inputs.is_empty() {
         return Err(request_error("no input files"));
     }
@@ -192,7 +199,7 @@ pub fn merge_sample_profiles(
     };
     progress.start(inputs.len());
     let mut merger = SampleMerger::with_context_hash(options.context_hash);
-    let mut messages = Vec::new();
+    let mut messages = collected.warnings;
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
     let mut merged_paths: Vec<&PathBuf> = Vec::new();
@@ -702,6 +709,7 @@ pub struct SampleOverlapRequest {
 /// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
 /// them.
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
+    super::overlap::refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
     let read = |path: &PathBuf| {
         read_one(

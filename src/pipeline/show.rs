@@ -29,16 +29,10 @@ pub struct ShowRequest {
     pub llvm_profdata: bool,
 }
 
-/// True when `input` and `output` name the same file: the same spelling, or (when both
-/// exist) the same canonical path. Writing the listing there would destroy the input.
+/// True when `input` and `output` name the same file: the same spelling, or the same file
+/// (device and inode) by whatever names. Writing the report there would destroy the input.
 pub(crate) fn same_file(input: &Path, output: &Path) -> bool {
-    if input == output {
-        return true;
-    }
-    match (std::fs::canonicalize(input), std::fs::canonicalize(output)) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    }
+    super::inputs::same_file(input, output)
 }
 
 /// Describes the files of `r` and writes the report; returns the readers' warnings.

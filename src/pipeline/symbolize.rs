@@ -60,10 +60,12 @@ pub struct SymbolizeOutcome {
 }
 
 /// Splits `FILE@BASE`; BASE is hex with `0x` or decimal. A path that itself contains `@`
-/// needs an explicit `@BASE` (the last `@` separates).
-pub fn parse_r2r_arg(s: &str) -> Result<(PathBuf, u64)> {
-    match s.rsplit_once('@') {
+/// needs an explicit `@BASE` (the last `@` separates). FILE is taken as given, whatever bytes
+/// it holds.
+pub fn parse_r2r_arg(s: &std::ffi::OsStr) -> Result<(PathBuf, u64)> {
+    match super::inputs::split_os(s, b'@', true) {
         Some((file, base)) if !file.is_empty() => {
+            let base = base.to_string_lossy();
             let b = base.trim();
             let v = match b.strip_prefix("0x").or_else(|| b.strip_prefix("0X")) {
                 Some(h) => u64::from_str_radix(h, 16),
@@ -71,7 +73,8 @@ pub fn parse_r2r_arg(s: &str) -> Result<(PathBuf, u64)> {
             }
             .map_err(|_| {
                 request_error(format!(
-                    "--r2rmap {s:?}: BASE {base:?} is not a number (hex with 0x, or decimal)"
+                    "--r2rmap {:?}: BASE {base:?} is not a number (hex with 0x, or decimal)",
+                    s.to_string_lossy()
                 ))
             })?;
             Ok((PathBuf::from(file), v))
