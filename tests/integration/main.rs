@@ -21,6 +21,7 @@ mod iprof;
 mod iprof_props;
 mod iprof_stream;
 mod jit_inputs;
+mod jit_layouts;
 mod jit_wild;
 mod jitdump;
 mod libstdcxx_sort;

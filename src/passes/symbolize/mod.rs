@@ -391,6 +391,8 @@ pub struct SymbolizeStats {
     pub resolved_early: u64,
     /// Mapping events (`perf script --show-mmap-events`) of processes read.
     pub mapping_events: u64,
+    /// Task events (`perf script --show-task-events`: forks and comms) read.
+    pub task_events: u64,
     /// Resolved frames perf printed relative to a file mapping (made absolute through the
     /// mapping events).
     pub resolved_file_relative: u64,
@@ -435,7 +437,8 @@ impl SymbolizeStats {
                 "{} [unknown] frames of samples whose id (e.g. {}) matches no process of the \
                  jitdumps and perf maps would resolve in another process: plain `perf script` \
                  prints the thread id, not the process id; write the samples with \
-                 `perf script -F comm,pid,tid,time,ip,sym,dso`, or pass --pid",
+                 `perf script -F comm,pid,tid,time,ip,sym,dso` (or add --show-task-events, \
+                 whose fork events name each thread's process), or pass --pid",
                 self.unmatched_process,
                 self.unmatched_example.unwrap_or(0)
             ));
@@ -541,11 +544,16 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     let mut last_perf: Option<(&str, u32)> = None;
     let mut rs = SampleResolver::new(sym, opts);
     let mut mappings = Vec::new();
+    let mut threads = Vec::new();
     let mut resolved = Vec::with_capacity(128);
     while let Some(h) = samples.next_sample(&mut frames)? {
         samples.take_mappings(&mut mappings);
         for m in mappings.drain(..) {
             rs.add_mapping(m);
+        }
+        samples.take_threads(&mut threads);
+        for t in threads.drain(..) {
+            rs.add_thread(t);
         }
         rs.resolve_sample(&h, &frames, &mut resolved);
         key.clear();
@@ -593,6 +601,8 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     }
     samples.take_mappings(&mut mappings);
     rs.stats.mapping_events += mappings.len() as u64;
+    samples.take_threads(&mut threads);
+    rs.stats.task_events += threads.len() as u64;
     out.stats = rs.stats;
     if out.stats.samples == 0 {
         return Err(Error::new(ErrorKind::Malformed {
@@ -623,8 +633,8 @@ impl Stacks {
         self.jit_frames.get(id as usize).copied().unwrap_or(false)
     }
 
-    /// The folded-stacks lines (`comm;outermost;…;innermost COUNT`), sorted, one per
-    /// distinct stack.
+    /// The folded-stacks lines (`comm;outermost;…;innermost COUNT`, without `comm;` when
+    /// the text has no comms), sorted, one per distinct stack.
     pub fn folded_lines(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
             .stacks
@@ -632,9 +642,14 @@ impl Stacks {
             .map(|(k, c)| {
                 let mut s = String::new();
                 if let Some((comm, frames)) = k.split_first() {
-                    s.push_str(&folded_frame(self.names.get(*comm)));
-                    for f in frames.iter().rev() {
-                        s.push(';');
+                    // A text without comms (`perf script -F` without `comm`): the stack
+                    // starts with its outermost frame.
+                    let comm = self.names.get(*comm);
+                    s.push_str(&folded_frame(comm));
+                    for (i, f) in frames.iter().rev().enumerate() {
+                        if i > 0 || !comm.is_empty() {
+                            s.push(';');
+                        }
                         s.push_str(&folded_frame(self.names.get(*f)));
                     }
                 }
@@ -848,6 +863,7 @@ mod tests {
                 sym,
                 sym_off: None,
                 dso: None,
+                absolute: false,
             })
             .collect();
         (h, f)

@@ -19,7 +19,7 @@
 //!   time covers is counted: sample times before every load are what relative times
 //!   (`perf script --reltime`) or a clock other than the jitdump's give.
 
-use crate::ir::code::{Mapping, SampleFrame, SampleHeader};
+use crate::ir::code::{Mapping, SampleFrame, SampleHeader, ThreadOf};
 use crate::ir::fx::FxHashMap;
 
 use super::index::Hit;
@@ -81,7 +81,7 @@ pub fn is_file_relative(dso: Option<&str>) -> bool {
 pub struct SampleResolver<'s, 'a> {
     sym: &'s Symbolizer,
     opts: SymbolizeOptions,
-    /// Thread → process, from mapping events.
+    /// Thread → process, from mapping and task events.
     threads: FxHashMap<u32, u32>,
     /// File-backed mappings per process, in event order.
     files: FxHashMap<u32, Vec<Mapping<'a>>>,
@@ -119,6 +119,14 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         if is_file_relative(Some(m.path)) {
             self.files.entry(m.pid).or_default().push(m);
         }
+    }
+
+    /// Learns a task event: thread `tid` belongs to process `pid` (a fork or comm event of
+    /// `perf script --show-task-events`, in input order).
+    pub fn add_thread(&mut self, t: ThreadOf) {
+        self.stats.task_events += 1;
+        self.threads.insert(t.tid, t.pid);
+        self.threads.entry(t.pid).or_insert(t.pid);
     }
 
     /// The process of a sample (see the module documentation).
@@ -188,7 +196,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                 self.slots.push((None, false));
                 continue;
             }
-            let relative = is_file_relative(f.dso);
+            let relative = !f.absolute && is_file_relative(f.dso);
             let addr = if relative {
                 let a = self.absolute(pid, f.dso.unwrap_or(""), f.ip);
                 unmapped += u64::from(a.is_none());
@@ -344,6 +352,7 @@ mod tests {
             sym: crate::ir::code::UNKNOWN,
             sym_off: None,
             dso: None,
+            absolute: false,
         };
         r.resolve_sample(&header(None, Some(8)), &[f], &mut out);
         assert!(out[0].is_none());
@@ -385,6 +394,7 @@ mod tests {
             sym: crate::ir::code::UNKNOWN,
             sym_off: None,
             dso: None,
+            absolute: false,
         };
         let mut h = header(Some(5), None);
         h.time_ns = Some(3);
