@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates testdata/jit/layouts/ and testdata/jit/two-vms/ (perf script's text in many
-# field layouts, and two JIT processes in one recording) and testdata/jit/cpython313/ (the
-# jitdump CPython 3.13 writes). Needs root (or perf_event_paranoid <= 1), perf and node 20;
-# CPYTHON313 names a CPython 3.13 interpreter for the last one. Usage:
-#   regenerate_layouts.sh [layouts] [two-vms] [cpython313]   (default: all three)
+# field layouts, and two JIT processes in one recording), testdata/jit/nul-map/ (a perf map
+# whose lines are glued by NUL bytes) and testdata/jit/cpython313/ (the jitdump CPython 3.13
+# writes). Needs root (or perf_event_paranoid <= 1), perf and node 20; CPYTHON313 names a
+# CPython 3.13 interpreter for the last one. Usage:
+#   regenerate_layouts.sh [layouts] [two-vms] [nul-map] [cpython313]   (default: all)
 # Used by tests/integration/jit_layouts.rs; see testdata/jit/README.md. The test suite never
 # runs perf, node or python.
 set -euo pipefail
@@ -117,6 +118,35 @@ two_vms_scenario() {
   echo "two-vms: processes" $pids
 }
 
+# A perf map whose entries are glued by NUL bytes, as .NET 8 writes some of them
+# (`START SIZE name\0START SIZE name\n`): node's map (shrunk to the sampled lines) with every
+# second line glued onto the line before it. perf ends a name at the NUL and ignores the
+# rest of the line, so the glued entries name nothing; "mapped" is perf's own reading.
+nul_map_scenario() {
+  local dir="$work/nul-map" out="$here/nul-map" pid
+  mkdir -p "$dir" "$out"
+  cp "$here/src/workers.js" "$dir/"
+  (cd "$dir" && perf record -q -k mono -g -F 99 -o perf.data -- \
+     node --perf-basic-prof --interpreted-frames-native-stack workers.js 4 >/dev/null)
+  pid=$(perf script -i "$dir/perf.data" -F pid 2>/dev/null | sed -n 1p | tr -d ' ')
+  mv "/tmp/perf-$pid.map" "$dir/perf.map"
+  script "$dir/perf.data" "$out/raw.txt.gz" -F comm,pid,tid,time,ip,sym,dso
+  shrink_map "$dir/perf.map" "$out/raw.txt.gz"
+  python3 - "$dir/perf.map" <<'PY'
+import sys
+lines = open(sys.argv[1], "rb").read().split(b"\n")[:-1]
+out = b""
+for k in range(0, len(lines), 2):
+    out += b"\0".join(lines[k:k + 2]) + b"\n"
+open(sys.argv[1], "wb").write(out)
+PY
+  cp "$dir/perf.map" "/tmp/perf-$pid.map"
+  script "$dir/perf.data" "$out/mapped.txt.gz" -F comm,pid,tid,time,ip,sym,dso
+  rm -f "/tmp/perf-$pid.map"
+  gzip -9 -n -c "$dir/perf.map" > "$out/perf-$pid.map.gz"
+  echo "nul-map: perf-$pid.map, $(wc -l < "$dir/perf.map") lines"
+}
+
 # CPython 3.13 with -X perf_jit writes /tmp/jit-PID.dump (no samples are needed: `show` reads
 # it). Its UNWINDING_INFO records round mapped_size up to 16 bytes.
 cpython_scenario() {
@@ -130,11 +160,12 @@ cpython_scenario() {
 }
 
 want() { [ $# -eq 0 ] || [[ " $* " == *" $scenario "* ]]; }
-for scenario in layouts two-vms cpython313; do
+for scenario in layouts two-vms nul-map cpython313; do
   want "$@" || continue
   case $scenario in
     layouts) layouts_scenario ;;
     two-vms) two_vms_scenario ;;
+    nul-map) nul_map_scenario ;;
     cpython313) cpython_scenario ;;
   esac
 done

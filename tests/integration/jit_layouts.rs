@@ -104,20 +104,30 @@ fn samples(text: &[u8]) -> Vec<(SampleHeader<'_>, Vec<SampleFrame<'_>>)> {
 /// and each frame perf named from the map named the same by us. Returns the frames we
 /// resolved.
 fn check_layout(lay: &Layout, maps: &[(String, Vec<u8>)]) -> u64 {
-    let mut b = SymbolizerBuilder::new();
-    for (name, bytes) in maps {
-        b.add_source(perf_map_source(Path::new(name), bytes))
-            .unwrap();
-    }
-    let sym = b.build().unwrap();
     let raw_text = jit_gz(&format!("layouts/raw.{}.txt", lay.name));
     let exp_text = jit_gz(if lay.inline {
         "layouts/mapped.inline.txt"
     } else {
         "layouts/mapped.default.txt"
     });
-    let exp = samples(&exp_text);
-    let mut r = PerfScriptReader::new(&raw_text);
+    check_against(lay, maps, &raw_text, &exp_text)
+}
+
+/// [`check_layout`] of a text `raw_text` against perf's names in `exp_text`.
+fn check_against(
+    lay: &Layout,
+    maps: &[(String, Vec<u8>)],
+    raw_text: &[u8],
+    exp_text: &[u8],
+) -> u64 {
+    let mut b = SymbolizerBuilder::new();
+    for (name, bytes) in maps {
+        b.add_source(perf_map_source(Path::new(name), bytes))
+            .unwrap();
+    }
+    let sym = b.build().unwrap();
+    let exp = samples(exp_text);
+    let mut r = PerfScriptReader::new(raw_text);
     let mut rs = SampleResolver::new(&sym, &SymbolizeOptions::default());
     let (mut frames, mut out, mut mappings) = (Vec::new(), Vec::new(), Vec::new());
     let mut threads = Vec::new();
@@ -141,7 +151,7 @@ fn check_layout(lay: &Layout, maps: &[(String, Vec<u8>)]) -> u64 {
         assert_eq!(h.comm, if lay.comm { eh.comm } else { "" }, "{at}");
         assert_eq!(h.pid.or(h.tid).or(h.id).is_some(), lay.ids, "{at}: {h:?}");
         if let Some(t) = h.tid {
-            assert_eq!(Some(t), eh.id, "{at}");
+            assert_eq!(Some(t), eh.tid.or(eh.id), "{at}");
         }
         assert_eq!(
             h.time_ns.map(|t| t / 1000),
@@ -288,4 +298,30 @@ fn folded_stacks_are_the_same_in_every_layout() {
             assert_eq!(ours, without_comm(&expected), "{}", lay.name);
         }
     }
+}
+
+/// A perf map whose entries are glued by NUL bytes (as .NET 8 writes some): perf ends a name
+/// at the NUL and ignores the rest of the line, glued entries included. We name every frame
+/// as perf does (testdata/jit/nul-map: every second line glued on), write no NUL, and say
+/// what happened.
+#[test]
+fn nul_glued_perf_map_lines_are_read_as_perf_reads_them() {
+    let maps = maps("nul-map");
+    assert!(maps[0].1.contains(&0));
+    let lay = l("full", true, true, true, true, false);
+    let raw = jit_gz("nul-map/raw.txt");
+    let n = check_against(&lay, &maps, &raw, &jit_gz("nul-map/mapped.txt"));
+    assert!(n > 50, "{n}");
+    let dir = tempdir();
+    let (ours, err) = folded(dir.path(), &maps, &raw);
+    assert!(!ours.contains('\0'), "{ours}");
+    assert!(
+        err.contains("NUL") && err.contains("as perf does") && err.contains("line 1"),
+        "{err}"
+    );
+    let map = dir.path().join(&maps[0].0);
+    let out = run_ours([std::ffi::OsStr::new("show"), map.as_os_str()]);
+    assert_ok(&out, "show perf map");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("NUL") && text.contains("glued"), "{text}");
 }
