@@ -325,3 +325,34 @@ fn nul_glued_perf_map_lines_are_read_as_perf_reads_them() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(text.contains("NUL") && text.contains("glued"), "{text}");
 }
+
+/// .NET 8 with write-xor-execute (the default) runs JIT code from a file mapping,
+/// `/memfd:doublemapper (deleted)`, whose frames perf prints relative to the "file". With only
+/// a perf map and no mapping events none resolves; the run says why and what to add. With
+/// `--show-mmap-events` they resolve.
+#[test]
+fn memfd_jit_code_without_mappings_gets_a_hint() {
+    let dir = tempdir();
+    let maps = vec![(
+        "perf-4242.map".to_string(),
+        b"0x7f0000002000 100 instance void [JitWork] JitWork.Program::Crunch(int32)[OptimizedTier1]\n"
+            .to_vec(),
+    )];
+    let sample = "dotnet  4242 [000]   100.000001:     250000 cpu-clock: \n\
+                  \t            2040 [unknown] (/memfd:doublemapper (deleted))\n\
+                  \t            1234 main (/usr/bin/dotnet)\n\n";
+    let (ours, err) = folded(dir.path(), &maps, sample.as_bytes());
+    assert!(ours.contains("[unknown]"), "{ours}");
+    assert!(
+        err.contains("warning")
+            && err.contains("/memfd:doublemapper (deleted)")
+            && err.contains("--show-mmap-events"),
+        "{err}"
+    );
+    let with_mmap = format!(
+        "dotnet  4242 [000]   100.000000: PERF_RECORD_MMAP2 4242/4242: [0x7f0000000000(0x10000) @ 0 00:01 5 0]: r-xp /memfd:doublemapper (deleted)\n{sample}"
+    );
+    let (ours, err) = folded(dir.path(), &maps, with_mmap.as_bytes());
+    assert!(!err.contains("warning"), "{err}");
+    assert!(ours.contains("JitWork.Program::Crunch"), "{ours}");
+}

@@ -264,6 +264,16 @@ impl Symbolizer {
         !self.jit.is_empty()
     }
 
+    /// True if some input can describe code inside file mappings: jitdumps (V8's builtins
+    /// in Debian's libnode.so.108, .NET 8's ReadyToRun code in `.dll` images) and r2rmaps.
+    pub fn describes_file_code(&self) -> bool {
+        self.has_jitdumps()
+            || self
+                .sources
+                .iter()
+                .any(|s| s.kind == Some(SourceKind::R2rMap))
+    }
+
     /// The process all per-process inputs belong to, if they all belong to one.
     pub fn single_process(&self) -> Option<u32> {
         match self.pids.as_slice() {
@@ -375,7 +385,7 @@ pub struct SymbolizeOptions {
 }
 
 /// Counts of one symbolisation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SymbolizeStats {
     /// Samples read.
     pub samples: u64,
@@ -397,10 +407,20 @@ pub struct SymbolizeStats {
     /// mapping events).
     pub resolved_file_relative: u64,
     /// Unknown frames perf printed relative to a file mapping that no mapping event
-    /// covers (not looked up), counted when there are jitdumps (whose loads can lie in
-    /// file mappings); reported when they are at least 1% of the unknown frames and the
-    /// text has no mapping events.
+    /// covers (not looked up), counted where JIT code can lie: in any file mapping when an
+    /// input can describe such code ([`Symbolizer::describes_file_code`]), else in the
+    /// mappings .NET runs JIT code from (`/memfd:doublemapper (deleted)`); reported when
+    /// they are at least 1% of the unknown frames.
     pub file_relative_unmapped: u64,
+    /// The file mappings holding those frames (at most three; those JIT code is known to
+    /// live in first, then by count), with their counts.
+    pub unmapped_dsos: Vec<(String, u64)>,
+    /// Unresolved frames of samples whose process is known that the inputs of another
+    /// process would resolve (reported when they are at least 10% of the unknown frames:
+    /// the inputs are probably of another run).
+    pub other_process: u64,
+    /// The process of one such frame.
+    pub other_process_example: Option<u32>,
     /// Unresolved frames that a jitdump load *later* than the sample covers.
     pub later_load_only: u64,
     /// Unresolved frames of samples whose lone id matched no process that another
@@ -414,6 +434,40 @@ pub struct SymbolizeStats {
 }
 
 impl SymbolizeStats {
+    /// The warning for unknown frames in file mappings that no mapping event covers.
+    fn unmapped_warning(&self) -> String {
+        let files: Vec<String> = self
+            .unmapped_dsos
+            .iter()
+            .map(|(d, n)| format!("{n} in {d}"))
+            .collect();
+        let why = if self
+            .unmapped_dsos
+            .iter()
+            .any(|(d, _)| d.starts_with("/memfd:doublemapper"))
+        {
+            "; .NET runs its JIT code from /memfd:doublemapper when write-xor-execute is on \
+             (the default; DOTNET_EnableWriteXorExecute=0 puts it in anonymous memory), and \
+             .NET 8's jitdumps describe the precompiled code of its .dll images"
+        } else {
+            ""
+        };
+        let fix = if self.mapping_events == 0 {
+            "write the samples with `perf script --show-mmap-events`"
+        } else {
+            "no mmap event of the sample's process covers them: write the samples with \
+             `perf script -F comm,pid,tid,time,ip,sym,dso --show-mmap-events`"
+        };
+        format!(
+            "{} of the {} [unknown] frames lie in file mappings ({}), whose addresses perf \
+             prints relative to the file{why}; JIT code there resolves only through the \
+             mappings: {fix}",
+            self.file_relative_unmapped,
+            self.unknown_frames,
+            files.join(", ")
+        )
+    }
+
     /// Frames left `[unknown]`.
     pub fn unresolved(&self) -> u64 {
         self.unknown_frames - self.resolved_jitdump - self.resolved_map
@@ -445,16 +499,18 @@ impl SymbolizeStats {
         }
         // A few unknown frames in libraries are normal (stripped code); JIT code inside a
         // file mapping makes many.
-        if self.mapping_events == 0
-            && self.file_relative_unmapped > 0
+        if self.file_relative_unmapped > 0
             && self.file_relative_unmapped.saturating_mul(100) >= self.unknown_frames
         {
+            w.push(self.unmapped_warning());
+        }
+        if self.other_process.saturating_mul(10) >= self.unknown_frames && self.other_process > 0 {
             w.push(format!(
-                "{} of the {} [unknown] frames lie in file-backed mappings, whose addresses \
-                 perf prints relative to the file; if JIT code lives there (e.g. V8's \
-                 builtins inside Debian's libnode.so.108) it can be resolved only with the \
-                 mappings: write the samples with `perf script --show-mmap-events`",
-                self.file_relative_unmapped, self.unknown_frames
+                "{} [unknown] frames (e.g. of process {}) are covered only by the jitdumps or \
+                 perf maps of another process: are the inputs from this recording? (a perf \
+                 map applies to the process its name `perf-PID.map` says)",
+                self.other_process,
+                self.other_process_example.unwrap_or(0)
             ));
         }
         w
@@ -603,7 +659,7 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     rs.stats.mapping_events += mappings.len() as u64;
     samples.take_threads(&mut threads);
     rs.stats.task_events += threads.len() as u64;
-    out.stats = rs.stats;
+    out.stats = rs.finish();
     if out.stats.samples == 0 {
         return Err(Error::new(ErrorKind::Malformed {
             what: "perf script",

@@ -75,6 +75,26 @@ pub fn is_file_relative(dso: Option<&str>) -> bool {
     !perf_map
 }
 
+/// True if .NET's JIT code can lie in this file mapping: the double mapping it runs JIT
+/// code from when write-xor-execute is on (`/memfd:doublemapper (deleted)`), which only a
+/// perf map may describe.
+fn is_jit_file(dso: &str) -> bool {
+    dso.starts_with("/memfd:")
+}
+
+/// True if a file mapping is one JIT runtimes are known to put code described by their
+/// jitdumps or maps in: .NET's double mapping, its ReadyToRun images (`.dll`, described by
+/// .NET 8's jitdumps), and the `libnode` whose embedded V8 builtins Debian's node 18
+/// announces in its jitdump.
+fn holds_jit_code(dso: &str) -> bool {
+    is_jit_file(dso)
+        || dso.ends_with(".dll")
+        || dso
+            .rsplit('/')
+            .next()
+            .is_some_and(|f| f.starts_with("libnode.so"))
+}
+
 /// Resolves samples one after the other, learning threads and file mappings from the
 /// mapping events met on the way. `'s`: the symbolizer; `'a`: the sample text.
 #[derive(Debug)]
@@ -85,6 +105,8 @@ pub struct SampleResolver<'s, 'a> {
     threads: FxHashMap<u32, u32>,
     /// File-backed mappings per process, in event order.
     files: FxHashMap<u32, Vec<Mapping<'a>>>,
+    /// Unknown frames in file mappings no mapping event covers, per file.
+    unmapped: FxHashMap<Box<str>, u64>,
     /// Counts so far.
     pub stats: SymbolizeStats,
     queries: Vec<(u64, u64)>,
@@ -103,6 +125,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             opts: *opts,
             threads: FxHashMap::default(),
             files: FxHashMap::default(),
+            unmapped: FxHashMap::default(),
             stats: SymbolizeStats::default(),
             queries: Vec::with_capacity(128),
             slots: Vec::with_capacity(128),
@@ -127,6 +150,20 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         self.stats.task_events += 1;
         self.threads.insert(t.tid, t.pid);
         self.threads.entry(t.pid).or_insert(t.pid);
+    }
+
+    /// The counts, with the file mapping holding the most unknown frames no mapping event
+    /// covers.
+    pub fn finish(mut self) -> SymbolizeStats {
+        let mut v: Vec<(&Box<str>, &u64)> = self.unmapped.iter().collect();
+        // Files JIT code is known to live in first, then by count.
+        v.sort_by(|a, b| (holds_jit_code(b.0), b.1, a.0).cmp(&(holds_jit_code(a.0), a.1, b.0)));
+        self.stats.unmapped_dsos = v
+            .into_iter()
+            .take(3)
+            .map(|(d, n)| (d.to_string(), *n))
+            .collect();
+        self.stats
     }
 
     /// The process of a sample (see the module documentation).
@@ -190,7 +227,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         // mapping covers).
         self.queries.clear();
         self.slots.clear();
-        let mut unmapped = 0u64;
+        let file_code = self.sym.describes_file_code();
         for f in frames {
             if !f.is_unknown() {
                 self.slots.push((None, false));
@@ -198,8 +235,17 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             }
             let relative = !f.absolute && is_file_relative(f.dso);
             let addr = if relative {
-                let a = self.absolute(pid, f.dso.unwrap_or(""), f.ip);
-                unmapped += u64::from(a.is_none());
+                let dso = f.dso.unwrap_or("");
+                let a = self.absolute(pid, dso, f.ip);
+                if a.is_none() && (file_code || is_jit_file(dso)) {
+                    self.stats.file_relative_unmapped += 1;
+                    match self.unmapped.get_mut(dso) {
+                        Some(n) => *n += 1,
+                        None => {
+                            self.unmapped.insert(dso.into(), 1);
+                        }
+                    }
+                }
                 a
             } else {
                 Some(f.ip)
@@ -211,9 +257,6 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                 }
                 None => self.slots.push((None, relative)),
             }
-        }
-        if self.sym.has_jitdumps() {
-            self.stats.file_relative_unmapped += unmapped;
         }
         self.sym.resolve_batch(
             pid,
@@ -257,11 +300,14 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                         .is_some_and(|l| l.from_jitdump)
                     {
                         st.later_load_only += 1;
-                    } else if let ProcessMatch::Unmatched(id) = pm
-                        && self.sym.resolve(None, a, t, 0).is_some()
-                    {
-                        st.unmatched_process += 1;
-                        st.unmatched_example.get_or_insert(id);
+                    } else if pid.is_some() && self.sym.resolve(None, a, t, 0).is_some() {
+                        if let ProcessMatch::Unmatched(id) = pm {
+                            st.unmatched_process += 1;
+                            st.unmatched_example.get_or_insert(id);
+                        } else {
+                            st.other_process += 1;
+                            st.other_process_example = st.other_process_example.or(pid);
+                        }
                     }
                 }
             }
@@ -373,6 +419,29 @@ mod tests {
         };
         let r = SampleResolver::new(&one, &opts);
         assert_eq!(r.process_of(&header(Some(9), None)), ProcessMatch::Given(3));
+    }
+
+    #[test]
+    fn frames_only_another_process_covers_are_reported() {
+        let two = sym(&[5, 6]);
+        let mut r = SampleResolver::new(&two, &SymbolizeOptions::default());
+        let f = SampleFrame {
+            ip: 0x5005,
+            sym: crate::ir::code::UNKNOWN,
+            sym_off: None,
+            dso: None,
+            absolute: false,
+        };
+        let mut out = Vec::new();
+        r.resolve_sample(&header(Some(6), None), &[f], &mut out);
+        assert!(out[0].is_none());
+        let st = r.finish();
+        assert_eq!((st.other_process, st.other_process_example), (1, Some(6)));
+        assert!(
+            st.warnings()[0].contains("another process"),
+            "{:?}",
+            st.warnings()
+        );
     }
 
     #[test]
