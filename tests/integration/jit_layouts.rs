@@ -356,3 +356,19 @@ fn memfd_jit_code_without_mappings_gets_a_hint() {
     assert!(!err.contains("warning"), "{err}");
     assert!(ours.contains("JitWork.Program::Crunch"), "{ours}");
 }
+
+/// CPython 3.13's jitdump (`-X perf_jit`, testdata/jit/cpython313) rounds each UNWINDING_INFO
+/// record's mapped_size up to 16 bytes, beyond its unwinding_size; perf takes mapped_size
+/// only as the length to map, so `show` reports no problem with it (it reported one per
+/// record), while a real inconsistency still is one.
+#[test]
+fn cpython313_jitdump_shows_without_false_warnings() {
+    let dir = tempdir();
+    let dump = dir.path().join("jit-1.dump");
+    std::fs::write(&dump, jit_gz("cpython313/jit.dump")).unwrap();
+    let out = run_ours([std::ffi::OsStr::new("show"), dump.as_os_str()]);
+    assert_ok(&out, "show cpython jitdump");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("CODE_UNWINDING_INFO"), "{text}");
+    assert!(text.contains("warnings: 0"), "{text}");
+}
