@@ -421,6 +421,10 @@ pub struct SymbolizeStats {
     pub other_process: u64,
     /// The process of one such frame.
     pub other_process_example: Option<u32>,
+    /// Unresolved frames at addresses in no mapping of their process (perf prints their
+    /// DSO as `[unknown]`): what walking a stack without frame pointers leaves; reported
+    /// when they are at least a quarter of the unknown frames.
+    pub no_mapping: u64,
     /// Unresolved frames that a jitdump load *later* than the sample covers.
     pub later_load_only: u64,
     /// Unresolved frames of samples whose lone id matched no process that another
@@ -503,6 +507,15 @@ impl SymbolizeStats {
             && self.file_relative_unmapped.saturating_mul(100) >= self.unknown_frames
         {
             w.push(self.unmapped_warning());
+        }
+        if self.no_mapping > 0 && self.no_mapping.saturating_mul(4) >= self.unknown_frames {
+            w.push(format!(
+                "{} of the {} [unknown] frames are at addresses in no mapping of their \
+                 process (perf prints their DSO as [unknown]): no JIT code is there; such \
+                 frames are what walking a stack without frame pointers leaves (record with \
+                 `perf record --call-graph dwarf`, or have the runtime keep frame pointers)",
+                self.no_mapping, self.unknown_frames
+            ));
         }
         if self.other_process.saturating_mul(10) >= self.unknown_frames && self.other_process > 0 {
             w.push(format!(

@@ -293,6 +293,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                     }
                 }
                 None => {
+                    st.no_mapping += u64::from(f.dso == Some("[unknown]"));
                     let (a, _) = self.queries.get(q).copied().unwrap_or_default();
                     if self
                         .sym
@@ -439,6 +440,28 @@ mod tests {
         assert_eq!((st.other_process, st.other_process_example), (1, Some(6)));
         assert!(
             st.warnings()[0].contains("another process"),
+            "{:?}",
+            st.warnings()
+        );
+    }
+
+    #[test]
+    fn frames_in_no_mapping_are_reported() {
+        let one = sym(&[5]);
+        let mut r = SampleResolver::new(&one, &SymbolizeOptions::default());
+        let f = SampleFrame {
+            ip: 0x55913452a498,
+            sym: crate::ir::code::UNKNOWN,
+            sym_off: None,
+            dso: Some("[unknown]"),
+            absolute: false,
+        };
+        let mut out = Vec::new();
+        r.resolve_sample(&header(Some(5), None), &[f, f, f], &mut out);
+        let st = r.finish();
+        assert_eq!(st.no_mapping, 3);
+        assert!(
+            st.warnings()[0].contains("frame pointers"),
             "{:?}",
             st.warnings()
         );
