@@ -53,6 +53,8 @@ pub struct PerfScriptReader<'a> {
     threads: Vec<ThreadOf>,
     /// Task events (fork, comm) read in all.
     task_events: u64,
+    /// Scratch space for the tokens of a header.
+    toks: Vec<layout::Tok<'a>>,
 }
 
 fn err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
@@ -317,6 +319,7 @@ impl<'a> PerfScriptReader<'a> {
             mapping_events: 0,
             threads: Vec::new(),
             task_events: 0,
+            toks: Vec::new(),
         }
     }
 
@@ -447,7 +450,7 @@ impl<'a> PerfScriptReader<'a> {
     fn skip_source_lines(&mut self, lay: &Layout) {
         while let Some((l, _)) = self.peek_line() {
             let text = std::str::from_utf8(l).unwrap_or("");
-            if !is_source_line(l) || lay.read(text).is_some() {
+            if !is_source_line(l) || lay.read_with(text, &mut self.toks).is_some() {
                 break;
             }
             self.next_line();
@@ -482,7 +485,9 @@ impl<'a> PerfScriptReader<'a> {
             ..SampleHeader::default()
         };
         if let Some((text, line)) = header {
-            let r = lay.read(text).ok_or_else(|| misfit(line, text, &lay))?;
+            let r = lay
+                .read_with(text, &mut self.toks)
+                .ok_or_else(|| misfit(line, text, &lay))?;
             h.line = line;
             h.comm = r.comm;
             (h.pid, h.tid, h.id) = (r.pid, r.tid, r.id);

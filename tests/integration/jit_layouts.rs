@@ -372,3 +372,35 @@ fn cpython313_jitdump_shows_without_false_warnings() {
     assert!(text.contains("CODE_UNWINDING_INFO"), "{text}");
     assert!(text.contains("warnings: 0"), "{text}");
 }
+
+/// Every layout's text, cut anywhere and with bytes changed anywhere, reads to an end or to
+/// an error naming a line — never a panic — and `sniff` answers.
+#[test]
+fn damaged_texts_of_every_layout_end_or_fail_cleanly() {
+    let mut g = crate::common::Gen(0x5eed);
+    for lay in &LAYOUTS {
+        let text = jit_gz(&format!("layouts/raw.{}.txt", lay.name));
+        for k in 0..60 {
+            let mut t = text.clone();
+            let cut = g.below(t.len() as u64 + 1) as usize;
+            t.truncate(cut.max(1));
+            for _ in 0..k % 4 {
+                let at = g.below(t.len() as u64) as usize;
+                t[at] = [b' ', b'\t', b'\n', b'/', b':', b'[', b'0', 0xff][g.below(8) as usize];
+            }
+            let _ = pgo_merge::frontends::perf_script::sniff(&t);
+            let mut r = PerfScriptReader::new(&t);
+            let mut f = Vec::new();
+            loop {
+                match r.next_sample(&mut f) {
+                    Ok(Some(_)) => {}
+                    Ok(None) => break,
+                    Err(e) => {
+                        assert!(e.line().is_some(), "{}: {e}", lay.name);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+}

@@ -151,8 +151,14 @@ impl Layout {
 
     /// Reads a header line under this layout; `None` if it does not fit.
     pub fn read<'a>(&self, text: &'a str) -> Option<Header<'a>> {
-        let toks: Vec<Tok<'a>> = tokens(text).take(MAX_TOKENS).collect();
-        self.read_tokens(text, &toks)
+        self.read_with(text, &mut Vec::new())
+    }
+
+    /// [`Layout::read`] with `toks` as scratch space (no allocation once it has grown).
+    pub fn read_with<'a>(&self, text: &'a str, toks: &mut Vec<Tok<'a>>) -> Option<Header<'a>> {
+        toks.clear();
+        toks.extend(tokens(text).take(MAX_TOKENS));
+        self.read_tokens(text, toks)
     }
 
     fn read_tokens<'a>(&self, text: &'a str, toks: &[Tok<'a>]) -> Option<Header<'a>> {
