@@ -556,7 +556,7 @@ pub fn sniff(data: &[u8]) -> bool {
     if let Ok(t) = std::str::from_utf8(first)
         && let Some(at) = layout::event_at(t)
     {
-        return t.starts_with(|c: char| !c.is_whitespace()) && parse_event(t, at, 1).is_ok();
+        return parse_event(t, at, 1).is_ok();
     }
     let Ok(Some(lay)) = layout::infer(head, 0) else {
         return false;
@@ -663,6 +663,11 @@ mod tests {
         assert_eq!(s[0].0.line, 2);
         assert!(s[1].1[0].is_unknown());
         assert!(sniff(t.as_bytes()));
+        assert!(sniff(b" 9578/9578    893.368861: \n\t 17 f (/x)\n"));
+        assert!(sniff(
+            b"    0/0         0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n"
+        ));
+        assert!(!sniff(b"foo\n# Func Hash:\n1234\n"));
         // Task events name the threads of processes.
         let t = "node  9578 [000]   893.593271: PERF_RECORD_FORK(9578:9619):(9578:9578)\n\
                  node  9578 [000]   893.344705: PERF_RECORD_COMM exec: node:9578/9578\n\
