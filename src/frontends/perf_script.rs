@@ -668,6 +668,15 @@ mod tests {
             b"    0/0         0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n"
         ));
         assert!(!sniff(b"foo\n# Func Hash:\n1234\n"));
+        // `-F +insn`, `+insnlen`: lines under the call chain.
+        let t = "node  7328   864.006019: \n\t 1 f (/x)\n ilen: 3\n\n\
+                 node  7329   864.006020: \n\t 2 g (/x)\n insn: 4c 39 ea\n\n";
+        let s = all(t);
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            (s[1].0.id, s[1].1.len(), s[1].1[0].sym),
+            (Some(7329), 1, "g")
+        );
         // Task events name the threads of processes.
         let t = "node  9578 [000]   893.593271: PERF_RECORD_FORK(9578:9619):(9578:9578)\n\
                  node  9578 [000]   893.344705: PERF_RECORD_COMM exec: node:9578/9578\n\

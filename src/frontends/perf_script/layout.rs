@@ -486,8 +486,11 @@ fn scan(data: &[u8], first_line: u64) -> Scan<'_> {
         if event_at(t).is_some() {
             continue;
         }
-        // A source line under a frame (or under a sample line when no call chain is shown).
-        if prev != Prev::Blank && t.starts_with("  ") && !t.starts_with("   ") {
+        // Lines under a frame (source lines, `insn`, `ilen`: indented by blanks) or source
+        // lines under a sample line when no call chain is shown.
+        if (prev == Prev::Frame && t.starts_with(' '))
+            || (prev == Prev::Sample && t.starts_with("  ") && !t.starts_with("   "))
+        {
             continue;
         }
         s.headers.push((line, t));
