@@ -195,107 +195,136 @@ impl Layout {
         &self,
         text: &'a str,
         toks: &[Tok<'a>],
-        mut i: usize,
+        i: usize,
         comm: Option<&'a str>,
     ) -> Option<Header<'a>> {
         let mut h = Header {
             comm: comm.unwrap_or(""),
             ..Header::default()
         };
-        let mut prev_end = if i == 0 { 0 } else { toks.get(i - 1)?.end };
-        // Blanks perf prints before a field: a separator after an earlier field, padding
-        // of the previous field (`%-5d` tid), and the field's own right-alignment (`%5d`,
-        // `%10lu`; newer perf versions pad ids to 7, which only adds blanks).
-        let mut carry = 0usize;
-        let next = |i: &mut usize, prev_end: &mut usize, carry: &mut usize, pad: usize| {
-            let t = *toks.get(*i)?;
-            // Only the numbers that a comm or another number could be mistaken for (a lone
-            // id, the period) must show perf's padding: texts written by hand may lack it.
-            let sep = usize::from(*i > 0);
-            let need = if pad > 0 { sep + *carry + pad } else { sep };
-            if t.start - *prev_end < need {
-                return None;
-            }
-            *i += 1;
-            *prev_end = t.end;
-            *carry = 0;
-            Some(t.text)
+        let mut c = Cursor {
+            toks,
+            i,
+            prev_end: if i == 0 { 0 } else { toks.get(i - 1)?.end },
+            carry: 0,
         };
-        match self.ids {
-            Ids::None => {}
-            Ids::One => {
-                let t = toks.get(i)?.text;
-                let id = parse_id(t)?;
-                next(&mut i, &mut prev_end, &mut carry, pad(5, t.len()))?;
-                h.id = id;
-            }
-            Ids::Pair => {
-                let t = toks.get(i)?.text;
-                let (p, tid) = t.split_once('/')?;
-                let (pid_n, tid_n) = (parse_id(p)?, parse_id(tid)?);
-                next(&mut i, &mut prev_end, &mut carry, 0)?;
-                (h.pid, h.tid) = (pid_n, tid_n);
-                carry = pad(5, tid.len());
-            }
-        }
-        if self.cpu {
-            let t = toks.get(i)?.text;
-            let n = t.strip_prefix('[')?.strip_suffix(']')?;
-            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            next(&mut i, &mut prev_end, &mut carry, 0)?;
-        }
-        if self.misc {
-            let t = toks.get(i)?.text;
-            if t.len() > 6 || !t.bytes().all(|b| b"KUHGgMESp".contains(&b)) {
-                return None;
-            }
-            next(&mut i, &mut prev_end, &mut carry, 0)?;
-        }
-        if self.tod {
-            let t = toks.get(i)?.text;
-            next(&mut i, &mut prev_end, &mut carry, 0)?;
-            if t != "disabled" {
-                let clock = toks.get(i)?.text;
-                if !is_date(t) || !is_clock(clock) {
-                    return None;
-                }
-                next(&mut i, &mut prev_end, &mut carry, 0)?;
-            }
-        }
-        if self.time {
-            let t = toks.get(i)?.text;
-            let (ns, unit) = parse_time(t)?;
-            next(&mut i, &mut prev_end, &mut carry, 0)?;
-            h.time = Some((ns, unit));
-        }
-        if self.period {
-            let t = toks.get(i)?.text;
-            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
-                return None;
-            }
-            next(&mut i, &mut prev_end, &mut carry, pad(10, t.len()))?;
-        }
-        if self.event {
-            let t = toks.get(i)?.text;
-            if t.len() < 2 || !t.ends_with(':') || parse_time(t).is_some() {
-                return None;
-            }
-            next(&mut i, &mut prev_end, &mut carry, 0)?;
-        }
-        if let Some(t) = toks.get(i) {
-            // The sampled frame: `%16lx` after one blank.
+        self.read_ids(&mut c, &mut h)?;
+        self.read_cpu_misc_tod(&mut c)?;
+        self.read_time_period_event(&mut c, &mut h)?;
+        if let Some(t) = c.toks.get(c.i) {
+            // The sampled frame: `%16lx` after a blank.
             let ip = t.text;
-            if ip.len() > 16 || !ip.bytes().all(|b| b.is_ascii_hexdigit()) {
-                return None;
-            }
-            if t.start - prev_end < 1 {
+            if ip.len() > 16 || !ip.bytes().all(|b| b.is_ascii_hexdigit()) || t.start == c.prev_end
+            {
                 return None;
             }
             h.frame = Some(text.get(t.start..)?);
         }
         Some(h)
+    }
+
+    fn read_ids(&self, c: &mut Cursor<'_, '_>, h: &mut Header<'_>) -> Option<()> {
+        match self.ids {
+            Ids::None => {}
+            Ids::One => {
+                let t = c.peek()?;
+                h.id = parse_id(t)?;
+                c.take(pad(5, t.len()))?;
+            }
+            Ids::Pair => {
+                let t = c.peek()?;
+                let (p, tid) = t.split_once('/')?;
+                (h.pid, h.tid) = (parse_id(p)?, parse_id(tid)?);
+                c.take(0)?;
+                c.carry = pad(5, tid.len());
+            }
+        }
+        Some(())
+    }
+
+    fn read_cpu_misc_tod(&self, c: &mut Cursor<'_, '_>) -> Option<()> {
+        if self.cpu {
+            let n = c.peek()?.strip_prefix('[')?.strip_suffix(']')?;
+            if n.is_empty() || !n.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            c.take(0)?;
+        }
+        if self.misc {
+            let t = c.peek()?;
+            if t.len() > 6 || !t.bytes().all(|b| b"KUHGgMESp".contains(&b)) {
+                return None;
+            }
+            c.take(0)?;
+        }
+        if self.tod {
+            let t = c.take(0)?;
+            if t != "disabled" && !(is_date(t) && c.peek().is_some_and(is_clock)) {
+                return None;
+            }
+            if t != "disabled" {
+                c.take(0)?;
+            }
+        }
+        Some(())
+    }
+
+    fn read_time_period_event(&self, c: &mut Cursor<'_, '_>, h: &mut Header<'_>) -> Option<()> {
+        if self.time {
+            h.time = Some(parse_time(c.peek()?)?);
+            c.take(0)?;
+        }
+        if self.period {
+            let t = c.peek()?;
+            if t.is_empty() || !t.bytes().all(|b| b.is_ascii_digit()) {
+                return None;
+            }
+            c.take(pad(10, t.len()))?;
+        }
+        if self.event {
+            let t = c.peek()?;
+            if t.len() < 2 || !t.ends_with(':') || parse_time(t).is_some() {
+                return None;
+            }
+            c.take(0)?;
+        }
+        Some(())
+    }
+}
+
+/// Walks the tokens of a header line field by field, checking the blanks perf prints before
+/// each: a separator after an earlier field, the padding of the previous field (`%-5d` tid),
+/// and the field's own right-alignment (`%5d`, `%10lu`; newer perf versions pad ids to 7,
+/// which only adds blanks).
+struct Cursor<'t, 'a> {
+    toks: &'t [Tok<'a>],
+    /// The next token.
+    i: usize,
+    /// Where the previous token ended.
+    prev_end: usize,
+    /// Blanks the previous field pads after itself.
+    carry: usize,
+}
+
+impl<'a> Cursor<'_, 'a> {
+    fn peek(&self) -> Option<&'a str> {
+        self.toks.get(self.i).map(|t| t.text)
+    }
+
+    /// Takes the next token if enough blanks precede it for a field right-aligned by `pad`
+    /// columns. Only the numbers a comm or another number could be mistaken for (a lone
+    /// id, the period) are asked for perf's padding: texts written by hand may lack it.
+    fn take(&mut self, pad: usize) -> Option<&'a str> {
+        let t = *self.toks.get(self.i)?;
+        let sep = usize::from(self.i > 0);
+        let need = if pad > 0 { sep + self.carry + pad } else { sep };
+        if t.start - self.prev_end < need {
+            return None;
+        }
+        self.i += 1;
+        self.prev_end = t.end;
+        self.carry = 0;
+        Some(t.text)
     }
 }
 

@@ -206,6 +206,28 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             .find_map(|m| m.absolute(rel))
     }
 
+    /// [`SampleResolver::absolute`], counting a frame no mapping covers in a file JIT code
+    /// can be in (any file when `file_code`, the inputs describing file-mapped code).
+    fn absolute_or_count(
+        &mut self,
+        pid: Option<u32>,
+        dso: &str,
+        rel: u64,
+        file_code: bool,
+    ) -> Option<u64> {
+        let a = self.absolute(pid, dso, rel);
+        if a.is_none() && (file_code || is_jit_file(dso)) {
+            self.stats.file_relative_unmapped += 1;
+            match self.unmapped.get_mut(dso) {
+                Some(n) => *n += 1,
+                None => {
+                    self.unmapped.insert(dso.into(), 1);
+                }
+            }
+        }
+        a
+    }
+
     /// Resolves the frames of one sample: `out[i]` is the JIT function of `frames[i]` when
     /// perf printed it `[unknown]` and an input covers it, else `None`. Counts into
     /// [`SampleResolver::stats`].
@@ -235,18 +257,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             }
             let relative = !f.absolute && is_file_relative(f.dso);
             let addr = if relative {
-                let dso = f.dso.unwrap_or("");
-                let a = self.absolute(pid, dso, f.ip);
-                if a.is_none() && (file_code || is_jit_file(dso)) {
-                    self.stats.file_relative_unmapped += 1;
-                    match self.unmapped.get_mut(dso) {
-                        Some(n) => *n += 1,
-                        None => {
-                            self.unmapped.insert(dso.into(), 1);
-                        }
-                    }
-                }
-                a
+                self.absolute_or_count(pid, f.dso.unwrap_or(""), f.ip, file_code)
             } else {
                 Some(f.ip)
             };
