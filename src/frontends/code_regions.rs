@@ -20,7 +20,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use super::jitdump::{self, JitDumpReader, Record, WarningSink, record_type_name};
-use super::perfmap::{self, MapEntry, PerfMapReader};
+use super::perfmap::{self, MapEntry, NulLines, PerfMapReader};
 use crate::error::Result;
 use crate::ir::code::{
     CodeRegion, CodeSource, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
@@ -149,7 +149,11 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
 pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
     let mut w = WarningSink::default();
     let mut regions = Vec::new();
+    let mut nul = NulLines::default();
     for e in PerfMapReader::new(data).entries() {
+        if let Ok(e) = &e {
+            nul.add(e);
+        }
         match e {
             Ok(e) => regions.push(CodeRegion {
                 name: Cow::Borrowed(e.name),
@@ -164,6 +168,9 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
             }),
             Err(e) => w.push(format!("{e}; line skipped")),
         }
+    }
+    if let Some(m) = nul.warning() {
+        w.push(m);
     }
     CodeSource {
         path: path.to_path_buf(),
@@ -274,12 +281,17 @@ fn map_summary(entries: &[MapEntry<'_>]) -> MapSummary {
 pub fn describe_perf_map(data: &[u8]) -> PerfMapDescription {
     let mut entries = Vec::new();
     let mut warnings = Vec::new();
+    let mut nul = NulLines::default();
     for e in PerfMapReader::new(data).entries() {
         match e {
-            Ok(e) => entries.push(e),
+            Ok(e) => {
+                nul.add(&e);
+                entries.push(e);
+            }
             Err(e) => warnings.push(format!("{e}; line skipped")),
         }
     }
+    warnings.extend(nul.warning());
     PerfMapDescription {
         summary: map_summary(&entries),
         warnings,

@@ -758,9 +758,11 @@ pub fn scan(data: &[u8]) -> Result<(JitDumpHeader, JitDumpSummary)> {
             Record::Close => s.by_type[3] += 1,
             Record::UnwindingInfo(u) => {
                 s.by_type[4] += 1;
-                if u.unwinding_size > u.data.len() as u64
-                    || u.eh_frame_hdr_size > u.unwinding_size
-                    || u.mapped_size > u.unwinding_size
+                // perf (util/jitdump.c) takes the record's data after the fixed part, the
+                // last eh_frame_hdr_size bytes of the first unwinding_size as .eh_frame_hdr,
+                // and mapped_size only as the length the process mapped: CPython 3.13 rounds
+                // it up to 16 bytes past unwinding_size, which is fine.
+                if u.unwinding_size > u.data.len() as u64 || u.eh_frame_hdr_size > u.unwinding_size
                 {
                     w.push(format!(
                         "at offset {:#x}: UNWINDING_INFO sizes do not fit (unwinding {}, \
@@ -958,6 +960,21 @@ pub(crate) mod tests {
             "{:?}",
             s.warnings
         );
+        // CPython 3.13: mapped_size rounded up past unwinding_size is no problem; an
+        // unwinding_size beyond the record's data is.
+        for (unwinding, mapped, warns) in [(20u64, 32u64, false), (25, 32, true)] {
+            let mut b = Builder::new(false);
+            b.header(1, 40);
+            b.u32(4) // UNWINDING_INFO
+                .u32(40 + 24) // total_size
+                .u64(2) // timestamp
+                .u64(unwinding) // unwinding_size
+                .u64(20) // eh_frame_hdr_size
+                .u64(mapped) // mapped_size
+                .raw(&[0; 24]); // unwinding data + padding
+            let (_, s) = scan(&b.bytes).unwrap();
+            assert_eq!(!s.warnings.is_empty(), warns, "{:?}", s.warnings);
+        }
     }
 
     #[test]

@@ -1,26 +1,37 @@
 //! Front-end for `perf script` text output: sampled stacks with their process, thread and
 //! time.
 //!
-//! A sample is a header line (starting in column 0) followed by its call chain, one frame
-//! per line (indented), innermost first, and a blank line. Read layouts:
+//! A sample is a header line followed by its call chain, one tab-indented frame per line,
+//! innermost first, and a blank line; or, when no call chain is shown (recordings without
+//! `-g`, `perf script -G`), one line: the header and the sampled frame. Which header fields
+//! a text has depends on `perf script -F`: the layout is found once from the first headers
+//! ([`layout`]) and every header is read with it, so every layout perf prints is read:
 //!
 //! * the default one: `comm  TID [CPU] SECS.USECS: PERIOD EVENT:` (the one number is the
 //!   thread id: [`SampleHeader::id`]) and frames `IP SYM+0xOFF (DSO)`;
 //! * `-F comm,pid,tid,time,ip,sym,dso`: `comm PID/TID SECS.USECS:` and frames `IP SYM (DSO)`;
-//! * any subset of those fields (frames without `(DSO)`, headers without pid or time), and
-//!   recordings without call chains (the one frame then follows the event on the header
-//!   line);
-//! * the side-band events of `--show-mmap-events` (`comm TID TIME: PERF_RECORD_MMAP2
-//!   PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`), handed out as [`Mapping`]s through
-//!   [`SampleSource::take_mappings`]; other `PERF_RECORD_*` lines are skipped.
+//! * any other choice and order of perf's fields: without comm (`PID/TID TIME:`), without
+//!   ids, without time, with `--ns`, `misc`, `tod`, `symoff`, `srcline` (the source lines
+//!   under frames are skipped), down to `-F ip` (empty header lines, frames that are only
+//!   addresses);
+//! * the side-band events of `--show-mmap-events` (`PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN)
+//!   @ PGOFF …]: PROT PATH`), handed out as [`Mapping`]s through
+//!   [`SampleSource::take_mappings`], and of `--show-task-events` (`PERF_RECORD_FORK(PID:TID):
+//!   (PPID:PTID)`, `PERF_RECORD_COMM: comm:PID/TID`), handed out as the threads of processes
+//!   through [`SampleSource::take_threads`]; other `PERF_RECORD_*` lines are skipped.
 //!
-//! The comm may contain spaces; the header is parsed from the time token (`DIGITS.DIGITS:`)
-//! backwards. The time's printed precision (microseconds by default, nanoseconds with
-//! `--ns`) is kept, so that a resolver can treat the sample as happening at the end of the
-//! printed unit. The reader walks the bytes without copying: names borrow from the input.
+//! The time's printed precision (microseconds by default, nanoseconds with `--ns`) is kept,
+//! so that a resolver can treat the sample as happening at the end of the printed unit. In a
+//! call chain perf prints an address inside a file-backed DSO relative to the file; the
+//! frame on a header line carries the sampled address itself ([`ScriptFrame::absolute`]).
+//! The reader walks the bytes without copying: names borrow from the input.
+
+pub mod layout;
 
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::code::{Mapping, SampleSource};
+use crate::ir::code::{Mapping, SampleSource, ThreadOf};
+
+pub use layout::{Ids, Layout};
 
 // The frame and header types are the IR's (the symbolisation pass reads them); these names
 // keep the paths of this module working.
@@ -32,10 +43,18 @@ pub struct PerfScriptReader<'a> {
     data: &'a [u8],
     pos: usize,
     line: u64,
+    /// The header layout, once found (`None` inside: the text has no sample header).
+    layout: Option<Option<Layout>>,
     /// Mappings read since the last [`SampleSource::take_mappings`].
     mappings: Vec<Mapping<'a>>,
     /// Mapping events read in all.
     mapping_events: u64,
+    /// Threads named by task events since the last [`SampleSource::take_threads`].
+    threads: Vec<ThreadOf>,
+    /// Task events (fork, comm) read in all.
+    task_events: u64,
+    /// Scratch space for the tokens of a header.
+    toks: Vec<layout::Tok<'a>>,
 }
 
 fn err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
@@ -48,41 +67,6 @@ fn err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
     )
 }
 
-/// Parses `SECS.FRAC:` into (ns, unit ns).
-fn parse_time(tok: &str) -> Option<(u64, u64)> {
-    let t = tok.strip_suffix(':')?;
-    let (s, f) = t.split_once('.')?;
-    if s.is_empty()
-        || f.is_empty()
-        || f.len() > 9
-        || !s.bytes().all(|b| b.is_ascii_digit())
-        || !f.bytes().all(|b| b.is_ascii_digit())
-    {
-        return None;
-    }
-    let secs: u64 = s.parse().ok()?;
-    let frac: u64 = f.parse().ok()?;
-    let unit = 10u64.pow(9 - f.len() as u32);
-    Some((
-        secs.checked_mul(1_000_000_000)?
-            .checked_add(frac.checked_mul(unit)?)?,
-        unit,
-    ))
-}
-
-/// The ids of a header: `PID/TID` → (pid, tid, None); a lone number → (None, None, id),
-/// since perf prints the thread id there in its default layout and the process id with
-/// `-F pid`.
-fn parse_pid(tok: &str) -> Option<(Option<u32>, Option<u32>, Option<u32>)> {
-    match tok.split_once('/') {
-        Some((p, t)) => Some((Some(p.parse().ok()?), Some(t.parse().ok()?), None)),
-        None => {
-            let id: u32 = tok.parse().ok()?;
-            Some((None, None, Some(id)))
-        }
-    }
-}
-
 /// Parses a hex number with or without `0x` (perf prints 0 as `0`).
 fn parse_hex(s: &str) -> Option<u64> {
     let h = s.strip_prefix("0x").unwrap_or(s);
@@ -92,33 +76,79 @@ fn parse_hex(s: &str) -> Option<u64> {
     u64::from_str_radix(h, 16).ok()
 }
 
-/// Where the side-band event name (`PERF_RECORD_…`, printed by `--show-mmap-events` and
-/// `--show-task-events`) starts in a header line, if it is one: right after the time
-/// token.
-fn event_at(text: &str) -> Option<usize> {
-    let i = memchr::memmem::find(text.as_bytes(), b": PERF_RECORD_")?;
-    let before = text.get(..i + 1)?;
-    let (_, time) = tokens(before).last()?;
-    parse_time(time).is_some().then_some(i + 2)
+/// A side-band event of a header line (`at` from [`layout::event_at`]).
+enum Event<'a> {
+    /// `PERF_RECORD_MMAP`/`MMAP2` of a process.
+    Mapping(Mapping<'a>),
+    /// A fork or comm event naming a thread of a process.
+    Thread(ThreadOf),
+    /// Anything else (kernel mappings, exits, …).
+    Other,
 }
 
-/// Parses the event part of a `PERF_RECORD_MMAP`/`MMAP2` line (`at` from [`event_at`]):
-/// `PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`. Other events and
-/// kernel mappings (pid -1) give `Ok(None)`.
-fn parse_mapping(text: &str, at: usize, line: u64) -> Result<Option<Mapping<'_>>> {
+/// Parses a side-band event: mappings (`PERF_RECORD_MMAP2 PID/TID: [0xSTART(0xLEN) @ PGOFF
+/// …]: PROT PATH`), forks (`PERF_RECORD_FORK(PID:TID):(PPID:PTID)`) and comms
+/// (`PERF_RECORD_COMM[ exec]: comm:PID/TID`). Errors: a malformed event of these kinds.
+fn parse_event(text: &str, at: usize, line: u64) -> Result<Event<'_>> {
     let ev = text.get(at..).unwrap_or("");
-    let (name, rest) = ev.split_once(' ').unwrap_or((ev, ""));
-    if name != "PERF_RECORD_MMAP" && name != "PERF_RECORD_MMAP2" {
-        return Ok(None);
+    let name_end = ev.find([' ', ':', '(']).unwrap_or(ev.len());
+    let (name, rest) = ev.split_at(name_end);
+    match name {
+        "PERF_RECORD_MMAP" | "PERF_RECORD_MMAP2" => Ok(match parse_mapping(name, rest, line)? {
+            Some(m) => Event::Mapping(m),
+            None => Event::Other,
+        }),
+        "PERF_RECORD_FORK" => parse_fork(rest)
+            .map(Event::Thread)
+            .ok_or_else(|| bad_event(line, ev, "PERF_RECORD_FORK(PID:TID):(PPID:PTID)")),
+        "PERF_RECORD_COMM" => parse_comm(rest)
+            .map(Event::Thread)
+            .ok_or_else(|| bad_event(line, ev, "PERF_RECORD_COMM[ exec]: comm:PID/TID")),
+        _ => Ok(Event::Other),
     }
+}
+
+fn bad_event(line: u64, ev: &str, expected: &str) -> Error {
+    err(
+        line,
+        "perf script side-band event",
+        format!(
+            "{:?}: expected `{expected}`",
+            ev.get(..ev.len().min(120)).unwrap_or("")
+        ),
+    )
+}
+
+/// `(PID:TID):(PPID:PTID)` of a fork: thread TID of process PID.
+fn parse_fork(rest: &str) -> Option<ThreadOf> {
+    let ids = rest.strip_prefix('(')?.split_once(')')?.0;
+    let (p, t) = ids.split_once(':')?;
+    Some(ThreadOf {
+        pid: p.trim().parse().ok()?,
+        tid: t.trim().parse().ok()?,
+    })
+}
+
+/// `[ exec]: comm:PID/TID` of a comm event (the comm may contain `:`).
+fn parse_comm(rest: &str) -> Option<ThreadOf> {
+    let r = rest.strip_prefix(" exec").unwrap_or(rest);
+    let body = r.strip_prefix(": ")?;
+    let (_, ids) = body.trim_end().rsplit_once(':')?;
+    let (p, t) = ids.split_once('/')?;
+    Some(ThreadOf {
+        pid: p.parse().ok()?,
+        tid: t.parse().ok()?,
+    })
+}
+
+/// Parses the body of a `PERF_RECORD_MMAP`/`MMAP2` event (after its name): ` PID/TID:
+/// [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`. Kernel mappings (pid -1) give `Ok(None)`.
+fn parse_mapping<'a>(name: &str, rest: &'a str, line: u64) -> Result<Option<Mapping<'a>>> {
     let bad = || {
-        err(
+        bad_event(
             line,
-            "perf script mmap event",
-            format!(
-                "{:?}: expected `{name} PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH`",
-                ev.get(..ev.len().min(120)).unwrap_or("")
-            ),
+            &format!("{name}{rest}"),
+            &format!("{name} PID/TID: [0xSTART(0xLEN) @ PGOFF …]: PROT PATH"),
         )
     };
     let rest = rest.trim_start();
@@ -150,25 +180,6 @@ fn parse_mapping(text: &str, at: usize, line: u64) -> Result<Option<Mapping<'_>>
         pgoff,
         path,
     }))
-}
-
-/// Splits `s` into (start, token) pairs on ASCII blanks.
-fn tokens(s: &str) -> impl Iterator<Item = (usize, &str)> {
-    let mut pos = 0;
-    std::iter::from_fn(move || {
-        let b = s.as_bytes();
-        while pos < b.len() && matches!(b.get(pos), Some(b' ' | b'\t')) {
-            pos += 1;
-        }
-        if pos >= b.len() {
-            return None;
-        }
-        let start = pos;
-        while pos < b.len() && !matches!(b.get(pos), Some(b' ' | b'\t')) {
-            pos += 1;
-        }
-        Some((start, s.get(start..pos).unwrap_or("")))
-    })
 }
 
 /// Byte index of the `(` that opens the parenthesised group ending `s`, if `s` ends with
@@ -210,7 +221,8 @@ fn trim_end_whitespace(s: &str) -> &str {
     s.trim_end()
 }
 
-/// Parses a frame (`IP SYM[+0xOFF] [(DSO)]`, leading blanks allowed).
+/// Parses a frame (`IP [SYM[+0xOFF]] [(DSO)]`, leading blanks allowed); perf marks a frame
+/// of an inlined function with ` (inlined)` instead of the DSO.
 pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
     let t = text.trim_start_matches([' ', '\t']);
     let (ip_s, rest) = match t.find([' ', '\t']) {
@@ -225,6 +237,7 @@ pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
         )
     })?;
     let rest = trim_blanks(rest);
+    let rest = rest.strip_suffix(" (inlined)").unwrap_or(rest);
     // The DSO is the final parenthesised group, which may itself end in `(deleted)`; it is
     // taken as one only if it looks like one (a path or a `[bracketed]` name), since symbol
     // names may end in parentheses too.
@@ -263,93 +276,35 @@ pub fn parse_frame(text: &str, line: u64) -> Result<ScriptFrame<'_>> {
         sym: if sym.is_empty() { UNKNOWN } else { sym },
         sym_off,
         dso,
+        absolute: false,
     })
 }
 
-/// Parses a header line; returns the header and an inline frame if the line carries one.
-fn parse_header(text: &str, line: u64) -> Result<(SampleHeader<'_>, Option<ScriptFrame<'_>>)> {
-    let toks: Vec<(usize, &str)> = tokens(text).take(64).collect();
-    let time_at = toks.iter().position(|(_, t)| parse_time(t).is_some());
-    let mut h = SampleHeader {
-        line,
-        time_unit_ns: 1,
-        ..SampleHeader::default()
-    };
-    let mut pid_at = None;
-    let mut after = 0usize;
-    if let Some(ti) = time_at {
-        let (start, tok) = toks.get(ti).copied().unwrap_or_default();
-        if let Some((ns, unit)) = parse_time(tok) {
-            h.time_ns = Some(ns);
-            h.time_unit_ns = unit;
-        }
-        after = start + tok.len();
-        let mut k = ti;
-        // An optional `[CPU]` before the time.
-        if k > 0
-            && toks
-                .get(k - 1)
-                .is_some_and(|(_, t)| t.starts_with('[') && t.ends_with(']'))
-        {
-            k -= 1;
-        }
-        if k > 1
-            && let Some((_, t)) = toks.get(k - 1)
-            && parse_pid(t).is_some()
-        {
-            pid_at = Some(k - 1);
-        }
-    } else {
-        pid_at = toks
-            .iter()
-            .enumerate()
-            .skip(1)
-            .find(|(_, (_, t))| parse_pid(t).is_some())
-            .map(|(i, _)| i);
+/// What a line of the text is, read before the layout is applied.
+enum Line<'a> {
+    /// Blank.
+    Blank,
+    /// A comment (`perf script --header`).
+    Comment,
+    /// A call-chain frame (tab-indented).
+    Frame(&'a [u8]),
+    /// Anything else: a header, an event, or a source line under a frame.
+    Text(&'a [u8]),
+}
+
+fn classify(l: &[u8]) -> Line<'_> {
+    match l.first() {
+        Some(b'#') => Line::Comment,
+        _ if l.iter().all(|b| b.is_ascii_whitespace()) => Line::Blank,
+        Some(b'\t') => Line::Frame(l),
+        _ => Line::Text(l),
     }
-    if let Some(pi) = pid_at
-        && let Some((start, tok)) = toks.get(pi).copied()
-    {
-        if let Some((p, t, id)) = parse_pid(tok) {
-            h.pid = p;
-            h.tid = t;
-            h.id = id;
-        }
-        h.comm = text.get(..start).unwrap_or("").trim();
-        if time_at.is_none() {
-            after = start + tok.len();
-        }
-    } else if let Some(ti) = time_at {
-        let start = toks.get(ti).map_or(0, |t| t.0);
-        h.comm = text.get(..start).unwrap_or("").trim();
-    } else {
-        return Err(err(
-            line,
-            "perf script sample header",
-            format!(
-                "{:?}: found neither a time (`SECS.USECS:`) nor a pid",
-                text.get(..text.len().min(80)).unwrap_or("")
-            ),
-        ));
-    }
-    // After the time: optional `PERIOD EVENT:` or `EVENT:`, then maybe an inline frame.
-    let rest = text.get(after..).unwrap_or("");
-    let rt: Vec<(usize, &str)> = tokens(rest).take(4).collect();
-    let mut skip_to = 0;
-    match rt.as_slice() {
-        [(_, p), (s, e), ..] if p.bytes().all(|b| b.is_ascii_digit()) && e.ends_with(':') => {
-            skip_to = s + e.len();
-        }
-        [(s, e), ..] if e.ends_with(':') => skip_to = s + e.len(),
-        _ => {}
-    }
-    let inline = rest.get(skip_to..).unwrap_or("").trim();
-    let frame = if inline.is_empty() {
-        None
-    } else {
-        Some(parse_frame(inline, line)?)
-    };
-    Ok((h, frame))
+}
+
+/// True if a line under a frame or a sample line is a source line (`-F +srcline`: perf
+/// indents them by two spaces), not a header.
+fn is_source_line(l: &[u8]) -> bool {
+    l.starts_with(b"  ") && !l.starts_with(b"   ")
 }
 
 impl<'a> PerfScriptReader<'a> {
@@ -359,8 +314,12 @@ impl<'a> PerfScriptReader<'a> {
             data,
             pos: 0,
             line: 0,
+            layout: None,
             mappings: Vec::new(),
             mapping_events: 0,
+            threads: Vec::new(),
+            task_events: 0,
+            toks: Vec::new(),
         }
     }
 
@@ -369,7 +328,18 @@ impl<'a> PerfScriptReader<'a> {
         self.mapping_events
     }
 
-    fn next_line(&mut self) -> Option<&'a [u8]> {
+    /// Number of task events (`PERF_RECORD_FORK`, `PERF_RECORD_COMM`) read so far.
+    pub fn task_events(&self) -> u64 {
+        self.task_events
+    }
+
+    /// The layout of the sample headers, once the first sample was asked for (`None`
+    /// before, and for a text without sample headers).
+    pub fn layout(&self) -> Option<Layout> {
+        self.layout.flatten()
+    }
+
+    fn peek_line(&self) -> Option<(&'a [u8], usize)> {
         let rest = self.data.get(self.pos..)?;
         if rest.is_empty() {
             return None;
@@ -378,83 +348,179 @@ impl<'a> PerfScriptReader<'a> {
             Some(i) => (rest.get(..i)?, i + 1),
             None => (rest, rest.len()),
         };
-        self.pos += adv;
-        self.line += 1;
-        Some(l.strip_suffix(b"\r").unwrap_or(l))
+        Some((l.strip_suffix(b"\r").unwrap_or(l), adv))
     }
 
-    /// True if the next line is a frame: indented by a tab (perf's call-chain lines), or by
-    /// spaces without a time token (a header whose comm perf right-aligned to 16 columns,
-    /// as it does for recordings without call chains, has one).
-    fn peek_is_frame(&self) -> bool {
-        let rest = self.data.get(self.pos..).unwrap_or_default();
-        match rest.first() {
-            Some(b'\t') => true,
-            Some(b' ') => {
-                let end = memchr::memchr(b'\n', rest).unwrap_or(rest.len());
-                !is_padded_header(rest.get(..end).unwrap_or_default())
+    fn next_line(&mut self) -> Option<&'a [u8]> {
+        let (l, adv) = self.peek_line()?;
+        self.pos += adv;
+        self.line += 1;
+        Some(l)
+    }
+
+    /// Reads a side-band event line; `false` if the line is no event.
+    fn side_band(&mut self, text: &'a str, line: u64) -> Result<bool> {
+        let Some(at) = layout::event_at(text) else {
+            return Ok(false);
+        };
+        match parse_event(text, at, line)? {
+            Event::Mapping(m) => {
+                self.mappings.push(m);
+                self.mapping_events += 1;
             }
-            _ => false,
+            Event::Thread(t) => {
+                self.threads.push(t);
+                self.task_events += 1;
+            }
+            Event::Other => {}
+        }
+        Ok(true)
+    }
+
+    /// Finds the layout from the text ahead (once).
+    fn layout_ahead(&mut self) -> Result<Option<Layout>> {
+        if let Some(l) = self.layout {
+            return Ok(l);
+        }
+        let l = layout::infer(self.data.get(self.pos..).unwrap_or_default(), self.line)?;
+        self.layout = Some(l);
+        Ok(l)
+    }
+
+    /// The next sample's header line and its number (`Some(None)`: an empty header, the
+    /// call chain follows), `None` at the end. Blank lines and comments are skipped,
+    /// side-band events read.
+    fn next_header(&mut self, lay: &Layout) -> Result<Option<Option<(&'a str, u64)>>> {
+        loop {
+            let Some((l, _)) = self.peek_line() else {
+                return Ok(None);
+            };
+            match classify(l) {
+                Line::Blank | Line::Comment => {
+                    self.next_line();
+                }
+                Line::Frame(_) if lay.callchains && lay.is_empty() => return Ok(Some(None)),
+                Line::Frame(_) => {
+                    return Err(err(
+                        self.line + 1,
+                        "perf script",
+                        "a call-chain line before any sample header",
+                    ));
+                }
+                Line::Text(t) => {
+                    self.next_line();
+                    let line = self.line;
+                    let text = std::str::from_utf8(t).map_err(|e| {
+                        err(line, "perf script sample header", format!("not UTF-8: {e}"))
+                    })?;
+                    if !self.side_band(text, line)? {
+                        return Ok(Some(Some((text, line))));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Appends the call chain that follows a header to `frames`: tab-indented lines up to a
+    /// blank line, skipping the source lines perf prints under frames.
+    fn call_chain(&mut self, frames: &mut Vec<ScriptFrame<'a>>) -> Result<()> {
+        while let Some((l, _)) = self.peek_line() {
+            match classify(l) {
+                Line::Frame(f) => {
+                    self.next_line();
+                    let line = self.line;
+                    let text = std::str::from_utf8(f)
+                        .map_err(|e| err(line, "perf script frame", format!("not UTF-8: {e}")))?;
+                    frames.push(parse_frame(text, line)?);
+                }
+                Line::Text(t) if t.first() == Some(&b' ') && !frames.is_empty() => {
+                    self.next_line();
+                }
+                Line::Blank => {
+                    self.next_line();
+                    break;
+                }
+                _ => break,
+            }
+        }
+        Ok(())
+    }
+
+    /// Skips the source lines under a one-line sample.
+    fn skip_source_lines(&mut self, lay: &Layout) {
+        while let Some((l, _)) = self.peek_line() {
+            let text = std::str::from_utf8(l).unwrap_or("");
+            if !is_source_line(l) || lay.read_with(text, &mut self.toks).is_some() {
+                break;
+            }
+            self.next_line();
         }
     }
 
     /// The next sample: its header, with its frames (innermost first) appended to `frames`
     /// (cleared first). `Ok(None)` at the end. A line that is not UTF-8, a frame without a
-    /// hex address or a header without time and pid is an error naming its line.
+    /// hex address or a header that does not fit the text's layout is an error naming its
+    /// line.
     pub fn next_sample(
         &mut self,
         frames: &mut Vec<ScriptFrame<'a>>,
     ) -> Result<Option<SampleHeader<'a>>> {
         frames.clear();
-        // Skip blank lines, comments (`perf script --header`) and stray frame lines.
-        // Side-band events (`--show-mmap-events`, `--show-task-events`) are lines of their
-        // own: mappings are kept for the resolver, the rest skipped.
-        let (text, line) = loop {
-            let Some(l) = self.next_line() else {
-                return Ok(None);
-            };
-            let header = match l.first() {
-                None | Some(b' ' | b'\t') if l.iter().all(|b| b.is_ascii_whitespace()) => continue,
-                Some(b'#') => continue,
-                Some(b' ') if is_padded_header(l) => l,
-                Some(b' ' | b'\t') => {
-                    return Err(err(
-                        self.line,
-                        "perf script",
-                        "a call-chain line before any sample header",
-                    ));
+        let Some(lay) = self.layout_ahead()? else {
+            // No sample header: the events are still read.
+            while let Some(l) = self.next_line() {
+                let line = self.line;
+                if let (Line::Text(_), Ok(text)) = (classify(l), std::str::from_utf8(l)) {
+                    self.side_band(text, line)?;
                 }
-                _ => l,
-            };
-            let line = self.line;
-            let text = std::str::from_utf8(header)
-                .map_err(|e| err(line, "perf script sample header", format!("not UTF-8: {e}")))?;
-            match event_at(text) {
-                Some(at) => {
-                    if let Some(m) = parse_mapping(text, at, line)? {
-                        self.mappings.push(m);
-                        self.mapping_events += 1;
-                    }
-                }
-                None => break (text, line),
             }
+            return Ok(None);
         };
-        let (h, inline) = parse_header(text, line)?;
-        if let Some(f) = inline {
-            frames.push(f);
-        }
-        while self.peek_is_frame() {
-            let Some(l) = self.next_line() else { break };
-            if l.iter().all(|b| b.is_ascii_whitespace()) {
-                break;
+        let Some(header) = self.next_header(&lay)? else {
+            return Ok(None);
+        };
+        let mut h = SampleHeader {
+            line: self.line + 1,
+            time_unit_ns: 1,
+            ..SampleHeader::default()
+        };
+        if let Some((text, line)) = header {
+            let r = lay
+                .read_with(text, &mut self.toks)
+                .ok_or_else(|| misfit(line, text, &lay))?;
+            h.line = line;
+            h.comm = r.comm;
+            (h.pid, h.tid, h.id) = (r.pid, r.tid, r.id);
+            if let Some((ns, unit)) = r.time {
+                (h.time_ns, h.time_unit_ns) = (Some(ns), unit);
             }
-            let line = self.line;
-            let text = std::str::from_utf8(l)
-                .map_err(|e| err(line, "perf script frame", format!("not UTF-8: {e}")))?;
-            frames.push(parse_frame(text, line)?);
+            if let Some(f) = r.frame {
+                let mut f = parse_frame(f, line)?;
+                f.absolute = true;
+                frames.push(f);
+            }
+        }
+        if lay.callchains {
+            self.call_chain(frames)?;
+        } else {
+            self.skip_source_lines(&lay);
         }
         Ok(Some(h))
     }
+}
+
+/// The error for a header that does not fit the text's layout.
+fn misfit(line: u64, text: &str, lay: &Layout) -> Error {
+    err(
+        line,
+        "perf script sample header",
+        format!(
+            "{:?} does not fit the layout of the text's first samples ({}); a text must come \
+             from one `perf script` run",
+            text.get(..text.len().min(100)).unwrap_or(text),
+            lay.describe()
+        ),
+    )
 }
 
 impl<'a> SampleSource<'a> for PerfScriptReader<'a> {
@@ -469,32 +535,38 @@ impl<'a> SampleSource<'a> for PerfScriptReader<'a> {
     fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
         out.append(&mut self.mappings);
     }
+
+    fn take_threads(&mut self, out: &mut Vec<ThreadOf>) {
+        out.append(&mut self.threads);
+    }
 }
 
-/// True if a space-indented line is a sample header (it has a `SECS.FRAC:` token).
-fn is_padded_header(l: &[u8]) -> bool {
-    std::str::from_utf8(l).is_ok_and(|t| tokens(t).take(8).any(|(_, w)| parse_time(w).is_some()))
-}
-
-/// True if `data` looks like `perf script` output: a first line that parses as a sample
-/// header with a time, followed by an indented frame line or a blank line.
+/// True if `data` looks like `perf script` output: it starts with a side-band event, or its
+/// first lines are sample headers of one layout with frames, and the layout has call chains
+/// or a time.
 pub fn sniff(data: &[u8]) -> bool {
-    let head = data.get(..data.len().min(4096)).unwrap_or_default();
-    let mut lines = head.split(|&b| b == b'\n');
-    let Some(first) = lines.next().and_then(|l| std::str::from_utf8(l).ok()) else {
+    let mut head = data.get(..data.len().min(64 << 10)).unwrap_or_default();
+    if head.len() < data.len()
+        && let Some(i) = memchr::memrchr(b'\n', head)
+    {
+        head = head.get(..i + 1).unwrap_or_default();
+    }
+    let first = head.split(|&b| b == b'\n').next().unwrap_or_default();
+    // `perf script --show-mmap-events` starts with the kernel's mapping.
+    if let Ok(t) = std::str::from_utf8(first)
+        && let Some(at) = layout::event_at(t)
+    {
+        return parse_event(t, at, 1).is_ok();
+    }
+    let Ok(Some(lay)) = layout::infer(head, 0) else {
         return false;
     };
-    if first.starts_with('\t') {
+    if !(lay.callchains || lay.time) {
         return false;
     }
-    // `perf script --show-mmap-events` starts with the kernel's mapping.
-    if let Some(at) = event_at(first) {
-        return parse_mapping(first, at, 1).is_ok();
-    }
-    matches!(parse_header(first, 1), Ok((h, _)) if h.time_ns.is_some())
-        && lines
-            .next()
-            .is_some_and(|l| l.is_empty() || l.starts_with(b"\t") || l.starts_with(b" "))
+    let mut r = PerfScriptReader::new(head);
+    let mut f = Vec::new();
+    matches!(r.next_sample(&mut f), Ok(Some(_)) if !f.is_empty())
 }
 
 #[cfg(test)]
@@ -551,8 +623,7 @@ mod tests {
         let t = "node 32693 [001]  5917.720668:     500250 cpu-clock:pppH: \n\
                  \t           14f38 intel_check_word.constprop.0+0x158 (/usr/lib/ld.so)\n\
                  \t      1e00000000 [unknown] ([unknown])\n\
-                 \n\
-                 \x20           node  7/8 12.000000001:      1 cycles:u:      14f02 f+0x2 (/x)\n";
+                 \n";
         let s = all(t);
         let (h, f) = &s[0];
         // The lone id of the default layout is a thread id (or a pid with `-F pid`).
@@ -562,12 +633,71 @@ mod tests {
         );
         assert_eq!(f[0].sym, "intel_check_word.constprop.0");
         assert_eq!(f[0].sym_off, Some(0x158));
+        assert!(!f[0].absolute);
         assert!(f[1].is_unknown());
         assert_eq!(f[1].dso, Some("[unknown]"));
-        let (h, f) = &s[1];
+        assert!(sniff(t.as_bytes()));
+        // Without call chains the frame is on the header line, with the absolute address.
+        let t = "            node     7/8     12.000000001:          1 cycles:u:            14f02 f+0x2 (/x)\n\
+                 \x20           node     7/9     12.000000002:          1 cycles:u:            14f03 g (/x)\n";
+        let s = all(t);
+        let (h, f) = &s[0];
+        assert_eq!((h.pid, h.tid), (Some(7), Some(8)));
         assert_eq!((h.time_ns, h.time_unit_ns), (Some(12_000_000_001), 1));
         assert_eq!((f.len(), f[0].ip, f[0].sym), (1, 0x14f02, "f"));
+        assert!(f[0].absolute);
+        assert_eq!((s[1].0.tid, s[1].1[0].sym), (Some(9), "g"));
         assert!(sniff(t.as_bytes()));
+    }
+
+    #[test]
+    fn headerless_layouts_source_lines_and_task_events() {
+        // `-F ip,sym,dso`: empty header lines; `srcline`: source lines under frames.
+        let t = "\n\t 17a153b EVP_DecodeUpdate (/usr/bin/node)\n  pem_lib.c:0\n\
+                 \t 17fe527 PEM_read_bio_ex (/usr/bin/node)\n\n\n\
+                 \t 17a153c [unknown] (/tmp/perf-1.map)\n\n";
+        let s = all(t);
+        assert_eq!(s.len(), 2);
+        assert_eq!((s[0].0.comm, s[0].0.id, s[0].0.time_ns), ("", None, None));
+        assert_eq!(s[0].1.len(), 2);
+        assert_eq!(s[0].0.line, 2);
+        assert!(s[1].1[0].is_unknown());
+        assert!(sniff(t.as_bytes()));
+        assert!(sniff(b" 9578/9578    893.368861: \n\t 17 f (/x)\n"));
+        assert!(sniff(
+            b"    0/0         0.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1209988) @ 0xffffffff81000000]: x [kernel.kallsyms]_text\n"
+        ));
+        assert!(!sniff(b"foo\n# Func Hash:\n1234\n"));
+        // `-F +insn`, `+insnlen`: lines under the call chain.
+        let t = "node  7328   864.006019: \n\t 1 f (/x)\n ilen: 3\n\n\
+                 node  7329   864.006020: \n\t 2 g (/x)\n insn: 4c 39 ea\n\n";
+        let s = all(t);
+        assert_eq!(s.len(), 2);
+        assert_eq!(
+            (s[1].0.id, s[1].1.len(), s[1].1[0].sym),
+            (Some(7329), 1, "g")
+        );
+        // Task events name the threads of processes.
+        let t = "node  9578 [000]   893.593271: PERF_RECORD_FORK(9578:9619):(9578:9578)\n\
+                 node  9578 [000]   893.344705: PERF_RECORD_COMM exec: node:9578/9578\n\
+                 a:b  9620 [000]   893.344705: PERF_RECORD_COMM: a:b:9578/9620\n\
+                 node  9578 [000]   893.600000: PERF_RECORD_EXIT(9578:9619):(9578:9578)\n\
+                 node  9619 [000]   893.368861:   10101010 cpu-clock:pppH: \n\
+                 \t 17a153b f (/x)\n\n";
+        let mut r = PerfScriptReader::new(t.as_bytes());
+        let mut f = Vec::new();
+        let h = r.next_sample(&mut f).unwrap().unwrap();
+        assert_eq!((h.id, h.line), (Some(9619), 5));
+        let mut th = Vec::new();
+        r.take_threads(&mut th);
+        let pairs: Vec<(u32, u32)> = th.iter().map(|t| (t.pid, t.tid)).collect();
+        assert_eq!(pairs, vec![(9578, 9619), (9578, 9578), (9578, 9620)]);
+        assert_eq!(r.task_events(), 3);
+        let bad = "x 1 1.000000: PERF_RECORD_FORK(1,2)\n";
+        let e = PerfScriptReader::new(bad.as_bytes())
+            .next_sample(&mut f)
+            .unwrap_err();
+        assert_eq!(e.line(), Some(1));
     }
 
     #[test]
@@ -620,7 +750,11 @@ mod tests {
         let mut r = PerfScriptReader::new(t.as_bytes());
         let e = r.next_sample(&mut Vec::new()).unwrap_err();
         assert_eq!(e.line(), Some(2));
-        let t = "just words here\n";
+        let t = "node 1/1 1.000001:\n\t1 foo (/x)\n\nnode 7 1.000002:\n\t1 foo (/x)\n";
+        let mut r = PerfScriptReader::new(t.as_bytes());
+        let e = r.next_sample(&mut Vec::new()).unwrap_err();
+        assert_eq!(e.line(), Some(4));
+        let t = "   just: words here\n";
         let e = PerfScriptReader::new(t.as_bytes())
             .next_sample(&mut Vec::new())
             .unwrap_err();

@@ -23,10 +23,32 @@ pub struct MapEntry<'a> {
     pub start: u64,
     /// Size in bytes (0 = a point symbol).
     pub size: u64,
-    /// The symbol name, exactly as written.
+    /// The symbol name, exactly as written up to the end of the line or a NUL byte.
     pub name: &'a str,
     /// 1-based line number.
     pub line: u64,
+    /// What follows a NUL byte in the line (without the NUL), if the line has one: perf
+    /// ends the name at the NUL and ignores the rest of the line, and so does this reader.
+    /// .NET 8 writes some entries glued on after a NUL instead of on a line of their own.
+    pub after_nul: Option<&'a [u8]>,
+}
+
+impl MapEntry<'_> {
+    /// True if the text perf ignores after the NUL starts like another entry (`START SIZE
+    /// name`).
+    pub fn glued_entry(&self) -> bool {
+        let Some(rest) = self.after_nul else {
+            return false;
+        };
+        let rest = rest.split(|&b| b == 0).next().unwrap_or_default();
+        let head = rest.get(..rest.len().min(80)).unwrap_or_default();
+        let text = match std::str::from_utf8(head) {
+            Ok(t) => t,
+            Err(e) => std::str::from_utf8(head.get(..e.valid_up_to()).unwrap_or_default())
+                .unwrap_or_default(),
+        };
+        matches!(split3(text), Some((a, b, _)) if parse_hex(a).is_some() && parse_hex(b).is_some())
+    }
 }
 
 fn line_err(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
@@ -109,6 +131,7 @@ fn parse_line(line: &str, n: u64) -> Result<MapEntry<'_>> {
         size,
         name,
         line: n,
+        after_nul: None,
     })
 }
 
@@ -119,20 +142,70 @@ fn clip(s: &str) -> &str {
     }
 }
 
+/// Lines of a text input with their 1-based numbers, `\n` or `\r\n` terminated, blank
+/// ones left out.
+fn raw_lines(data: &[u8]) -> impl Iterator<Item = (u64, &[u8])> {
+    data.split(|&b| b == b'\n')
+        .enumerate()
+        .map(|(i, l)| (i as u64 + 1, l.strip_suffix(b"\r").unwrap_or(l)))
+        .filter(|(_, l)| !l.iter().all(u8::is_ascii_whitespace))
+}
+
+/// A line as text; invalid UTF-8 is an error for that line only.
+fn utf8_line(n: u64, l: &[u8]) -> Result<&str> {
+    std::str::from_utf8(l).map_err(|e| line_err(n, "text", format!("not UTF-8: {e}")))
+}
+
 /// Lines of a text input with their 1-based numbers, `\n` or `\r\n` terminated; invalid
 /// UTF-8 is an error for that line only.
 fn lines(data: &[u8]) -> impl Iterator<Item = (u64, Result<&str>)> {
-    data.split(|&b| b == b'\n')
-        .enumerate()
-        .map(|(i, l)| {
-            let n = i as u64 + 1;
-            let l = l.strip_suffix(b"\r").unwrap_or(l);
-            (
-                n,
-                std::str::from_utf8(l).map_err(|e| line_err(n, "text", format!("not UTF-8: {e}"))),
-            )
-        })
-        .filter(|(_, l)| !matches!(l, Ok(s) if s.trim().is_empty()))
+    raw_lines(data).map(|(n, l)| (n, utf8_line(n, l)))
+}
+
+/// Parses a perf map line as perf reads it: the line ends at a NUL byte, whose rest is
+/// kept in [`MapEntry::after_nul`].
+fn parse_map_line(n: u64, l: &[u8]) -> Result<MapEntry<'_>> {
+    let (head, after_nul) = match memchr::memchr(0, l) {
+        Some(i) => (l.get(..i).unwrap_or_default(), l.get(i + 1..)),
+        None => (l, None),
+    };
+    let mut e = parse_line(utf8_line(n, head)?, n)?;
+    e.after_nul = after_nul;
+    Ok(e)
+}
+
+/// Counts the lines of a perf map that have a NUL byte, for one warning.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct NulLines {
+    /// Lines with a NUL.
+    pub lines: u64,
+    /// Of those, lines whose ignored rest starts like another entry.
+    pub glued: u64,
+    /// The first such line.
+    pub first: Option<u64>,
+}
+
+impl NulLines {
+    /// Counts an entry.
+    pub fn add(&mut self, e: &MapEntry<'_>) {
+        if e.after_nul.is_some() {
+            self.lines += 1;
+            self.glued += u64::from(e.glued_entry());
+            self.first.get_or_insert(e.line);
+        }
+    }
+
+    /// The warning, if some line has a NUL.
+    pub fn warning(&self) -> Option<String> {
+        let first = self.first?;
+        Some(format!(
+            "{} lines have a NUL byte (the first: line {first}); the name ends at the NUL and \
+             the rest of the line is ignored, as perf does; {} of them carry another entry \
+             glued on after the NUL (.NET 8 writes such lines), whose code stays [unknown] \
+             for perf as here",
+            self.lines, self.glued
+        ))
+    }
 }
 
 /// Walks the entries of a `perf-<pid>.map`, one `Result` per non-empty line: a bad line is
@@ -148,9 +221,10 @@ impl<'a> PerfMapReader<'a> {
         PerfMapReader { data }
     }
 
-    /// The entries (or per-line errors) in file order.
+    /// The entries (or per-line errors) in file order. A NUL byte ends a line's name, as it
+    /// does for perf; what follows it is in [`MapEntry::after_nul`].
     pub fn entries(&self) -> impl Iterator<Item = Result<MapEntry<'a>>> + 'a {
-        lines(self.data).map(|(n, l)| l.and_then(|l| parse_line(l, n)))
+        raw_lines(self.data).map(|(n, l)| parse_map_line(n, l))
     }
 }
 
@@ -379,6 +453,33 @@ mod tests {
         assert_eq!(v[3].name, "JS:*fib /a b/work.js:10:13");
         assert!(sniff_perf_map(map));
         assert!(!sniff_perf_map(b"# IR level\n"));
+    }
+
+    #[test]
+    fn a_nul_ends_the_line_as_for_perf() {
+        // .NET 8: an entry glued on after a NUL; the bytes after a NUL need not be UTF-8.
+        let map =
+            b"0x7f52 22 bool [JitWork] P::<Main>m__2(int64)[QuickJitted]\x000x7f60 20 int64 X::Y()\n\
+                    0x7f80 10 a\0\xff\xfe\n\
+                    0x7f90 10 b\n";
+        let v: Vec<_> = PerfMapReader::new(map)
+            .entries()
+            .map(Result::unwrap)
+            .collect();
+        let names: Vec<_> = v.iter().map(|e| (e.start, e.name)).collect();
+        assert_eq!(
+            names,
+            vec![
+                (0x7f52, "bool [JitWork] P::<Main>m__2(int64)[QuickJitted]"),
+                (0x7f80, "a"),
+                (0x7f90, "b")
+            ]
+        );
+        assert!(v[0].glued_entry() && !v[1].glued_entry() && !v[2].glued_entry());
+        let mut n = NulLines::default();
+        v.iter().for_each(|e| n.add(e));
+        assert_eq!((n.lines, n.glued, n.first), (2, 1, Some(1)));
+        assert!(n.warning().unwrap().contains("as perf does"));
     }
 
     #[test]

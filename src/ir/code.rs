@@ -94,6 +94,10 @@ pub struct SampleFrame<'a> {
     pub sym_off: Option<u64>,
     /// The DSO, when known.
     pub dso: Option<&'a str>,
+    /// True if `ip` is absolute whatever the DSO: perf prints the sampled address so when it
+    /// shows no call chain (the frame on the header line). Call-chain entries inside a
+    /// file-backed DSO are printed relative to the file.
+    pub absolute: bool,
 }
 
 impl SampleFrame<'_> {
@@ -170,6 +174,16 @@ impl Mapping<'_> {
     }
 }
 
+/// A thread and the process it belongs to, from perf's task events (`perf script
+/// --show-task-events`: `PERF_RECORD_FORK(PID:TID):(PPID:PTID)`, `PERF_RECORD_COMM: comm:PID/TID`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ThreadOf {
+    /// The process.
+    pub pid: u32,
+    /// The thread.
+    pub tid: u32,
+}
+
 /// Sampled stacks, one at a time.
 pub trait SampleSource<'a> {
     /// The next sample: its header, with its frames (innermost first) in `frames` (cleared
@@ -185,6 +199,13 @@ pub trait SampleSource<'a> {
     fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
         let _ = out;
     }
+
+    /// Moves the threads named by task events met since the last call (in input order, all
+    /// before the sample [`SampleSource::next_sample`] returned last) to `out`. Sources
+    /// without task events have none.
+    fn take_threads(&mut self, out: &mut Vec<ThreadOf>) {
+        let _ = out;
+    }
 }
 
 impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
@@ -198,6 +219,10 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
 
     fn take_mappings(&mut self, out: &mut Vec<Mapping<'a>>) {
         (**self).take_mappings(out);
+    }
+
+    fn take_threads(&mut self, out: &mut Vec<ThreadOf>) {
+        (**self).take_threads(out);
     }
 }
 

@@ -23,6 +23,8 @@ mod iprof_props;
 mod iprof_stream;
 mod jit_inputs;
 mod jit_runtimes;
+mod jit_layouts;
+mod jit_names;
 mod jit_wild;
 mod jitdump;
 mod libstdcxx_sort;

@@ -264,6 +264,16 @@ impl Symbolizer {
         !self.jit.is_empty()
     }
 
+    /// True if some input can describe code inside file mappings: jitdumps (V8's builtins
+    /// in Debian's libnode.so.108, .NET 8's ReadyToRun code in `.dll` images) and r2rmaps.
+    pub fn describes_file_code(&self) -> bool {
+        self.has_jitdumps()
+            || self
+                .sources
+                .iter()
+                .any(|s| s.kind == Some(SourceKind::R2rMap))
+    }
+
     /// The process all per-process inputs belong to, if they all belong to one.
     pub fn single_process(&self) -> Option<u32> {
         match self.pids.as_slice() {
@@ -375,7 +385,7 @@ pub struct SymbolizeOptions {
 }
 
 /// Counts of one symbolisation.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SymbolizeStats {
     /// Samples read.
     pub samples: u64,
@@ -391,14 +401,30 @@ pub struct SymbolizeStats {
     pub resolved_early: u64,
     /// Mapping events (`perf script --show-mmap-events`) of processes read.
     pub mapping_events: u64,
+    /// Task events (`perf script --show-task-events`: forks and comms) read.
+    pub task_events: u64,
     /// Resolved frames perf printed relative to a file mapping (made absolute through the
     /// mapping events).
     pub resolved_file_relative: u64,
     /// Unknown frames perf printed relative to a file mapping that no mapping event
-    /// covers (not looked up), counted when there are jitdumps (whose loads can lie in
-    /// file mappings); reported when they are at least 1% of the unknown frames and the
-    /// text has no mapping events.
+    /// covers (not looked up), counted where JIT code can lie: in any file mapping when an
+    /// input can describe such code ([`Symbolizer::describes_file_code`]), else in the
+    /// mappings .NET runs JIT code from (`/memfd:doublemapper (deleted)`); reported when
+    /// they are at least 1% of the unknown frames.
     pub file_relative_unmapped: u64,
+    /// The file mappings holding those frames (at most three; those JIT code is known to
+    /// live in first, then by count), with their counts.
+    pub unmapped_dsos: Vec<(String, u64)>,
+    /// Unresolved frames of samples whose process is known that the inputs of another
+    /// process would resolve (reported when they are at least 10% of the unknown frames:
+    /// the inputs are probably of another run).
+    pub other_process: u64,
+    /// The process of one such frame.
+    pub other_process_example: Option<u32>,
+    /// Unresolved frames at addresses in no mapping of their process (perf prints their
+    /// DSO as `[unknown]`): what walking a stack without frame pointers leaves; reported
+    /// when they are at least a quarter of the unknown frames.
+    pub no_mapping: u64,
     /// Unresolved frames that a jitdump load *later* than the sample covers.
     pub later_load_only: u64,
     /// Unresolved frames of samples whose lone id matched no process that another
@@ -412,6 +438,40 @@ pub struct SymbolizeStats {
 }
 
 impl SymbolizeStats {
+    /// The warning for unknown frames in file mappings that no mapping event covers.
+    fn unmapped_warning(&self) -> String {
+        let files: Vec<String> = self
+            .unmapped_dsos
+            .iter()
+            .map(|(d, n)| format!("{n} in {d}"))
+            .collect();
+        let why = if self
+            .unmapped_dsos
+            .iter()
+            .any(|(d, _)| d.starts_with("/memfd:doublemapper"))
+        {
+            "; .NET runs its JIT code from /memfd:doublemapper when write-xor-execute is on \
+             (the default; DOTNET_EnableWriteXorExecute=0 puts it in anonymous memory), and \
+             .NET 8's jitdumps describe the precompiled code of its .dll images"
+        } else {
+            ""
+        };
+        let fix = if self.mapping_events == 0 {
+            "write the samples with `perf script --show-mmap-events`"
+        } else {
+            "no mmap event of the sample's process covers them: write the samples with \
+             `perf script -F comm,pid,tid,time,ip,sym,dso --show-mmap-events`"
+        };
+        format!(
+            "{} of the {} [unknown] frames lie in file mappings ({}), whose addresses perf \
+             prints relative to the file{why}; JIT code there resolves only through the \
+             mappings: {fix}",
+            self.file_relative_unmapped,
+            self.unknown_frames,
+            files.join(", ")
+        )
+    }
+
     /// Frames left `[unknown]`.
     pub fn unresolved(&self) -> u64 {
         self.unknown_frames - self.resolved_jitdump - self.resolved_map
@@ -435,23 +495,35 @@ impl SymbolizeStats {
                 "{} [unknown] frames of samples whose id (e.g. {}) matches no process of the \
                  jitdumps and perf maps would resolve in another process: plain `perf script` \
                  prints the thread id, not the process id; write the samples with \
-                 `perf script -F comm,pid,tid,time,ip,sym,dso`, or pass --pid",
+                 `perf script -F comm,pid,tid,time,ip,sym,dso` (or add --show-task-events, \
+                 whose fork events name each thread's process), or pass --pid",
                 self.unmatched_process,
                 self.unmatched_example.unwrap_or(0)
             ));
         }
         // A few unknown frames in libraries are normal (stripped code); JIT code inside a
         // file mapping makes many.
-        if self.mapping_events == 0
-            && self.file_relative_unmapped > 0
+        if self.file_relative_unmapped > 0
             && self.file_relative_unmapped.saturating_mul(100) >= self.unknown_frames
         {
+            w.push(self.unmapped_warning());
+        }
+        if self.no_mapping > 0 && self.no_mapping.saturating_mul(4) >= self.unknown_frames {
             w.push(format!(
-                "{} of the {} [unknown] frames lie in file-backed mappings, whose addresses \
-                 perf prints relative to the file; if JIT code lives there (e.g. V8's \
-                 builtins inside Debian's libnode.so.108) it can be resolved only with the \
-                 mappings: write the samples with `perf script --show-mmap-events`",
-                self.file_relative_unmapped, self.unknown_frames
+                "{} of the {} [unknown] frames are at addresses in no mapping of their \
+                 process (perf prints their DSO as [unknown]): no JIT code is there; such \
+                 frames are what walking a stack without frame pointers leaves (record with \
+                 `perf record --call-graph dwarf`, or have the runtime keep frame pointers)",
+                self.no_mapping, self.unknown_frames
+            ));
+        }
+        if self.other_process.saturating_mul(10) >= self.unknown_frames && self.other_process > 0 {
+            w.push(format!(
+                "{} [unknown] frames (e.g. of process {}) are covered only by the jitdumps or \
+                 perf maps of another process: are the inputs from this recording? (a perf \
+                 map applies to the process its name `perf-PID.map` says)",
+                self.other_process,
+                self.other_process_example.unwrap_or(0)
             ));
         }
         w
@@ -541,11 +613,16 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     let mut last_perf: Option<(&str, u32)> = None;
     let mut rs = SampleResolver::new(sym, opts);
     let mut mappings = Vec::new();
+    let mut threads = Vec::new();
     let mut resolved = Vec::with_capacity(128);
     while let Some(h) = samples.next_sample(&mut frames)? {
         samples.take_mappings(&mut mappings);
         for m in mappings.drain(..) {
             rs.add_mapping(m);
+        }
+        samples.take_threads(&mut threads);
+        for t in threads.drain(..) {
+            rs.add_thread(t);
         }
         rs.resolve_sample(&h, &frames, &mut resolved);
         key.clear();
@@ -593,7 +670,9 @@ pub fn symbolize<'a, S: SampleSource<'a>>(
     }
     samples.take_mappings(&mut mappings);
     rs.stats.mapping_events += mappings.len() as u64;
-    out.stats = rs.stats;
+    samples.take_threads(&mut threads);
+    rs.stats.task_events += threads.len() as u64;
+    out.stats = rs.finish();
     if out.stats.samples == 0 {
         return Err(Error::new(ErrorKind::Malformed {
             what: "perf script",
@@ -623,8 +702,8 @@ impl Stacks {
         self.jit_frames.get(id as usize).copied().unwrap_or(false)
     }
 
-    /// The folded-stacks lines (`comm;outermost;…;innermost COUNT`), sorted, one per
-    /// distinct stack.
+    /// The folded-stacks lines (`comm;outermost;…;innermost COUNT`, without `comm;` when
+    /// the text has no comms), sorted, one per distinct stack.
     pub fn folded_lines(&self) -> Vec<String> {
         let mut lines: Vec<String> = self
             .stacks
@@ -632,9 +711,14 @@ impl Stacks {
             .map(|(k, c)| {
                 let mut s = String::new();
                 if let Some((comm, frames)) = k.split_first() {
-                    s.push_str(&folded_frame(self.names.get(*comm)));
-                    for f in frames.iter().rev() {
-                        s.push(';');
+                    // A text without comms (`perf script -F` without `comm`): the stack
+                    // starts with its outermost frame.
+                    let comm = self.names.get(*comm);
+                    s.push_str(&folded_frame(comm));
+                    for (i, f) in frames.iter().rev().enumerate() {
+                        if i > 0 || !comm.is_empty() {
+                            s.push(';');
+                        }
                         s.push_str(&folded_frame(self.names.get(*f)));
                     }
                 }
@@ -848,6 +932,7 @@ mod tests {
                 sym,
                 sym_off: None,
                 dso: None,
+                absolute: false,
             })
             .collect();
         (h, f)

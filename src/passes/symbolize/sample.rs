@@ -19,7 +19,7 @@
 //!   time covers is counted: sample times before every load are what relative times
 //!   (`perf script --reltime`) or a clock other than the jitdump's give.
 
-use crate::ir::code::{Mapping, SampleFrame, SampleHeader};
+use crate::ir::code::{Mapping, SampleFrame, SampleHeader, ThreadOf};
 use crate::ir::fx::FxHashMap;
 
 use super::index::Hit;
@@ -75,16 +75,38 @@ pub fn is_file_relative(dso: Option<&str>) -> bool {
     !perf_map
 }
 
+/// True if .NET's JIT code can lie in this file mapping: the double mapping it runs JIT
+/// code from when write-xor-execute is on (`/memfd:doublemapper (deleted)`), which only a
+/// perf map may describe.
+fn is_jit_file(dso: &str) -> bool {
+    dso.starts_with("/memfd:")
+}
+
+/// True if a file mapping is one JIT runtimes are known to put code described by their
+/// jitdumps or maps in: .NET's double mapping, its ReadyToRun images (`.dll`, described by
+/// .NET 8's jitdumps), and the `libnode` whose embedded V8 builtins Debian's node 18
+/// announces in its jitdump.
+fn holds_jit_code(dso: &str) -> bool {
+    is_jit_file(dso)
+        || dso.ends_with(".dll")
+        || dso
+            .rsplit('/')
+            .next()
+            .is_some_and(|f| f.starts_with("libnode.so"))
+}
+
 /// Resolves samples one after the other, learning threads and file mappings from the
 /// mapping events met on the way. `'s`: the symbolizer; `'a`: the sample text.
 #[derive(Debug)]
 pub struct SampleResolver<'s, 'a> {
     sym: &'s Symbolizer,
     opts: SymbolizeOptions,
-    /// Thread → process, from mapping events.
+    /// Thread → process, from mapping and task events.
     threads: FxHashMap<u32, u32>,
     /// File-backed mappings per process, in event order.
     files: FxHashMap<u32, Vec<Mapping<'a>>>,
+    /// Unknown frames in file mappings no mapping event covers, per file.
+    unmapped: FxHashMap<Box<str>, u64>,
     /// Counts so far.
     pub stats: SymbolizeStats,
     queries: Vec<(u64, u64)>,
@@ -103,6 +125,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             opts: *opts,
             threads: FxHashMap::default(),
             files: FxHashMap::default(),
+            unmapped: FxHashMap::default(),
             stats: SymbolizeStats::default(),
             queries: Vec::with_capacity(128),
             slots: Vec::with_capacity(128),
@@ -119,6 +142,28 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         if is_file_relative(Some(m.path)) {
             self.files.entry(m.pid).or_default().push(m);
         }
+    }
+
+    /// Learns a task event: thread `tid` belongs to process `pid` (a fork or comm event of
+    /// `perf script --show-task-events`, in input order).
+    pub fn add_thread(&mut self, t: ThreadOf) {
+        self.stats.task_events += 1;
+        self.threads.insert(t.tid, t.pid);
+        self.threads.entry(t.pid).or_insert(t.pid);
+    }
+
+    /// The counts, with the file mapping holding the most unknown frames no mapping event
+    /// covers.
+    pub fn finish(mut self) -> SymbolizeStats {
+        let mut v: Vec<(&Box<str>, &u64)> = self.unmapped.iter().collect();
+        // Files JIT code is known to live in first, then by count.
+        v.sort_by(|a, b| (holds_jit_code(b.0), b.1, a.0).cmp(&(holds_jit_code(a.0), a.1, b.0)));
+        self.stats.unmapped_dsos = v
+            .into_iter()
+            .take(3)
+            .map(|(d, n)| (d.to_string(), *n))
+            .collect();
+        self.stats
     }
 
     /// The process of a sample (see the module documentation).
@@ -161,6 +206,28 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
             .find_map(|m| m.absolute(rel))
     }
 
+    /// [`SampleResolver::absolute`], counting a frame no mapping covers in a file JIT code
+    /// can be in (any file when `file_code`, the inputs describing file-mapped code).
+    fn absolute_or_count(
+        &mut self,
+        pid: Option<u32>,
+        dso: &str,
+        rel: u64,
+        file_code: bool,
+    ) -> Option<u64> {
+        let a = self.absolute(pid, dso, rel);
+        if a.is_none() && (file_code || is_jit_file(dso)) {
+            self.stats.file_relative_unmapped += 1;
+            match self.unmapped.get_mut(dso) {
+                Some(n) => *n += 1,
+                None => {
+                    self.unmapped.insert(dso.into(), 1);
+                }
+            }
+        }
+        a
+    }
+
     /// Resolves the frames of one sample: `out[i]` is the JIT function of `frames[i]` when
     /// perf printed it `[unknown]` and an input covers it, else `None`. Counts into
     /// [`SampleResolver::stats`].
@@ -182,17 +249,15 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
         // mapping covers).
         self.queries.clear();
         self.slots.clear();
-        let mut unmapped = 0u64;
+        let file_code = self.sym.describes_file_code();
         for f in frames {
             if !f.is_unknown() {
                 self.slots.push((None, false));
                 continue;
             }
-            let relative = is_file_relative(f.dso);
+            let relative = !f.absolute && is_file_relative(f.dso);
             let addr = if relative {
-                let a = self.absolute(pid, f.dso.unwrap_or(""), f.ip);
-                unmapped += u64::from(a.is_none());
-                a
+                self.absolute_or_count(pid, f.dso.unwrap_or(""), f.ip, file_code)
             } else {
                 Some(f.ip)
             };
@@ -203,9 +268,6 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                 }
                 None => self.slots.push((None, relative)),
             }
-        }
-        if self.sym.has_jitdumps() {
-            self.stats.file_relative_unmapped += unmapped;
         }
         self.sym.resolve_batch(
             pid,
@@ -242,6 +304,7 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                     }
                 }
                 None => {
+                    st.no_mapping += u64::from(f.dso == Some("[unknown]"));
                     let (a, _) = self.queries.get(q).copied().unwrap_or_default();
                     if self
                         .sym
@@ -249,11 +312,14 @@ impl<'s, 'a> SampleResolver<'s, 'a> {
                         .is_some_and(|l| l.from_jitdump)
                     {
                         st.later_load_only += 1;
-                    } else if let ProcessMatch::Unmatched(id) = pm
-                        && self.sym.resolve(None, a, t, 0).is_some()
-                    {
-                        st.unmatched_process += 1;
-                        st.unmatched_example.get_or_insert(id);
+                    } else if pid.is_some() && self.sym.resolve(None, a, t, 0).is_some() {
+                        if let ProcessMatch::Unmatched(id) = pm {
+                            st.unmatched_process += 1;
+                            st.unmatched_example.get_or_insert(id);
+                        } else {
+                            st.other_process += 1;
+                            st.other_process_example = st.other_process_example.or(pid);
+                        }
                     }
                 }
             }
@@ -344,6 +410,7 @@ mod tests {
             sym: crate::ir::code::UNKNOWN,
             sym_off: None,
             dso: None,
+            absolute: false,
         };
         r.resolve_sample(&header(None, Some(8)), &[f], &mut out);
         assert!(out[0].is_none());
@@ -367,6 +434,51 @@ mod tests {
     }
 
     #[test]
+    fn frames_only_another_process_covers_are_reported() {
+        let two = sym(&[5, 6]);
+        let mut r = SampleResolver::new(&two, &SymbolizeOptions::default());
+        let f = SampleFrame {
+            ip: 0x5005,
+            sym: crate::ir::code::UNKNOWN,
+            sym_off: None,
+            dso: None,
+            absolute: false,
+        };
+        let mut out = Vec::new();
+        r.resolve_sample(&header(Some(6), None), &[f], &mut out);
+        assert!(out[0].is_none());
+        let st = r.finish();
+        assert_eq!((st.other_process, st.other_process_example), (1, Some(6)));
+        assert!(
+            st.warnings()[0].contains("another process"),
+            "{:?}",
+            st.warnings()
+        );
+    }
+
+    #[test]
+    fn frames_in_no_mapping_are_reported() {
+        let one = sym(&[5]);
+        let mut r = SampleResolver::new(&one, &SymbolizeOptions::default());
+        let f = SampleFrame {
+            ip: 0x55913452a498,
+            sym: crate::ir::code::UNKNOWN,
+            sym_off: None,
+            dso: Some("[unknown]"),
+            absolute: false,
+        };
+        let mut out = Vec::new();
+        r.resolve_sample(&header(Some(5), None), &[f, f, f], &mut out);
+        let st = r.finish();
+        assert_eq!(st.no_mapping, 3);
+        assert!(
+            st.warnings()[0].contains("frame pointers"),
+            "{:?}",
+            st.warnings()
+        );
+    }
+
+    #[test]
     fn file_relative_dsos() {
         assert!(is_file_relative(Some("/usr/lib/libnode.so.108")));
         assert!(is_file_relative(Some("/tmp/perf-1.mapx")));
@@ -385,6 +497,7 @@ mod tests {
             sym: crate::ir::code::UNKNOWN,
             sym_off: None,
             dso: None,
+            absolute: false,
         };
         let mut h = header(Some(5), None);
         h.time_ns = Some(3);

@@ -1,7 +1,10 @@
 //! Splitting JIT function names into a declaring type, a method name and (when the runtime
-//! writes them) return and parameter types, for the iprof methods table.
+//! writes them) return and parameter types, for the iprof methods table. Method identity
+//! (type, name, signature) is what GraalVM and merges match on, so the parts are made the
+//! same in every run: per-run ids (method-table pointers, hidden-class addresses, stub and
+//! dynamic-method counters, Rust's legacy hashes) are left out.
 //!
-//! Conventions recognised:
+//! Conventions recognised, in this order (docs/jit.md has the table):
 //! * **V8** (`JS:`, `LazyCompile:`, `Function:`, `Eval:`, `Script:` code): `KIND:<tier>name
 //!   script[:line[:col]]`, tier one of `~ ^ + *`. The declaring type is the script (V8 has no
 //!   class in the name; a method `Module._compile` keeps its dotted name); anonymous functions
@@ -9,17 +12,27 @@
 //!   is dropped: one JS function compiled by several tiers is one method. Other V8 kinds
 //!   (`Builtin:`, `BytecodeHandler:`, `Stub:`, `RegExp:`, `Handler:` …) use the kind as the
 //!   declaring type.
-//! * **.NET** (perf map, jitdump, r2rmap): `[instance ][ret ][[module] ]Namespace.Type::
-//!   Method(args)[tier]` → type `Namespace.Type`, method `Method`, return `ret`, parameters
-//!   split at top-level commas; the tier suffix is dropped.
-//! * **Java** (perf-map-agent, async-profiler style): `Lpkg/Type;::method` → `pkg.Type`;
-//!   HotSpot's own map: `ret pkg.Type.method(params)`.
-//! * **C++** names from perf (`ns::Class::method`): split at the last `::`.
+//! * **CPython** 3.12+ (`py::qualname:file`), **wasmtime** (`wasm[M]::function[F][::name]`),
+//!   **Erlang/OTP** (`$module:function/arity`): [`runtimes`].
+//! * **.NET**: CoreCLR's stubs (`stub<N> Kind<Owner>`), Mono's `--jitmap`
+//!   (`Type:Method (args)`), CoreCLR's methods (`[instance ][ret ][[module] ]Namespace.Type::
+//!   Method(args)[tier]`, tier dropped): [`dotnet`].
+//! * **Java**: perf's JVMTI agent and perf-map-agent (`Lpkg/Type;method(descriptor)`,
+//!   `Lpkg/Type;::method`), HotSpot's own map (`ret pkg.Type.method(params)`): [`java`].
+//! * **C++ and Rust** names from perf (`ns::Class::method`, `<T as Trait>::method`): split at
+//!   the last `::` outside brackets (`->` and `operator<` are no brackets); Rust's legacy hash
+//!   (`::h0123456789abcdef`) is dropped.
 //!
 //! Anything else keeps its whole name as the method name and gets the caller's default
 //! declaring type.
 
 use std::borrow::Cow;
+
+pub mod dotnet;
+pub mod java;
+pub mod runtimes;
+
+pub use java::java_type_name;
 
 /// The return type of a method whose name does not carry one (V8 functions, C++ names
 /// from perf, Java descriptors without a signature): GraalVM's format requires a
@@ -92,25 +105,40 @@ fn split_clean<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
             return s;
         }
     }
-    if let Some(s) = split_v8(name) {
+    let conventions: [for<'b> fn(&'b str) -> Option<SplitName<'b>>; 9] = [
+        split_v8,
+        runtimes::split_cpython,
+        dotnet::split_stub,
+        runtimes::split_erlang,
+        runtimes::split_wasm,
+        dotnet::split_mono,
+        java::split_descriptor,
+        dotnet::split_coreclr,
+        java::split_hotspot,
+    ];
+    if let Some(s) = conventions.iter().find_map(|f| f(name)) {
         return s;
     }
-    if let Some(s) = split_java_descriptor(name) {
-        return s;
+    split_native(name).unwrap_or_else(|| plain(default_type, name))
+}
+
+/// C++ and Rust names from perf: the last `::` outside brackets separates the type from the
+/// method; Rust's legacy mangling ends names with a per-build hash (`::h` and 16 hex
+/// digits), dropped.
+fn split_native(name: &str) -> Option<SplitName<'_>> {
+    let (t, m) = rsplit_top_level(name, "::")?;
+    if t.is_empty() || m.is_empty() {
+        return None;
     }
-    if let Some(s) = split_dotnet(name) {
-        return s;
+    let hash =
+        m.len() == 17 && m.starts_with('h') && m.bytes().skip(1).all(|b| b.is_ascii_hexdigit());
+    if !hash {
+        return Some(plain(t, m));
     }
-    if let Some(s) = split_hotspot(name) {
-        return s;
+    match rsplit_top_level(t, "::") {
+        Some((t2, m2)) if !t2.is_empty() && !m2.is_empty() => Some(plain(t2, m2)),
+        _ => None,
     }
-    if let Some((t, m)) = rsplit_top_level(name, "::")
-        && !t.is_empty()
-        && !m.is_empty()
-    {
-        return plain(t, m);
-    }
-    plain(default_type, name)
 }
 
 /// `s` without `/* … */` comments and the blanks before them.
@@ -128,7 +156,7 @@ fn strip_comments(s: &str) -> String {
     out
 }
 
-fn plain<'a>(t: &'a str, m: &'a str) -> SplitName<'a> {
+pub(super) fn plain<'a>(t: &'a str, m: &'a str) -> SplitName<'a> {
     SplitName {
         declaring: Cow::Borrowed(t),
         method: Cow::Borrowed(m),
@@ -202,40 +230,58 @@ fn split_v8(name: &str) -> Option<SplitName<'_>> {
     })
 }
 
-fn split_java_descriptor(name: &str) -> Option<SplitName<'_>> {
-    let body = name.strip_prefix('L')?;
-    let (t, m) = body.split_once(";::")?;
-    if t.is_empty() || m.is_empty() || t.contains(' ') {
-        return None;
-    }
-    let m = m.split_once('(').map_or(m, |(a, _)| a);
-    Some(SplitName {
-        declaring: Cow::Owned(t.replace('/', ".")),
-        method: Cow::Borrowed(m),
-        ret: None,
-        params: Vec::new(),
-    })
-}
-
-/// Splits at the last `sep` outside `<>`, `[]` and `()` (C++ template arguments contain
-/// `::` too).
+/// Splits at the last `sep` outside `<>`, `[]`, `()` and `{}` (C++ template arguments and
+/// Rust's `<T as Trait>` contain `::` too). The `>` of `->` (Rust's `Fn(u32) -> u32`) closes
+/// nothing, nor do the brackets of an operator's name (`operator<`, `operator()`).
 fn rsplit_top_level<'a>(s: &'a str, sep: &str) -> Option<(&'a str, &'a str)> {
+    let b = s.as_bytes();
     let mut depth = 0i32;
     let mut found = None;
-    for (i, c) in s.char_indices() {
+    let mut i = 0;
+    while let Some(&c) = b.get(i) {
+        if c == b'o' && is_operator_at(s, i) {
+            i += "operator".len();
+            i += operator_symbol_len(s.get(i..).unwrap_or(""));
+            continue;
+        }
         match c {
-            '<' | '[' | '(' => depth += 1,
-            '>' | ']' | ')' => depth -= 1,
+            b'<' | b'[' | b'(' | b'{' => depth += 1,
+            b'>' if i > 0 && b.get(i - 1) == Some(&b'-') => {}
+            b'>' | b']' | b')' | b'}' => depth -= 1,
             _ if depth == 0 && s.get(i..).is_some_and(|r| r.starts_with(sep)) => found = Some(i),
             _ => {}
         }
+        i += 1;
     }
     let i = found?;
     Some((s.get(..i)?, s.get(i + sep.len()..)?))
 }
 
+/// True if C++'s `operator` keyword starts at `i` (not inside another identifier).
+fn is_operator_at(s: &str, i: usize) -> bool {
+    s.get(i..).is_some_and(|r| r.starts_with("operator"))
+        && (i == 0
+            || s.as_bytes()
+                .get(i - 1)
+                .is_some_and(|c| !(c.is_ascii_alphanumeric() || *c == b'_')))
+        && !s
+            .as_bytes()
+            .get(i + "operator".len())
+            .is_some_and(|c| c.is_ascii_alphanumeric() || *c == b'_')
+}
+
+/// Bytes of the operator symbol at the start of `r` (`<<`, `->*`, `()`, `[]` …).
+fn operator_symbol_len(r: &str) -> usize {
+    if r.starts_with("()") || r.starts_with("[]") {
+        return 2;
+    }
+    r.bytes()
+        .take_while(|c| b"<>=!+-*/%^&|~,".contains(c))
+        .count()
+}
+
 /// Splits at top-level commas (outside `<>`, `[]`, `()`), trimming blanks.
-fn split_params(args: &str) -> Vec<&str> {
+pub(super) fn split_params(args: &str) -> Vec<&str> {
     let mut out = Vec::new();
     if args.trim().is_empty() {
         return out;
@@ -258,7 +304,7 @@ fn split_params(args: &str) -> Vec<&str> {
 }
 
 /// Index of the closer matching the opener at `open` (`(`/`)`, `[`/`]` or `<`/`>`).
-fn matching(s: &str, open: usize) -> Option<usize> {
+pub(super) fn matching(s: &str, open: usize) -> Option<usize> {
     let (o, c) = match s.as_bytes().get(open)? {
         b'(' => ('(', ')'),
         b'[' => ('[', ']'),
@@ -277,233 +323,6 @@ fn matching(s: &str, open: usize) -> Option<usize> {
         }
     }
     None
-}
-
-fn split_dotnet<'a>(name: &'a str) -> Option<SplitName<'a>> {
-    let colons = name.find("::")?;
-    let open = colons + name.get(colons..)?.find('(')?;
-    let close = matching(name, open)?;
-    let tail = name.get(close + 1..)?;
-    // Only a tier suffix `[...]` may follow the arguments.
-    if !(tail.is_empty() || (tail.starts_with('[') && tail.ends_with(']'))) {
-        return None;
-    }
-    let head = name.get(..open)?;
-    let (ty_full, method) = head.rsplit_once("::")?;
-    let (prefix, ty) = match ty_full.rfind(' ') {
-        Some(i) => (ty_full.get(..i)?, ty_full.get(i + 1..)?),
-        None => ("", ty_full),
-    };
-    if ty.is_empty() || method.is_empty() {
-        return None;
-    }
-    let mut ret = prefix.trim();
-    ret = ret.strip_prefix("instance ").unwrap_or(ret).trim();
-    // Drop the trailing `[module]`.
-    if ret.ends_with(']')
-        && let Some(i) = ret.rfind('[')
-        && ret
-            .get(..i)
-            .is_some_and(|r| r.is_empty() || r.ends_with(' '))
-    {
-        ret = ret.get(..i).unwrap_or("").trim();
-    }
-    // The declaring type's instantiation names what `!0`, `!1`… stand for.
-    let type_args: Vec<String> = match ty.find('[') {
-        Some(i) if ty.ends_with(']') && matching(ty, i) == Some(ty.len() - 1) => {
-            split_params(ty.get(i + 1..ty.len() - 1).unwrap_or(""))
-                .into_iter()
-                .map(|a| dotnet_type(a, &[]))
-                .collect()
-        }
-        _ => Vec::new(),
-    };
-    // C++ names from perf take this path too (`ns::Class::f(int)`); only .NET ones get
-    // their IL syntax rewritten: a tier suffix, a `[module]`, or a dotted type without `::`.
-    let dotnet =
-        !tail.is_empty() || prefix.contains('[') || (!ty.contains("::") && ty.contains('.'));
-    let clean = |t: &'a str| -> Cow<'a, str> {
-        if !dotnet {
-            return Cow::Borrowed(t);
-        }
-        let c = dotnet_type(t, &type_args);
-        if c == t {
-            Cow::Borrowed(t)
-        } else {
-            Cow::Owned(c)
-        }
-    };
-    Some(SplitName {
-        declaring: clean(ty),
-        method: Cow::Borrowed(method),
-        ret: (!ret.is_empty()).then(|| clean(ret)),
-        params: split_params(name.get(open + 1..close)?)
-            .into_iter()
-            .map(clean)
-            .collect(),
-    })
-}
-
-/// The runtime's name of an IL primitive type.
-fn dotnet_primitive(t: &str) -> Option<&'static str> {
-    Some(match t {
-        "void" => "System.Void",
-        "bool" => "System.Boolean",
-        "char" => "System.Char",
-        "int8" => "System.SByte",
-        "uint8" => "System.Byte",
-        "int16" => "System.Int16",
-        "uint16" => "System.UInt16",
-        "int32" => "System.Int32",
-        "uint32" => "System.UInt32",
-        "int64" => "System.Int64",
-        "uint64" => "System.UInt64",
-        "float32" => "System.Single",
-        "float64" => "System.Double",
-        "string" => "System.String",
-        "object" => "System.Object",
-        "native int" => "System.IntPtr",
-        "native uint" => "System.UIntPtr",
-        "typedref" => "System.TypedReference",
-        _ => return None,
-    })
-}
-
-/// A .NET type as the runtime names it (`Type.ToString()`), from the IL syntax of
-/// CoreCLR's perf maps: without `class `/`valuetype ` and `[module]` references, primitive
-/// types by their `System.*` names, generic arguments in `[…]`, nested types joined by `+`,
-/// `!N` (the declaring type's Nth type parameter) replaced by `type_args[N]` when known,
-/// and function pointers as `System.IntPtr`. `!!N` (a method type parameter, which the
-/// name never instantiates) stays.
-fn dotnet_type(t: &str, type_args: &[String]) -> String {
-    let mut s = t.trim();
-    loop {
-        if let Some(r) = s.strip_prefix("class ") {
-            s = r.trim_start();
-        } else if let Some(r) = s.strip_prefix("valuetype ") {
-            s = r.trim_start();
-        } else if s.starts_with('[')
-            && let Some(close) = matching(s, 0)
-            && s.get(close + 1..)
-                .is_some_and(|r| r.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
-        {
-            // `[module]Type`: an assembly reference.
-            s = s.get(close + 1..).unwrap_or("");
-        } else {
-            break;
-        }
-    }
-    // A function pointer (`method unmanaged cdecl valuetype X *(…)`): reflection in these
-    // runtimes reports such types as `System.IntPtr`.
-    if s.starts_with("method ") {
-        return "System.IntPtr".into();
-    }
-    // The element name runs to the first generic bracket or suffix.
-    let name_end = if s.starts_with("native ") {
-        s.find(['[', '<', '&', '*']).unwrap_or(s.len())
-    } else {
-        s.find(['[', '<', '&', '*', ' ']).unwrap_or(s.len())
-    };
-    let (name, mut rest) = s.split_at(name_end);
-    let mut out = String::with_capacity(t.len());
-    match name.strip_prefix('!') {
-        Some(n) if !n.starts_with('!') => {
-            match n.parse::<usize>().ok().and_then(|i| type_args.get(i)) {
-                Some(a) => out.push_str(a),
-                None => out.push_str(name),
-            }
-        }
-        _ => match dotnet_primitive(name) {
-            Some(p) => out.push_str(p),
-            None => out.push_str(&name.replace('/', "+")),
-        },
-    }
-    while let Some(c) = rest.chars().next() {
-        match c {
-            '[' | '<' => {
-                let close = matching(rest, 0).unwrap_or(rest.len().saturating_sub(1));
-                let inner = rest.get(1..close).unwrap_or("");
-                if inner.bytes().all(|b| b == b',') {
-                    // An array: `[]`, `[,]`.
-                    out.push('[');
-                    out.push_str(inner);
-                    out.push(']');
-                } else {
-                    out.push('[');
-                    for (k, a) in split_params(inner).into_iter().enumerate() {
-                        if k > 0 {
-                            out.push(',');
-                        }
-                        out.push_str(&dotnet_type(a, type_args));
-                    }
-                    out.push(']');
-                }
-                rest = rest.get(close + 1..).unwrap_or("");
-            }
-            '&' | '*' => {
-                out.push(c);
-                rest = rest.get(1..).unwrap_or("");
-            }
-            _ => {
-                // Anything else (blanks, modifiers) is kept as written.
-                out.push_str(rest.trim_end());
-                break;
-            }
-        }
-    }
-    out
-}
-
-/// A Java type as `Class.getName` spells it: arrays as descriptors (`byte[]` → `[B`,
-/// `java.lang.String[][]` → `[[Ljava.lang.String;`), other types unchanged.
-pub fn java_type_name(t: &str) -> Cow<'_, str> {
-    let t = t.trim();
-    let mut elem = t;
-    let mut dims = 0;
-    while let Some(e) = elem.strip_suffix("[]") {
-        elem = e.trim_end();
-        dims += 1;
-    }
-    if dims == 0 {
-        return Cow::Borrowed(t);
-    }
-    let code = match elem {
-        "boolean" => "Z".to_string(),
-        "byte" => "B".to_string(),
-        "char" => "C".to_string(),
-        "short" => "S".to_string(),
-        "int" => "I".to_string(),
-        "long" => "J".to_string(),
-        "float" => "F".to_string(),
-        "double" => "D".to_string(),
-        _ => format!("L{elem};"),
-    };
-    Cow::Owned(format!("{}{code}", "[".repeat(dims)))
-}
-
-/// HotSpot perf map: `ret pkg.Type.method(params)`; array types become `Class.getName`
-/// spelling.
-fn split_hotspot(name: &str) -> Option<SplitName<'_>> {
-    let open = name.find('(')?;
-    let close = matching(name, open)?;
-    if close + 1 != name.len() {
-        return None;
-    }
-    let head = name.get(..open)?;
-    let (ret, qual) = head.rsplit_once(' ')?;
-    let (ty, method) = qual.rsplit_once('.')?;
-    if ret.is_empty() || ty.is_empty() || method.is_empty() || ret.contains(' ') {
-        return None;
-    }
-    Some(SplitName {
-        declaring: java_type_name(ty),
-        method: Cow::Borrowed(method),
-        ret: Some(java_type_name(ret)),
-        params: split_params(name.get(open + 1..close)?)
-            .into_iter()
-            .map(java_type_name)
-            .collect(),
-    })
 }
 
 #[cfg(test)]
@@ -713,9 +532,15 @@ mod tests {
                 vec![]
             )
         );
+        // The stub's number is per run.
         assert_eq!(
-            parts("stub<1> AllocateTemporaryEntryPoints<PRECODE_FIXUP>").1,
-            "stub<1> AllocateTemporaryEntryPoints<PRECODE_FIXUP>"
+            parts("stub<1> AllocateTemporaryEntryPoints<PRECODE_FIXUP>"),
+            (
+                "(stub)".into(),
+                "AllocateTemporaryEntryPoints<PRECODE_FIXUP>".into(),
+                None,
+                vec![]
+            )
         );
         // C++ thunks: the declaring type is the target's, the thunk stays a method of its own.
         assert_eq!(
