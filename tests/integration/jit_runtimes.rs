@@ -277,7 +277,7 @@ fn dotnet8_perf_map_lines_glued_by_nul_end_at_the_nul() {
         for e in PerfMapReader::new(&bytes).entries() {
             let e = e.unwrap_or_else(|e| panic!("{scenario}: {e}"));
             assert!(
-                !e.name.contains('\0') && !e.name.contains(" 0x"),
+                !e.name.contains('\0'),
                 "{scenario} line {}: name {:?}",
                 e.line,
                 e.name
