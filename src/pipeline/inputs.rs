@@ -2,6 +2,7 @@
 //! request into the ordered list of inputs, walking each directory and reading each list
 //! once however many selections are made from them.
 
+use crate::bytes::stack::deep;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -82,7 +83,8 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
         let path = entry.path();
         let ft = entry.file_type()?;
         if ft.is_dir() {
-            walk(&path, out)?;
+            // Depth is bounded by the longest path, but a thread's stack need not be.
+            deep(|| walk(&path, out))?;
         } else {
             // Links to directories are not followed (a link cycle would never end).
             let is_file = ft.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file());

@@ -35,6 +35,7 @@ mod raw_versions;
 mod readme;
 mod real_use;
 mod sample_binary;
+mod sample_deep;
 mod sample_filters;
 mod sample_flat;
 mod sample_fs;

@@ -19,6 +19,7 @@
 //! Anything else keeps its whole name as the method name and gets the caller's default
 //! declaring type.
 
+use crate::bytes::stack::deep;
 use std::borrow::Cow;
 
 /// The return type of a method whose name does not carry one (V8 functions, C++ names
@@ -85,13 +86,22 @@ pub fn split<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
 }
 
 fn split_clean<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
-    for t in CXX_THUNKS {
-        if let Some(target) = name.strip_prefix(t) {
-            let mut s = split_clean(target, default_type);
-            s.method = Cow::Owned(format!("{t}{}", s.method));
-            return s;
-        }
+    // Thunk prefixes stay on the method's name; a name may chain any number of them, so
+    // they are stripped in a loop (not a recursion as deep as the name is long).
+    let mut target = name;
+    while let Some(rest) = CXX_THUNKS.iter().find_map(|t| target.strip_prefix(t)) {
+        target = rest;
     }
+    let thunks = &name[..name.len() - target.len()];
+    let mut s = split_target(target, default_type);
+    if !thunks.is_empty() {
+        s.method = Cow::Owned(format!("{thunks}{}", s.method));
+    }
+    s
+}
+
+/// [`split_clean`] of a name that is not a thunk.
+fn split_target<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
     if let Some(s) = split_v8(name) {
         return s;
     }
@@ -434,7 +444,7 @@ fn dotnet_type(t: &str, type_args: &[String]) -> String {
                         if k > 0 {
                             out.push(',');
                         }
-                        out.push_str(&dotnet_type(a, type_args));
+                        out.push_str(&deep(|| dotnet_type(a, type_args)));
                     }
                     out.push(']');
                 }
