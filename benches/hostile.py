@@ -18,8 +18,10 @@ Shapes (n at --scale 1):
   sample profile, `--convert-sample-profile-layout=nest` to extbinary;
 * deep-nesting (10,000 levels): a binary sample profile of inlined callees nested n deep,
   written as extbinary;
-* deep-nesting-text (2,000 levels): the same written as text (quadratic bytes: each line is
-  indented by its depth, so the ratio is ~4 for both tools by the size of the output);
+* deep-nesting-text (2,000 levels): the same written as text, and deep-text-read (2,000
+  levels): such a text read and written as binary. Text indents each line by its depth, so
+  its size grows with the square of the depth: for these two the second size is n * sqrt(2)
+  levels, which doubles the bytes of the text (the `2n` of the table is then that depth);
 * many-targets (100,000): one text body line `1: N t0:1 t1:1 ...`, written as text;
 * many-targets-full (100,000): the same with names holding a colon (`t0:x:1`), which only
   the full reader of LLVM's grammar takes;
@@ -72,6 +74,18 @@ def nested_binary(n):
     return bytes(out)
 
 
+def nested_text(n):
+    """The text of `nested_binary(n)`: each level one space deeper."""
+    out = ["f0:%d:10\n 1: 1\n" % (2 * n)]
+    for d in range(1, n):
+        out.append("%s2: f%d:%d\n%s1: 1\n" % (" " * d, d, 2 * n - d, " " * (d + 1)))
+    return "".join(out).encode()
+
+
+# Shapes whose bytes grow with the square of n: their second size is n * sqrt(2).
+QUADRATIC_BYTES = {"deep-nesting-text", "deep-text-read"}
+
+
 def many_targets(n, sep=""):
     targets = " ".join("t%d%s:1" % (i, sep) for i in range(n))
     return ("f:%d:1\n 1: %d %s\n" % (n, n, targets)).encode()
@@ -96,6 +110,7 @@ SHAPES = {
                      ["--sample", "--extbinary", "--convert-sample-profile-layout=nest"]),
     "deep-nesting": (10000, nested_binary, ".afdo", ["--sample", "--extbinary"]),
     "deep-nesting-text": (2000, nested_binary, ".afdo", ["--sample", "--text"]),
+    "deep-text-read": (2000, nested_text, ".txt", ["--sample", "--binary"]),
     "many-targets": (100000, many_targets, ".txt", ["--sample", "--text"]),
     "many-targets-full": (100000, lambda n: many_targets(n, ":x"), ".txt", ["--sample", "--text"]),
     "many-vtables": (100000, many_vtables, ".txt", ["--sample", "--text"]),
@@ -141,19 +156,20 @@ def main():
     ap.add_argument("--llvm", default="llvm-profdata-22")
     a = ap.parse_args()
     tools = {"pgo-merge": a.pgo_merge, "llvm-profdata": a.llvm}
-    print("| shape | n | pgo-merge n | 2n | ratio | llvm-profdata n | 2n | ratio | outputs |")
+    print("| shape | n, 2n | pgo-merge n | 2n | ratio | llvm-profdata n | 2n | ratio | outputs |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
     with tempfile.TemporaryDirectory(prefix="pgo-merge-hostile-") as work:
         for shape in a.shapes.split(","):
             n0, gen, suffix, args = SHAPES[shape]
             n = max(2, int(n0 * a.scale))
             res = []
-            for size in (n, 2 * n):
+            second = round(n * 2 ** 0.5) if shape in QUADRATIC_BYTES else 2 * n
+            for size in (n, second):
                 inp = os.path.join(work, "in" + suffix)
                 with open(inp, "wb") as f:
                     f.write(gen(size))
                 res.append(measure(tools, args, inp, work, a.rounds))
-            cells = [shape, str(n)]
+            cells = [shape, "%d, %d" % (n, second)]
             for name in tools:
                 t1, t2 = res[0][0][name], res[1][0][name]
                 ratio = "%.2f" % (t2 / t1) if t1 and t2 else "-"

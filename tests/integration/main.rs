@@ -51,3 +51,4 @@ mod sample_use;
 mod sample_weights;
 mod sharded_merge;
 mod show_json;
+mod wide_shapes;
