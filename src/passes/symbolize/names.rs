@@ -19,7 +19,6 @@
 //! Anything else keeps its whole name as the method name and gets the caller's default
 //! declaring type.
 
-use crate::bytes::stack::deep;
 use std::borrow::Cow;
 
 /// The return type of a method whose name does not carry one (V8 functions, C++ names
@@ -323,7 +322,7 @@ fn split_dotnet<'a>(name: &'a str) -> Option<SplitName<'a>> {
         Some(i) if ty.ends_with(']') && matching(ty, i) == Some(ty.len() - 1) => {
             split_params(ty.get(i + 1..ty.len() - 1).unwrap_or(""))
                 .into_iter()
-                .map(|a| dotnet_type(a, &[]))
+                .map(|a| dotnet_type_bounded(a, &[]))
                 .collect()
         }
         _ => Vec::new(),
@@ -336,7 +335,7 @@ fn split_dotnet<'a>(name: &'a str) -> Option<SplitName<'a>> {
         if !dotnet {
             return Cow::Borrowed(t);
         }
-        let c = dotnet_type(t, &type_args);
+        let c = dotnet_type_bounded(t, &type_args);
         if c == t {
             Cow::Borrowed(t)
         } else {
@@ -377,6 +376,32 @@ fn dotnet_primitive(t: &str) -> Option<&'static str> {
         "typedref" => "System.TypedReference",
         _ => return None,
     })
+}
+
+/// Generic arguments and arrays nested deeper than this in one .NET type are kept as
+/// written: each level of the rewriting rescans the rest of the type, so a crafted perf-map
+/// name of 20,000 nested generics took 15 s and 1.6 GB; real types nest a few levels.
+const MAX_DOTNET_TYPE_DEPTH: usize = 64;
+
+/// [`dotnet_type`] of `t` if its brackets nest at most [`MAX_DOTNET_TYPE_DEPTH`] deep (so
+/// its recursion is that deep at most), else `t` as written.
+fn dotnet_type_bounded(t: &str, type_args: &[String]) -> String {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for b in t.bytes() {
+        match b {
+            b'<' | b'[' | b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'>' | b']' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_DOTNET_TYPE_DEPTH {
+        return t.to_string();
+    }
+    dotnet_type(t, type_args)
 }
 
 /// A .NET type as the runtime names it (`Type.ToString()`), from the IL syntax of
@@ -444,7 +469,7 @@ fn dotnet_type(t: &str, type_args: &[String]) -> String {
                         if k > 0 {
                             out.push(',');
                         }
-                        out.push_str(&deep(|| dotnet_type(a, type_args)));
+                        out.push_str(&dotnet_type(a, type_args));
                     }
                     out.push(']');
                 }
@@ -532,6 +557,27 @@ mod tests {
 
     fn strs(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn deeply_nested_dotnet_types_are_kept_as_written() {
+        let nested = |d: usize| {
+            format!(
+                "void [lib] NS.A::M({}int32{})[Optimized]",
+                "class NS.X`1<".repeat(d),
+                ">".repeat(d)
+            )
+        };
+        // Within the bound: rewritten as the runtime names it.
+        let (_, _, _, params) = parts(&nested(2));
+        assert_eq!(params, strs(&["NS.X`1[NS.X`1[System.Int32]]"]));
+        // 20,000 levels (a 400 KB name): kept as written, at once (it took 15 s and 1.6 GB
+        // when every level rescanned the rest).
+        let (_, _, _, params) = parts(&nested(20_000));
+        assert_eq!(params.len(), 1);
+        assert!(params[0].starts_with("class NS.X`1<class NS.X`1<"));
+        // Each level is `class NS.X`1<` (13 bytes) and its `>`.
+        assert_eq!(params[0].len(), 20_000 * 14 + "int32".len());
     }
 
     #[test]
