@@ -5,6 +5,7 @@
 mod cursor;
 pub mod leb128;
 pub mod limits;
+pub mod stack;
 mod writer;
 
 pub use cursor::{Cursor, Endian, PointerWidth};

@@ -18,6 +18,7 @@
 //! #entries, (cutoff, min count, #counts) × #entries`.
 
 use crate::bytes::leb128::write_uleb;
+use crate::bytes::stack::deep;
 use crate::bytes::{Cursor, Endian};
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, saturating_mul_add};
@@ -124,11 +125,6 @@ pub mod flag {
     pub const ORDERED: u64 = 1 << 32;
 }
 
-/// Deepest nesting of inlined callees a reader accepts (each level is a recursion): real
-/// profiles stay far below (inline depth rarely passes 50), and a crafted file cannot
-/// exhaust a 2 MiB thread stack (an unoptimised build overflows one near 500 levels).
-pub const MAX_INLINE_DEPTH: u32 = 128;
-
 /// A reader of LLVM's sample-binary primitives with `readNumber<T>`'s checks.
 #[derive(Debug, Clone)]
 pub struct SampleCursor<'a> {
@@ -173,22 +169,6 @@ impl<'a> SampleCursor<'a> {
             ));
         }
         Ok(line as u32)
-    }
-
-    /// Fails at the cursor if inlined callees nest deeper than [`MAX_INLINE_DEPTH`] (so
-    /// that the recursive readers stay within a thread's stack).
-    pub fn check_inline_depth(&self, depth: u32) -> Result<()> {
-        if depth > MAX_INLINE_DEPTH {
-            return Err(Error::at(
-                self.offset(),
-                ErrorKind::LimitExceeded {
-                    what: "depth of inlined callees",
-                    value: u64::from(depth),
-                    limit: u64::from(MAX_INLINE_DEPTH),
-                },
-            ));
-        }
-        Ok(())
     }
 
     /// A ULEB128 number LLVM reads as `uint32_t`: larger values are malformed.
@@ -366,15 +346,14 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
 /// Reads one function body (after the head count and the context index) into `fs`, adding
 /// to what it holds as LLVM's reader does. The discriminators of body records and inlined
 /// callsites keep the bits of `mask` (LLVM's flow-sensitive discriminator mask; `u32::MAX`
-/// keeps them all): records or callees that become one add up.
+/// keeps them all): records or callees that become one add up. Inlined callees nest as deep
+/// as the file says (as in LLVM): each level recurses through [`deep`].
 pub fn read_body(
     r: &mut SampleCursor<'_>,
     names: &[FunctionId],
     fs: &mut FunctionSamples,
-    depth: u32,
     mask: u32,
 ) -> Result<()> {
-    r.check_inline_depth(depth)?;
     let total = r.num("function: total samples")?;
     fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
     let records = r.num_u32("function: number of body records")?;
@@ -400,7 +379,7 @@ pub fn read_body(
         let disc = r.num("callsite: discriminator")? as u32 & mask;
         let i = r.index(names.len(), "callsite: callee name index")?;
         let callee = fs.callee_mut(LineLocation::new(line, disc), &names[i]);
-        read_body(r, names, callee, depth + 1, mask)?;
+        deep(|| read_body(r, names, callee, mask))?;
     }
     Ok(())
 }
@@ -431,7 +410,7 @@ pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
             // The callee's own name, as LLVM writes it (it differs from the key only for
             // the unnamed callee an extbinary reader can make: see `frontends`).
             write_uleb(out, names[&samples.name]);
-            write_body(out, samples, names);
+            deep(|| write_body(out, samples, names));
         }
     }
 }
@@ -451,7 +430,7 @@ pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTre
             if !out.contains(&samples.name) {
                 out.insert(samples.name.clone());
             }
-            collect_body_names(samples, out);
+            deep(|| collect_body_names(samples, out));
         }
     }
 }

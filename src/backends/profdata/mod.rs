@@ -24,13 +24,14 @@ pub mod record_order;
 pub mod string_map;
 pub mod target;
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use crate::bytes::{ByteWriter, Slot, pad8};
 use crate::codec::chained_hash;
 use crate::codec::summary as codec_summary;
 use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result};
+use crate::ir::fx::FxBuildHasher;
 use crate::ir::summary::SummaryBuilder;
 use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind};
 use target::{KeyOrder, WriterModel};
@@ -191,13 +192,10 @@ fn write_into(
     let mut missing: Option<(u32, u64)> = None;
     for run in by_hash.chunk_by(|a, b| a.0 == b.0) {
         let h = run[0].0;
-        for (k, &(_, i)) in run.iter().enumerate().skip(1) {
-            let cfg = rec(i).key.cfg;
-            if run[..k].iter().any(|&(_, j)| rec(j).key.cfg == cfg)
-                && duplicate.is_none_or(|d| i < d)
-            {
-                duplicate = Some(i);
-            }
+        if let Some(i) = first_repeat(run, records)
+            && duplicate.is_none_or(|d| i < d)
+        {
+            duplicate = Some(i);
         }
         match profile.names.get(h).map(|n| &**n) {
             Some(name) => groups.push(Group {
@@ -483,6 +481,25 @@ fn write_into(
         w.patch_bytes(cs_summary_at, sw.as_slice());
     }
     Ok(warnings)
+}
+
+/// The first record of `run` (records of one name, in record order) whose structural hash
+/// an earlier record of the run has. A set, not a scan of the earlier ones: a profile may
+/// hold a hundred thousand records of one name (one per hash), which a scan makes quadratic.
+fn first_repeat(run: &[(u64, u32)], records: &[FunctionRecord]) -> Option<u32> {
+    let cfg = |i: u32| records[i as usize].key.cfg;
+    if run.len() <= 8 {
+        return run
+            .iter()
+            .enumerate()
+            .skip(1)
+            .find_map(|(k, &(_, i))| run[..k].iter().any(|&(_, j)| cfg(j) == cfg(i)).then_some(i));
+    }
+    let mut seen: HashSet<u64, FxBuildHasher> =
+        HashSet::with_capacity_and_hasher(run.len(), FxBuildHasher::default());
+    run.iter()
+        .find(|&&(_, i)| !seen.insert(cfg(i)))
+        .map(|&(_, i)| i)
 }
 
 /// One (reason, what) pair per kind of content that index `version` (or LLVM release `llvm`,

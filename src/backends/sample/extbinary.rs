@@ -19,6 +19,7 @@
 //! Compressed sections are zlib level 9 of the section's bytes, framed as `ULEB128 size,
 //! ULEB128 compressed size`; an empty section stays empty.
 
+use crate::bytes::stack::deep;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use flate2::Compression;
@@ -417,7 +418,7 @@ impl<'p> Writer<'p> {
                     write_uleb(buf, u64::from(loc.line_offset));
                     write_uleb(buf, u64::from(loc.discriminator));
                     write_uleb(buf, self.names[&samples.name]);
-                    self.function_metadata(buf, samples);
+                    deep(|| self.function_metadata(buf, samples));
                 }
             }
         }

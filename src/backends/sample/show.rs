@@ -3,6 +3,7 @@
 //! summary (`--detailed-summary`), the hot-function list (`--hot-func-list`, `--topn`), and
 //! an extbinary file's section table (`--show-sec-info-only`).
 
+use crate::bytes::stack::deep;
 use std::fmt::Write as _;
 
 use serde::Serialize;
@@ -59,7 +60,10 @@ pub fn show(profile: &SampleProfile, opts: &SampleShowOptions) -> String {
         }
     };
     if opts.json {
-        let docs: Vec<JsonFunction> = chosen.iter().map(|(_, f)| json_of(f, true)).collect();
+        let docs: Vec<JsonFunction> = chosen
+            .iter()
+            .map(|(_, f)| JsonFunction { f, top: true })
+            .collect();
         // LLVM's json::OStream with an indent of 2: the same layout as serde_json's pretty
         // printer; field order is the structs'.
         out.push_str(&serde_json::to_string_pretty(&docs).unwrap_or_default());
@@ -350,7 +354,7 @@ fn print_function(out: &mut String, f: &FunctionSamples, ind: usize) {
             for callee in site.values() {
                 indent(out, ind + 2);
                 let _ = write!(out, "{loc}: inlined callee: {}: ", callee.name);
-                print_function(out, callee, ind + 4);
+                deep(|| print_function(out, callee, ind + 4));
             }
             types(out, f, *loc, ind + 2);
         }
@@ -371,16 +375,37 @@ fn types(out: &mut String, f: &FunctionSamples, loc: crate::ir::sample::LineLoca
     }
 }
 
-#[derive(Serialize)]
-struct JsonFunction {
-    name: String,
-    total: u64,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    head: Option<u64>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    body: Vec<JsonBody>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    callsites: Vec<JsonCallsite>,
+/// One function (or inlined callee) in JSON, serialised straight from the profile: the
+/// nesting builds no tree of its own, and each level recurses through [`deep`].
+struct JsonFunction<'a> {
+    f: &'a FunctionSamples,
+    /// A top-level function (it has head samples).
+    top: bool,
+}
+
+impl Serialize for JsonFunction<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let f = self.f;
+        let mut st = s.serialize_struct("JsonFunction", 5)?;
+        st.serialize_field("name", &f.name.to_string())?;
+        st.serialize_field("total", &f.total_samples)?;
+        if self.top {
+            st.serialize_field("head", &f.head_samples)?;
+        }
+        if !f.body.is_empty() {
+            let body: Vec<JsonBody> = f
+                .body
+                .iter()
+                .map(|(loc, rec)| json_body(loc, rec))
+                .collect();
+            st.serialize_field("body", &body)?;
+        }
+        if !f.callsites.is_empty() {
+            deep(|| st.serialize_field("callsites", &JsonCallsites(f)))?;
+        }
+        st.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -399,45 +424,46 @@ struct JsonCall {
     samples: u64,
 }
 
+/// The inlined callees of a function, one JSON object per callee.
+struct JsonCallsites<'a>(&'a FunctionSamples);
+
+impl Serialize for JsonCallsites<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.0.callsites.iter().flat_map(|(loc, site)| {
+            site.values().map(move |callee| JsonCallsite {
+                line: loc.line_offset,
+                discriminator: (loc.discriminator != 0).then_some(loc.discriminator),
+                samples: [JsonFunction {
+                    f: callee,
+                    top: false,
+                }],
+            })
+        }))
+    }
+}
+
 #[derive(Serialize)]
-struct JsonCallsite {
+struct JsonCallsite<'a> {
     line: u32,
     #[serde(skip_serializing_if = "Option::is_none")]
     discriminator: Option<u32>,
-    samples: Vec<JsonFunction>,
+    samples: [JsonFunction<'a>; 1],
 }
 
-fn json_of(f: &FunctionSamples, top: bool) -> JsonFunction {
-    JsonFunction {
-        name: f.name.to_string(),
-        total: f.total_samples,
-        head: top.then_some(f.head_samples),
-        body: f
-            .body
-            .iter()
-            .map(|(loc, rec)| JsonBody {
-                line: loc.line_offset,
-                discriminator: (loc.discriminator != 0).then_some(loc.discriminator),
-                samples: rec.samples,
-                calls: rec
-                    .sorted_call_targets()
-                    .into_iter()
-                    .map(|(t, c)| JsonCall {
-                        function: t.to_string(),
-                        samples: c,
-                    })
-                    .collect(),
-            })
-            .collect(),
-        callsites: f
-            .callsites
-            .iter()
-            .flat_map(|(loc, site)| {
-                site.values().map(move |callee| JsonCallsite {
-                    line: loc.line_offset,
-                    discriminator: (loc.discriminator != 0).then_some(loc.discriminator),
-                    samples: vec![json_of(callee, false)],
-                })
+fn json_body(
+    loc: &crate::ir::sample::LineLocation,
+    rec: &crate::ir::sample::SampleRecord,
+) -> JsonBody {
+    JsonBody {
+        line: loc.line_offset,
+        discriminator: (loc.discriminator != 0).then_some(loc.discriminator),
+        samples: rec.samples,
+        calls: rec
+            .sorted_call_targets()
+            .into_iter()
+            .map(|(t, c)| JsonCall {
+                function: t.to_string(),
+                samples: c,
             })
             .collect(),
     }

@@ -11,6 +11,7 @@
 //! Context-sensitive profiles write every header in brackets, inlined callees too (`[bar]`),
 //! as LLVM does. Vtable lines end with a space, as LLVM 22's do.
 
+use crate::bytes::stack::deep;
 use crate::ir::sample::{FunctionSamples, SampleFlags, SampleProfile};
 
 /// The text form of `profile`.
@@ -65,7 +66,7 @@ fn write_function(f: &FunctionSamples, indent: usize, flags: SampleFlags, out: &
             } else {
                 callee.name.write_to(out);
             }
-            write_function(callee, indent + 1, flags, out);
+            deep(|| write_function(callee, indent + 1, flags, out));
         }
         write_types(f, *loc, indent + 1, out);
     }
@@ -162,12 +163,12 @@ mod tests {
     fn deep_nesting_writes_on_a_small_stack() {
         let mut p = SampleProfile::new();
         let mut f = p.entry(SampleContext::Function(id("f")));
-        for _ in 0..crate::ir::sample::MAX_INLINE_DEPTH {
+        for _ in 0..crate::ir::sample::TESTED_INLINE_DEPTH {
             f = f.callee_mut(LineLocation::new(1, 0), &id("g"));
         }
         let p = std::sync::Arc::new(p);
         std::thread::Builder::new()
-            .stack_size(1 << 20)
+            .stack_size(256 * 1024)
             .spawn(move || write(&p).len())
             .unwrap()
             .join()

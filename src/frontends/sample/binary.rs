@@ -44,7 +44,7 @@ pub fn read_fs(data: &[u8], fs: Option<u32>) -> Result<SampleProfile> {
         }
         let fs = profile.entry(ctx);
         fs.head_samples = fs.head_samples.saturating_add(head);
-        read_body(&mut r, &names, fs, 0, mask)?;
+        read_body(&mut r, &names, fs, mask)?;
     }
     Ok(profile)
 }

@@ -17,6 +17,7 @@
 //! and the position in its uncompressed data.
 
 use crate::bytes::limits::MAX_INFLATED_NAMES;
+use crate::bytes::stack::deep;
 use crate::codec::names_blob::inflate;
 use crate::codec::sample_binary::{
     EXT_BINARY_MAGIC, SampleCursor, flag, read_body, read_header, read_plain_names, read_summary,
@@ -275,7 +276,7 @@ fn read_section(
                 let fs = profile.entry(ctx);
                 fs.head_samples = fs.head_samples.saturating_add(head);
                 let mask = if st.fs { st.fs_mask } else { u32::MAX };
-                read_body(&mut r, &st.names, fs, 0, mask)?;
+                read_body(&mut r, &st.names, fs, mask)?;
             }
         }
         sec::FUNC_METADATA => {
@@ -285,7 +286,7 @@ fn read_section(
             while !r.is_empty() {
                 let ctx = read_context(&mut r, st)?;
                 let fs = profile.functions.get_mut(&ctx);
-                read_metadata(&mut r, st, fs, 0)?;
+                read_metadata(&mut r, st, fs)?;
             }
         }
         sec::SYMBOL_LIST => {
@@ -339,12 +340,10 @@ fn read_metadata(
     r: &mut SampleCursor<'_>,
     st: &State,
     mut fs: Option<&mut FunctionSamples>,
-    depth: u32,
 ) -> Result<()> {
     if r.is_empty() {
         return Ok(());
     }
-    r.check_inline_depth(depth)?;
     if st.probe_based {
         let checksum = r.num("metadata: CFG checksum")?;
         if let Some(f) = fs.as_deref_mut() {
@@ -374,7 +373,7 @@ fn read_metadata(
                     .entry(st.names[i].clone())
                     .or_insert_with(|| FunctionSamples::new(FunctionId::Md5(0)))
             });
-            read_metadata(r, st, callee, depth + 1)?;
+            deep(|| read_metadata(r, st, callee))?;
         }
     }
     Ok(())

@@ -10,6 +10,7 @@
 //! profile does not have. LLVM's writers produce none of these, so real inputs take the fast
 //! path.
 
+use crate::bytes::stack::deep;
 use std::cmp::Ordering;
 
 use super::extbinary::{read_section_table, section_bytes};
@@ -98,7 +99,7 @@ fn read_top(
         FlatKey::Function(i) => i,
         FlatKey::Context(c) => out.context_frames(c).last()?.name,
     };
-    read_node(r, out, name, LineLocation::default(), head, 0)
+    read_node(r, out, name, LineLocation::default(), head)
 }
 
 fn read_plain_names(r: &mut SampleCursor<'_>, out: &mut FlatSampleProfile) -> Option<()> {
@@ -126,7 +127,7 @@ fn name_cmp(out: &FlatSampleProfile, a: u32, b: u32) -> Ordering {
 }
 
 /// True if no name index appears twice among `targets`.
-fn distinct(targets: &[FlatTarget]) -> bool {
+pub(super) fn distinct(targets: &[FlatTarget]) -> bool {
     if targets.len() <= 16 {
         targets
             .iter()
@@ -148,9 +149,7 @@ fn read_node(
     name: u32,
     location: LineLocation,
     head_samples: u64,
-    depth: u32,
 ) -> Option<()> {
-    r.check_inline_depth(depth).ok()?;
     let index = out.nodes.len();
     len32(index)?;
     out.nodes.push(FlatNode {
@@ -204,7 +203,7 @@ fn read_node(
             }
         }
         prev = Some((loc, callee));
-        read_node(r, out, callee, loc, 0, depth + 1)?;
+        deep(|| read_node(r, out, callee, loc, 0))?;
     }
     let subtree_end = len32(out.nodes.len())?;
     let n = &mut out.nodes[index];
@@ -333,7 +332,7 @@ fn read_section(
                 let key = read_key(&mut r, st, out)?;
                 let top = *st.seen.slot(key, out);
                 let node = (top != NONE).then(|| out.tops[top as usize].node);
-                read_metadata(&mut r, st, out, node, 0)?;
+                read_metadata(&mut r, st, out, node)?;
             }
         }
         sec::SYMBOL_LIST => {
@@ -372,12 +371,10 @@ fn read_metadata(
     st: &State,
     out: &mut FlatSampleProfile,
     node: Option<u32>,
-    depth: u32,
 ) -> Option<()> {
     if r.is_empty() {
         return Some(());
     }
-    r.check_inline_depth(depth).ok()?;
     if st.probe_based {
         let checksum = r.num("").ok()?;
         if let Some(n) = node {
@@ -404,7 +401,7 @@ fn read_metadata(
                 })?),
                 None => None,
             };
-            read_metadata(r, st, out, callee, depth + 1)?;
+            deep(|| read_metadata(r, st, out, callee))?;
         }
     }
     Some(())

@@ -16,14 +16,15 @@
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-use super::text::{Lines, Parsed, TextDialect, context_frames, parse_head, parse_line};
+use super::flat::distinct;
+use super::text::{
+    Lines, Parsed, TextDialect, context_frames, distinct_names, parse_head, parse_line,
+};
 use crate::ir::fx::FxBuildHasher;
 use crate::ir::sample::flat::{
     FlatFrame, FlatKey, FlatName, FlatNode, FlatRecord, FlatTarget, FlatTop,
 };
-use crate::ir::sample::{
-    ContextAttributes, FlatSampleProfile, LineLocation, MAX_INLINE_DEPTH, SampleFormat,
-};
+use crate::ir::sample::{ContextAttributes, FlatSampleProfile, LineLocation, SampleFormat};
 
 /// Reads text `data` into `out` (emptied first) in `dialect`. False when the flat form
 /// cannot hold it or it is malformed: read it with [`super::read`] then.
@@ -237,14 +238,13 @@ impl<'a> Reader<'a, '_> {
                 let mut targets = targets;
                 for (name, count) in targets.drain(..) {
                     let name = self.name(name)?;
-                    let placed = &self.out.targets[targets_start as usize..];
-                    if placed.iter().any(|t| t.name == name) {
-                        return None;
-                    }
                     self.out.targets.push(FlatTarget {
                         name,
                         samples: count,
                     });
+                }
+                if !distinct(&self.out.targets[targets_start as usize..]) {
+                    return None;
                 }
                 if self.targets.capacity() < targets.capacity() {
                     self.targets = targets;
@@ -261,9 +261,6 @@ impl<'a> Reader<'a, '_> {
             Parsed::Callsite {
                 loc, name, total, ..
             } => {
-                if self.stack.len() > MAX_INLINE_DEPTH {
-                    return None;
-                }
                 let callee = self.name(name)?;
                 if let Some((pl, pn)) = self.stack.last()?.last_child {
                     let order = pl.cmp(&loc).then_with(|| self.name_cmp(pn, callee));
@@ -382,14 +379,15 @@ fn plain_line<'a>(
             let name = &token[..colon];
             match digits(token, colon + 1) {
                 Some((count, k)) if k == token.len() && !name.is_empty() => {
-                    if targets.iter().any(|(t, _)| *t == name) {
-                        return Err(targets);
-                    }
                     targets.push((name, count));
                 }
                 _ => return Err(targets),
             }
             j = end;
+        }
+        // A name twice on the line is for the full reader (the last count wins there).
+        if !distinct_names(&targets) {
+            return Err(targets);
         }
         Ok(Parsed::Body {
             depth,

@@ -3,10 +3,96 @@
 use std::collections::BTreeMap;
 
 use super::{FunctionId, LineLocation, SampleRecord};
+use crate::bytes::stack::deep;
 
 /// Inlined callees at one call site: callee → its samples there. Several callees share a
 /// site when an indirect call was promoted and inlined for more than one target.
 pub type CallsiteSamples = BTreeMap<FunctionId, FunctionSamples>;
+
+/// The inlined callees of a profile by call site: a map that owns the nested levels of the
+/// tree, and so is what makes it as deep as its input (llvm-profdata reads and writes tens
+/// of thousands of levels). Derived (recursive) drops, clones, comparisons and formatting
+/// would overflow a thread's stack there: this map drops its levels in a loop and recurses
+/// through [`deep`] otherwise. It reads as the `BTreeMap` it wraps.
+#[derive(Default)]
+pub struct Callsites(pub BTreeMap<LineLocation, CallsiteSamples>);
+
+impl std::ops::Deref for Callsites {
+    type Target = BTreeMap<LineLocation, CallsiteSamples>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Callsites {
+    fn deref_mut(&mut self) -> &mut Self::Target {
+        &mut self.0
+    }
+}
+
+impl Drop for Callsites {
+    /// Each callee is emptied of its own callees (moved to a worklist) before it is dropped,
+    /// so no drop recurses.
+    fn drop(&mut self) {
+        if self.0.is_empty() {
+            return;
+        }
+        let mut pending = vec![std::mem::take(&mut self.0)];
+        while let Some(sites) = pending.pop() {
+            for site in sites.into_values() {
+                for mut callee in site.into_values() {
+                    if !callee.callsites.is_empty() {
+                        pending.push(std::mem::take(&mut callee.callsites.0));
+                    }
+                }
+            }
+        }
+    }
+}
+
+impl Clone for Callsites {
+    fn clone(&self) -> Self {
+        Callsites(deep(|| self.0.clone()))
+    }
+}
+
+impl PartialEq for Callsites {
+    fn eq(&self, other: &Self) -> bool {
+        deep(|| self.0 == other.0)
+    }
+}
+
+impl Eq for Callsites {}
+
+impl std::fmt::Debug for Callsites {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        deep(|| self.0.fmt(f))
+    }
+}
+
+impl IntoIterator for Callsites {
+    type Item = (LineLocation, CallsiteSamples);
+    type IntoIter = std::collections::btree_map::IntoIter<LineLocation, CallsiteSamples>;
+    fn into_iter(mut self) -> Self::IntoIter {
+        std::mem::take(&mut self.0).into_iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a Callsites {
+    type Item = (&'a LineLocation, &'a CallsiteSamples);
+    type IntoIter = std::collections::btree_map::Iter<'a, LineLocation, CallsiteSamples>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter()
+    }
+}
+
+impl<'a> IntoIterator for &'a mut Callsites {
+    type Item = (&'a LineLocation, &'a mut CallsiteSamples);
+    type IntoIter = std::collections::btree_map::IterMut<'a, LineLocation, CallsiteSamples>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter_mut()
+    }
+}
 
 /// Counts of vtable types seen at one location (type → samples), from `vtables` lines of
 /// LLVM 22's text format.
@@ -50,7 +136,7 @@ pub struct FunctionSamples {
     /// Body samples by location.
     pub body: BTreeMap<LineLocation, SampleRecord>,
     /// Inlined callees by call site, then by callee.
-    pub callsites: BTreeMap<LineLocation, CallsiteSamples>,
+    pub callsites: Callsites,
     /// CFG checksum of a probe-based profile (`!CFGChecksum`); 0 when absent.
     pub checksum: u64,
     /// Context attributes (`!Attributes`); 0 when absent.
@@ -77,6 +163,20 @@ impl FunctionSamples {
             .or_insert_with(|| FunctionSamples::new(callee.clone()))
     }
 
+    /// A copy without the inlined callees (a full copy costs the whole subtree).
+    pub fn clone_shallow(&self) -> FunctionSamples {
+        FunctionSamples {
+            name: self.name.clone(),
+            total_samples: self.total_samples,
+            head_samples: self.head_samples,
+            body: self.body.clone(),
+            callsites: Callsites::default(),
+            checksum: self.checksum,
+            attributes: self.attributes,
+            type_counts: self.type_counts.clone(),
+        }
+    }
+
     /// Number of inlined instances directly under this one.
     pub fn callsite_count(&self) -> usize {
         self.callsites.values().map(|m| m.len()).sum()
@@ -95,9 +195,9 @@ impl FunctionSamples {
         let count = match (first_body, first_site) {
             (Some((bl, rec)), Some((cl, _))) if bl < cl => rec.samples,
             (Some((_, rec)), None) => rec.samples,
-            (_, Some((_, site))) => site
-                .values()
-                .fold(0u64, |a, f| a.wrapping_add(f.head_samples_estimate(cs))),
+            (_, Some((_, site))) => site.values().fold(0u64, |a, f| {
+                a.wrapping_add(deep(|| f.head_samples_estimate(cs)))
+            }),
             (None, None) => 0,
         };
         if count != 0 {
@@ -113,7 +213,7 @@ impl FunctionSamples {
         if !skip_callsites {
             for site in self.callsites.values() {
                 for f in site.values() {
-                    max = max.max(f.max_count_inside(false));
+                    max = max.max(deep(|| f.max_count_inside(false)));
                 }
             }
         }

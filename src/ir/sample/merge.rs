@@ -7,6 +7,7 @@
 //! and attributes; a source whose checksum differs from a non-zero one already there is not
 //! merged at all (LLVM's "Function hash mismatch") — for an inlined callee, only that callee.
 
+use crate::bytes::stack::deep;
 use std::collections::btree_map;
 
 use super::flat::FlatRecord;
@@ -122,11 +123,11 @@ fn merge_function(
         for (name, callee) in site {
             let r = match d.entry(name.clone()) {
                 btree_map::Entry::Occupied(mut e) => {
-                    merge_function(e.get_mut(), callee, weight, false)
+                    deep(|| merge_function(e.get_mut(), callee, weight, false))
                 }
                 btree_map::Entry::Vacant(e) => {
                     let slot = e.insert(FunctionSamples::default());
-                    merge_function(slot, callee, weight, true)
+                    deep(|| merge_function(slot, callee, weight, true))
                 }
             };
             first(&mut out, r);
@@ -200,10 +201,10 @@ fn merge_owned(
         for (name, mut callee) in site {
             let r = match d.entry(name) {
                 btree_map::Entry::Occupied(mut e) => {
-                    merge_owned(e.get_mut(), callee, weight, false)
+                    deep(|| merge_owned(e.get_mut(), callee, weight, false))
                 }
                 btree_map::Entry::Vacant(e) => {
-                    let o = scale(&mut callee, weight);
+                    let o = deep(|| scale(&mut callee, weight));
                     e.insert(callee);
                     o.then_some(MergeIssueKind::CounterOverflow)
                 }
@@ -235,7 +236,7 @@ fn scale(f: &mut FunctionSamples, weight: Weight) -> bool {
     }
     for site in f.callsites.values_mut() {
         for callee in site.values_mut() {
-            o |= scale(callee, weight);
+            o |= deep(|| scale(callee, weight));
         }
     }
     o
@@ -324,7 +325,7 @@ fn from_flat(
         .map(|r| (r.location, record_from_flat(src, r, ids, weight, over)))
         .collect();
     for c in src.children(node) {
-        let callee = from_flat(src, c, ids, weight, over);
+        let callee = deep(|| from_flat(src, c, ids, weight, over));
         let loc = src.nodes[c as usize].location;
         f.callsites
             .entry(loc)
@@ -387,10 +388,10 @@ fn merge_flat(
         let site = dst.callsites.entry(cn.location).or_default();
         let id = &ids[cn.name as usize];
         let r = match site.get_mut(id) {
-            Some(d) => merge_flat(d, src, c, ids, weight),
+            Some(d) => deep(|| merge_flat(d, src, c, ids, weight)),
             None => {
                 let mut o = false;
-                let callee = from_flat(src, c, ids, weight, &mut o);
+                let callee = deep(|| from_flat(src, c, ids, weight, &mut o));
                 site.insert(id.clone(), callee);
                 o.then_some(MergeIssueKind::CounterOverflow)
             }

@@ -1,6 +1,7 @@
 //! A whole sample profile: function profiles by context, profile-level flags, the profile
 //! symbol list.
 
+use crate::bytes::stack::deep;
 use std::collections::{BTreeSet, HashMap};
 
 use super::{FunctionSamples, SampleContext};
@@ -153,7 +154,9 @@ impl SampleProfile {
         fn in_fs(f: &FunctionSamples) -> bool {
             has(&f.name)
                 || f.body.values().any(|r| r.call_targets.keys().any(has))
-                || f.callsites.values().any(|s| s.values().any(in_fs))
+                || f.callsites
+                    .values()
+                    .any(|s| s.values().any(|c| deep(|| in_fs(c))))
         }
         fn has(f: &super::FunctionId) -> bool {
             f.as_bytes()

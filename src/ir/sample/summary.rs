@@ -12,6 +12,7 @@
 //! one of names) is one function, in every release (LLVM 23 keys *contexts* by another hash,
 //! but this map is keyed by the leaf function alone).
 
+use crate::bytes::stack::deep;
 use std::collections::BTreeMap;
 
 use super::{ContextAttributes, FunctionSamples, SampleContext, SampleProfile};
@@ -94,7 +95,7 @@ fn add(b: &mut SummaryBuilder, f: &FunctionSamples, callsite: bool) {
     }
     for site in f.callsites.values() {
         for callee in site.values() {
-            add(b, callee, true);
+            deep(|| add(b, callee, true));
         }
     }
 }

@@ -13,6 +13,7 @@
 //!
 //! Both leave a profile that is not context-sensitive.
 
+use crate::bytes::stack::deep;
 use std::collections::{BTreeMap, HashMap};
 
 use crate::codec::llvm_hash::ContextHash;
@@ -119,9 +120,9 @@ fn flatten_nested(
     let entry = match profile.functions.entry(key) {
         std::collections::hash_map::Entry::Vacant(v) => {
             profile.insertion_order.push(v.key().clone());
-            // A copy without inlinees and with a total to be recomputed.
-            let mut copy = fs.clone();
-            copy.callsites.clear();
+            // A copy without inlinees and with a total to be recomputed (LLVM copies the
+            // inlinees too and drops them: quadratic in the depth).
+            let mut copy = fs.clone_shallow();
             copy.total_samples = 0;
             v.insert(copy)
         }
@@ -156,12 +157,14 @@ fn flatten_nested(
     entry.head_samples = entry.head_samples_estimate(false);
     for site in fs.callsites.values() {
         for callee in site.values() {
-            flatten_nested(profile, by_hash, callee);
+            deep(|| flatten_nested(profile, by_hash, callee));
         }
     }
 }
 
 /// One frame of the context tree `nest` builds: a function called at `loc` of its parent.
+/// The tree is as deep as the longest context (tens of thousands of frames in the wild):
+/// it is dropped in a loop.
 #[derive(Default)]
 struct Frame {
     loc: LineLocation,
@@ -169,6 +172,25 @@ struct Frame {
     samples: Option<(SampleContext, FunctionSamples)>,
     /// Children by LLVM's call-site hash (the order LLVM visits them in).
     children: BTreeMap<u64, Frame>,
+}
+
+impl Frame {
+    fn at(loc: LineLocation) -> Frame {
+        Frame {
+            loc,
+            samples: None,
+            children: BTreeMap::new(),
+        }
+    }
+}
+
+impl Drop for Frame {
+    fn drop(&mut self) {
+        let mut pending: Vec<Frame> = std::mem::take(&mut self.children).into_values().collect();
+        while let Some(mut f) = pending.pop() {
+            pending.extend(std::mem::take(&mut f.children).into_values());
+        }
+    }
 }
 
 /// What the conversion does to LLVM's profile map, in order: the keys it inserts, and each
@@ -221,10 +243,7 @@ pub fn nest(profile: &mut SampleProfile) {
             node = node
                 .children
                 .entry(callsite_hash(profile.context_hash, &frame.function, loc))
-                .or_insert_with(|| Frame {
-                    loc,
-                    ..Frame::default()
-                });
+                .or_insert_with(|| Frame::at(loc));
             loc = frame.location;
         }
         node.samples = Some((context, samples));
@@ -257,7 +276,7 @@ fn convert(
     by_hash: &mut HashMap<u64, SampleContext, FxBuildHasher>,
 ) {
     for child in node.children.values_mut() {
-        convert(child, out, log, by_hash);
+        deep(|| convert(child, out, log, by_hash));
         let Some((context, cp)) = child.samples.take() else {
             continue;
         };

@@ -15,6 +15,7 @@
 //! the iteration order of LLVM's profile map, lines and callees in location and name order),
 //! so that the last digit printed is the same.
 
+use crate::bytes::stack::deep;
 use std::collections::{HashMap, HashSet};
 
 use crate::codec::unordered_order::sample_map_order;
@@ -70,7 +71,7 @@ fn func_stats(f: &FunctionSamples, hot: u64, acc: &mut FuncStats) {
     }
     for site in f.callsites.values() {
         for callee in site.values() {
-            func_stats(callee, hot, acc);
+            deep(|| func_stats(callee, hot, acc));
         }
     }
 }
@@ -210,7 +211,7 @@ impl Aggregator {
                     for (side, bc, tc) in join(b, t) {
                         match (bc, tc) {
                             (Some(bc), Some(tc)) => {
-                                difference += 2.0 - 2.0 * self.internal(bc, tc, f);
+                                difference += 2.0 - 2.0 * deep(|| self.internal(bc, tc, f));
                             }
                             (Some(c), None) | (None, Some(c)) => {
                                 self.unmatched_callee(c, side, f, &mut difference);

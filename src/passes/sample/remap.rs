@@ -18,6 +18,7 @@
 //!   `--fs-discriminator-pass` mask, whether or not the input is flow-sensitive (inlined
 //!   callees keep their locations); samples that end up at one location add up.
 
+use crate::bytes::stack::deep;
 use crate::ir::Weight;
 use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, MergeIssueKind, SampleContext};
 use crate::passes::remap::Remapping;
@@ -75,7 +76,7 @@ fn rebuild(
     }
     for (loc, site) in f.callsites {
         for (_, callee) in site {
-            let callee = rebuild(callee, remap, mask, issue);
+            let callee = deep(|| rebuild(callee, remap, mask, issue));
             let slot = out.callsites.entry(loc).or_default();
             let r = match slot.get_mut(&callee.name) {
                 Some(existing) => existing.merge_from(callee, Weight::ONE, false),

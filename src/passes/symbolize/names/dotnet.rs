@@ -225,13 +225,39 @@ fn name_end(s: &str) -> usize {
     b.len()
 }
 
+/// Generic arguments and arrays nested deeper than this in one .NET type are kept as
+/// written: each level of the rewriting rescans the rest of the type, so a crafted perf-map
+/// name of 20,000 nested generics took 15 s and 1.6 GB; real types nest a few levels.
+const MAX_DOTNET_TYPE_DEPTH: usize = 64;
+
+/// [`dotnet_type_nested`] of `t` if its brackets nest at most [`MAX_DOTNET_TYPE_DEPTH`] deep
+/// (so its recursion is that deep at most), else `t` as written.
+pub(super) fn dotnet_type(t: &str, type_args: &[String]) -> String {
+    let mut depth = 0usize;
+    let mut deepest = 0usize;
+    for b in t.bytes() {
+        match b {
+            b'<' | b'[' | b'(' => {
+                depth += 1;
+                deepest = deepest.max(depth);
+            }
+            b'>' | b']' | b')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest > MAX_DOTNET_TYPE_DEPTH {
+        return t.to_string();
+    }
+    dotnet_type_nested(t, type_args)
+}
+
 /// A .NET type as the runtime names it (`Type.ToString()`), from the IL syntax of
 /// CoreCLR's perf maps or Mono's: without `class `/`valuetype ` and `[module]` references,
 /// primitive types by their `System.*` names, generic arguments in `[…]`, nested types
 /// joined by `+`, `!N` (the declaring type's Nth type parameter) replaced by `type_args[N]`
 /// when known, and function pointers as `System.IntPtr`. `!!N` (a method type parameter,
 /// which the name never instantiates) stays, as do compiler-generated names (`<…>`).
-pub(super) fn dotnet_type(t: &str, type_args: &[String]) -> String {
+fn dotnet_type_nested(t: &str, type_args: &[String]) -> String {
     let mut s = t.trim();
     loop {
         if let Some(r) = s.strip_prefix("class ") {
@@ -284,7 +310,7 @@ pub(super) fn dotnet_type(t: &str, type_args: &[String]) -> String {
                         if k > 0 {
                             out.push(',');
                         }
-                        out.push_str(&dotnet_type(a, type_args));
+                        out.push_str(&dotnet_type_nested(a, type_args));
                     }
                     out.push(']');
                 }

@@ -98,13 +98,22 @@ pub fn split<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
 }
 
 fn split_clean<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
-    for t in CXX_THUNKS {
-        if let Some(target) = name.strip_prefix(t) {
-            let mut s = split_clean(target, default_type);
-            s.method = Cow::Owned(format!("{t}{}", s.method));
-            return s;
-        }
+    // Thunk prefixes stay on the method's name; a name may chain any number of them, so
+    // they are stripped in a loop (not a recursion as deep as the name is long).
+    let mut target = name;
+    while let Some(rest) = CXX_THUNKS.iter().find_map(|t| target.strip_prefix(t)) {
+        target = rest;
     }
+    let thunks = &name[..name.len() - target.len()];
+    let mut s = split_target(target, default_type);
+    if !thunks.is_empty() {
+        s.method = Cow::Owned(format!("{thunks}{}", s.method));
+    }
+    s
+}
+
+/// [`split_clean`] of a name that is not a thunk.
+fn split_target<'a>(name: &'a str, default_type: &'a str) -> SplitName<'a> {
     let conventions: [for<'b> fn(&'b str) -> Option<SplitName<'b>>; 9] = [
         split_v8,
         runtimes::split_cpython,
@@ -341,6 +350,27 @@ mod tests {
 
     fn strs(v: &[&str]) -> Vec<String> {
         v.iter().map(|s| s.to_string()).collect()
+    }
+
+    #[test]
+    fn deeply_nested_dotnet_types_are_kept_as_written() {
+        let nested = |d: usize| {
+            format!(
+                "void [lib] NS.A::M({}int32{})[Optimized]",
+                "class NS.X`1<".repeat(d),
+                ">".repeat(d)
+            )
+        };
+        // Within the bound: rewritten as the runtime names it.
+        let (_, _, _, params) = parts(&nested(2));
+        assert_eq!(params, strs(&["NS.X`1[NS.X`1[System.Int32]]"]));
+        // 20,000 levels (a 400 KB name): kept as written, at once (it took 15 s and 1.6 GB
+        // when every level rescanned the rest).
+        let (_, _, _, params) = parts(&nested(20_000));
+        assert_eq!(params.len(), 1);
+        assert!(params[0].starts_with("class NS.X`1<class NS.X`1<"));
+        // Each level is `class NS.X`1<` (13 bytes) and its `>`.
+        assert_eq!(params[0].len(), 20_000 * 14 + "int32".len());
     }
 
     #[test]
