@@ -38,19 +38,24 @@ pub fn has_llvm_extension(p: &Path) -> bool {
 }
 
 impl Select {
-    fn takes(self, path: &Path, is_file: bool) -> bool {
+    /// Whether the selection takes `path` by its name (regular file or not).
+    fn takes_name(self, path: &Path) -> bool {
         match self {
-            // Anything named like a profile is taken, so that a link to a directory or a
-            // special file named `x.profraw` is reported by name instead of silently skipped.
             Select::Llvm => matches!(
                 path.extension().and_then(|e| e.to_str()),
                 Some("profraw" | "profdata")
             ),
-            // As llvm-profdata: every regular file, links to files included.
-            Select::EveryFile => is_file,
+            Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
             Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
         }
+    }
+
+    /// Whether a file named like a profile but not a regular file is reported. pgo-merge's
+    /// own selections say so (a FIFO named `x.profraw` is probably a mistake); llvm-profdata's
+    /// rule skips every such file without a word, and so does the drop-in.
+    fn reports_skipped(self) -> bool {
+        self != Select::EveryFile
     }
 }
 
@@ -70,13 +75,34 @@ pub(crate) struct Sources {
 #[derive(Debug, Default)]
 pub(crate) struct Collector {
     /// Per directory: its files (not directories) under it, recursively, sorted, with
-    /// whether each is a regular file (following links).
-    walked: HashMap<PathBuf, Vec<(PathBuf, bool)>>,
+    /// what each is unless it is a regular file (following links): "a FIFO", ….
+    walked: HashMap<PathBuf, Vec<(PathBuf, Option<String>)>>,
     /// Per input list: its text, or why it could not be read.
     lists: HashMap<PathBuf, std::result::Result<String, (std::io::ErrorKind, String)>>,
+    /// Files found in directories, named like profiles, that were skipped because they are
+    /// not regular files, with what they are; each once.
+    skipped: Vec<(PathBuf, String)>,
 }
 
-fn walk(dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
+/// What a directory entry of type `ft` at `path` is unless it is a regular file (following
+/// links). Only the file's type is looked at: nothing is opened.
+fn not_regular(path: &Path, ft: std::fs::FileType) -> Option<String> {
+    if ft.is_file() {
+        return None;
+    }
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => None,
+        Ok(m) if ft.is_symlink() => Some(format!(
+            "a symbolic link to {}",
+            crate::frontends::file_type_name(&m)
+        )),
+        Ok(m) => Some(crate::frontends::file_type_name(&m)),
+        Err(e) if ft.is_symlink() => Some(format!("a symbolic link that cannot be followed ({e})")),
+        Err(e) => Some(format!("a file that cannot be examined ({e})")),
+    }
+}
+
+fn walk(dir: &Path, out: &mut Vec<(PathBuf, Option<String>)>) -> std::io::Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let path = entry.path();
@@ -85,8 +111,8 @@ fn walk(dir: &Path, out: &mut Vec<(PathBuf, bool)>) -> std::io::Result<()> {
             walk(&path, out)?;
         } else {
             // Links to directories are not followed (a link cycle would never end).
-            let is_file = ft.is_file() || std::fs::metadata(&path).is_ok_and(|m| m.is_file());
-            out.push((path, is_file));
+            let what = not_regular(&path, ft);
+            out.push((path, what));
         }
     }
     Ok(())
@@ -103,7 +129,7 @@ impl Collector {
         Self::default()
     }
 
-    fn files_under(&mut self, dir: &Path) -> Result<&[(PathBuf, bool)]> {
+    fn files_under(&mut self, dir: &Path) -> Result<&[(PathBuf, Option<String>)]> {
         if !self.walked.contains_key(dir) {
             let mut found = Vec::new();
             walk(dir, &mut found).map_err(|e| path_error(dir, e))?;
@@ -150,15 +176,20 @@ impl Collector {
         let mut add = |this: &mut Self, p: &Path, weight: Weight| -> Result<()> {
             let meta = std::fs::metadata(p).map_err(|e| path_error(p, e))?;
             if !meta.is_dir() {
-                out.push(InputSpec {
-                    path: p.to_path_buf(),
-                    weight,
-                });
+                out.push(InputSpec::new(p, weight));
                 return Ok(());
             }
             let mut any = false;
-            for (f, is_file) in this.files_under(p)? {
-                if !select.takes(f, *is_file) {
+            let mut skipped = Vec::new();
+            for (f, what) in this.files_under(p)? {
+                if !select.takes_name(f) {
+                    continue;
+                }
+                if let Some(what) = what {
+                    // Never opened: reading a FIFO would wait for a writer for ever.
+                    if select.reports_skipped() {
+                        skipped.push((f.clone(), what.clone()));
+                    }
                     continue;
                 }
                 any = true;
@@ -168,13 +199,24 @@ impl Collector {
                 out.push(InputSpec {
                     path: f.clone(),
                     weight,
+                    found_in_directory: true,
                 });
             }
             if !any && require_found {
-                return Err(Error::new(ErrorKind::Io(std::io::Error::other(
-                    "the directory holds no .profraw or .profdata files",
-                )))
-                .with_path(p));
+                let why = match skipped.first() {
+                    Some((f, what)) => format!(
+                        "the directory holds no .profraw or .profdata files that are regular \
+                         files ({} is {what})",
+                        f.display()
+                    ),
+                    None => "the directory holds no .profraw or .profdata files".to_string(),
+                };
+                return Err(Error::new(ErrorKind::Io(std::io::Error::other(why))).with_path(p));
+            }
+            for s in skipped {
+                if !this.skipped.contains(&s) {
+                    this.skipped.push(s);
+                }
             }
             Ok(())
         };
@@ -213,6 +255,47 @@ impl Collector {
         }
         Ok(out)
     }
+}
+
+impl Collector {
+    /// Warnings for the files named like profiles that directory walks found and skipped
+    /// because they are not regular files, in the order they were found; each is reported
+    /// once, however many selections met it.
+    pub fn take_skipped(&mut self) -> Vec<crate::error::Warning> {
+        std::mem::take(&mut self.skipped)
+            .into_iter()
+            .map(|(path, what)| {
+                crate::error::Warning::new(format!(
+                    "skipped: {what}, not a regular file (only regular files are read from a \
+                     directory; name it as an input to read it)"
+                ))
+                .with_path(&path)
+            })
+            .collect()
+    }
+}
+
+/// Leaves out the inputs named by the user that are not regular files (FIFOs, sockets,
+/// devices, `/dev/stdin` on a pipe), as llvm-profdata leaves them out without a word, and
+/// returns a warning for each: the drop-in's rule (pgo-merge itself reads them as pipes).
+pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error::Warning> {
+    let mut warnings = Vec::new();
+    inputs.retain(|i| {
+        let meta = match std::fs::metadata(&i.path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => m,
+            _ => return true,
+        };
+        warnings.push(
+            crate::error::Warning::new(format!(
+                "skipped: {}, not a regular file (llvm-profdata leaves such inputs out; \
+                 pgo-merge reads them)",
+                crate::frontends::file_type_name(&meta)
+            ))
+            .with_path(&i.path),
+        );
+        false
+    });
+    warnings
 }
 
 /// One line of an input list (`-f FILE`): `None` for a blank line or a `#` comment, else

@@ -15,6 +15,7 @@ mod determinism;
 mod dropin;
 mod fast_path;
 mod fuzz_regressions;
+mod hostile_system;
 mod indexed_text;
 mod inputs_change;
 mod iprof;
