@@ -75,10 +75,7 @@ fn merge20(c: &mut Criterion) {
     let files = shuffled_copies(&data, 20, dir.path());
     let inputs: Vec<InputSpec> = files
         .iter()
-        .map(|p| InputSpec {
-            path: p.clone(),
-            weight: Weight::ONE,
-        })
+        .map(|p| InputSpec::new(p.clone(), Weight::ONE))
         .collect();
     let mut g = c.benchmark_group("iprof_merge20");
     g.sample_size(10);

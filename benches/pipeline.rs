@@ -57,10 +57,7 @@ fn bench(c: &mut Criterion) {
 
     let specs: Vec<InputSpec> = files
         .iter()
-        .map(|p| InputSpec {
-            path: p.clone(),
-            weight: Weight::ONE,
-        })
+        .map(|p| InputSpec::new(p.clone(), Weight::ONE))
         .collect();
     let opts = MergeOptions {
         threads: 1,
@@ -116,10 +113,7 @@ fn synthetic(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(total));
     let specs: Vec<InputSpec> = files
         .iter()
-        .map(|(p, _)| InputSpec {
-            path: p.clone(),
-            weight: Weight::ONE,
-        })
+        .map(|(p, _)| InputSpec::new(p.clone(), Weight::ONE))
         .collect();
     for threads in [1, 2] {
         let opts = MergeOptions {

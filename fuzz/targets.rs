@@ -471,10 +471,7 @@ pub fn raw_fast_path(data: &[u8]) {
         let inputs: Vec<_> = paths
             .iter()
             .enumerate()
-            .map(|(i, path)| pgo_merge::pipeline::InputSpec {
-                path: path.clone(),
-                weight: c.weight(1 + i),
-            })
+            .map(|(i, path)| pgo_merge::pipeline::InputSpec::new(path.clone(), c.weight(1 + i)))
             .collect();
         let run = |fast: bool| {
             let opts = MergeOptions {

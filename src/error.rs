@@ -139,6 +139,40 @@ pub enum ErrorKind {
         /// The environment variable that sets it.
         env: &'static str,
     },
+    /// A file found by walking a directory that is not a regular file (a FIFO, a socket, a
+    /// device put there since the walk): it is not opened, since reading it could wait for
+    /// ever. The text says what it is.
+    #[error(
+        "{0}, not a regular file: only regular files are read from a directory (name it as an \
+         input to read it)"
+    )]
+    NotRegularFile(String),
+    /// Memory that the system refused (`ulimit -v`, a memory cgroup): a size read from an
+    /// input, or an input's own size, was more than the process may have.
+    #[error(
+        "cannot allocate {bytes} bytes for {what}: the system refused the memory (a limit \
+         on this process's memory such as ulimit -v or a memory cgroup)"
+    )]
+    OutOfMemory {
+        /// What the memory was for.
+        what: &'static str,
+        /// The bytes asked for.
+        bytes: u64,
+    },
+    /// Compressed data that inflates to more than the limit of decompressed bytes per input
+    /// (a "zip bomb" inflates a small file to gigabytes).
+    #[error(
+        "{what} inflates to more than {limit} bytes, the limit of decompressed bytes per \
+         input; set {env}=SIZE (bytes, or with a K, M or G suffix) to allow more"
+    )]
+    InflateLimit {
+        /// The compressed data.
+        what: &'static str,
+        /// The limit in bytes.
+        limit: u64,
+        /// The environment variable that sets it.
+        env: &'static str,
+    },
     /// An option or argument combination that cannot work.
     #[error("{0}")]
     Usage(String),

@@ -57,6 +57,7 @@ pub mod frontends;
 pub mod ir;
 pub mod passes;
 pub mod pipeline;
+pub mod sys;
 
 pub use error::{Error, ErrorKind, Result, Warning};
 

@@ -9,7 +9,7 @@
 use flate2::{Compress, Compression, Decompress, FlushCompress, FlushDecompress, Status};
 
 use crate::bytes::leb128::{read_uleb, write_uleb};
-use crate::bytes::limits::{MAX_INFLATED_NAMES, MAX_ZLIB_RATIO};
+use crate::bytes::limits::{InflateBudget, MAX_ZLIB_RATIO};
 use crate::bytes::{Cursor, Endian};
 use crate::error::{Error, ErrorKind, Result};
 
@@ -17,10 +17,12 @@ use crate::error::{Error, ErrorKind, Result};
 pub const SEPARATOR: u8 = 0x01;
 
 /// Decodes a blob whose first byte is at absolute offset `base`, calling `f` with every name
-/// (possibly empty names are skipped, as LLVM does).
+/// (possibly empty names are skipped, as LLVM does). Its compressed chunks together inflate
+/// to at most the limit of decompressed bytes ([`InflateBudget`]).
 pub fn for_each_name(blob: &[u8], base: u64, mut f: impl FnMut(&[u8])) -> Result<()> {
     let mut c = Cursor::new(blob, base, Endian::Little);
     let mut inflated = Vec::new();
+    let mut budget = InflateBudget::new()?;
     while !c.is_empty() {
         if c.rest().first() == Some(&0) {
             c.skip(1, "names padding")?;
@@ -34,7 +36,14 @@ pub fn for_each_name(blob: &[u8], base: u64, mut f: impl FnMut(&[u8])) -> Result
         } else {
             let payload_at = c.offset();
             let payload = c.bytes(clen, "names chunk: zlib data")?;
-            inflate(payload, ulen, &mut inflated).map_err(|e| e.rebase(payload_at))?;
+            inflate(
+                payload,
+                ulen,
+                &mut inflated,
+                &mut budget,
+                "compressed names",
+            )
+            .map_err(|e| e.rebase(payload_at))?;
             &inflated
         };
         let _ = chunk_at;
@@ -47,25 +56,42 @@ pub fn for_each_name(blob: &[u8], base: u64, mut f: impl FnMut(&[u8])) -> Result
     Ok(())
 }
 
-/// Inflates zlib `data` that must produce exactly `expected` bytes into `out` (cleared first).
-/// Errors carry offsets relative to the start of `data`.
-pub fn inflate(data: &[u8], expected: u64, out: &mut Vec<u8>) -> Result<()> {
+/// Inflates zlib `data` (`what`, for messages) that must produce exactly `expected` bytes
+/// into `out` (cleared first), taking them from `budget`. Errors carry offsets relative to
+/// the start of `data`.
+pub fn inflate(
+    data: &[u8],
+    expected: u64,
+    out: &mut Vec<u8>,
+    budget: &mut InflateBudget,
+    what: &'static str,
+) -> Result<()> {
     let limit = (data.len() as u64)
         .saturating_mul(MAX_ZLIB_RATIO)
-        .saturating_add(64)
-        .min(MAX_INFLATED_NAMES);
+        .saturating_add(64);
     if expected > limit {
         return Err(Error::at(
             0,
             ErrorKind::LimitExceeded {
-                what: "uncompressed length of a zlib names chunk",
+                what: "uncompressed length of a zlib chunk (zlib expands at most 1032:1)",
                 value: expected,
                 limit,
             },
         ));
     }
+    if budget.take(expected, what).is_err() {
+        return Err(Error::at(
+            0,
+            ErrorKind::InflateLimit {
+                what,
+                limit: budget.limit(),
+                env: crate::bytes::limits::INFLATE_LIMIT_ENV,
+            },
+        ));
+    }
     out.clear();
-    out.reserve_exact(expected as usize);
+    let want = usize::try_from(expected).unwrap_or(usize::MAX);
+    crate::sys::alloc::reserve(out, want, what)?;
     let mut z = Decompress::new(true);
     loop {
         let before_in = z.total_in() as usize;

@@ -326,7 +326,10 @@ pub fn read_plain_names(r: &mut SampleCursor<'_>) -> Result<Vec<FunctionId>> {
     let n = r.num("name table: number of names")?;
     // Every name takes at least its NUL: more names than bytes left is truncation, and the
     // vector never grows past what the data holds.
-    let mut names = Vec::with_capacity((n.min(r.c.remaining() as u64)) as usize);
+    let mut names = crate::sys::alloc::with_capacity(
+        (n.min(r.c.remaining() as u64)) as usize,
+        "the name table",
+    )?;
     for _ in 0..n {
         names.push(FunctionId::name(r.string("name table: name")?));
     }

@@ -86,11 +86,38 @@ impl Stamp {
 }
 
 impl InputFile {
-    /// Opens `path`: maps a regular file, reads anything else (at most [`stream_limit`]
-    /// bytes).
+    /// Opens `path`, an input the user named: maps a regular file, reads anything else (at
+    /// most [`stream_limit`] bytes). A FIFO is read as a pipe is: opening it waits for a
+    /// writer, reading it ends when the writer closes it.
     pub fn open(path: &Path) -> Result<InputFile> {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
         let file = File::open(path).map_err(io)?;
+        Self::from_file(file, path)
+    }
+
+    /// Opens `path`, an input found by walking a directory, only if it is a regular file:
+    /// without waiting, whatever it is (it is opened with `O_NONBLOCK`, so a FIFO put in its
+    /// place since the walk fails at once instead of waiting for a writer). Anything else
+    /// is [`ErrorKind::NotRegularFile`].
+    pub fn open_regular(path: &Path) -> Result<InputFile> {
+        let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let file = options.open(path).map_err(io)?;
+        let meta = file.metadata().map_err(io)?;
+        if !meta.is_file() {
+            return Err(
+                Error::new(ErrorKind::NotRegularFile(file_type_name(&meta))).with_path(path)
+            );
+        }
+        Self::from_file(file, path)
+    }
+
+    /// The input in `file`, just opened from `path`.
+    fn from_file(file: File, path: &Path) -> Result<InputFile> {
+        let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
         let meta = file.metadata().map_err(io)?;
         if meta.is_dir() {
             return Err(Error::new(ErrorKind::Usage("is a directory".into())).with_path(path));
@@ -108,11 +135,7 @@ impl InputFile {
             Some(d) => d,
             // Files that report no size (some of /proc and /sys) are read like streams.
             None if meta.len() == 0 => InputData::Owned(read_stream(&file, path)?),
-            None => {
-                let mut v = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-                (&file).read_to_end(&mut v).map_err(io)?;
-                InputData::Owned(v)
-            }
+            None => InputData::Owned(read_whole(&file, meta.len()).map_err(|e| e.with_path(path))?),
         };
         Ok(InputFile {
             path: path.to_path_buf(),
@@ -231,6 +254,53 @@ impl InputFile {
     }
 }
 
+/// Reads the whole of `file`, a regular file of `len` bytes that could not be mapped, into
+/// memory allocated fallibly: a file larger than the memory the process may have (a sparse
+/// file under `ulimit -v`) is [`ErrorKind::OutOfMemory`], not an abort.
+fn read_whole(file: &File, len: u64) -> Result<Vec<u8>> {
+    let n = usize::try_from(len).unwrap_or(usize::MAX);
+    let mut v = crate::sys::alloc::with_capacity(n, "a copy of an input that could not be mapped")?;
+    // `take`: a file that grew since is read as it was, and `check_unchanged` reports it.
+    file.take(len)
+        .read_to_end(&mut v)
+        .map_err(|e| Error::new(ErrorKind::Io(e)))?;
+    Ok(v)
+}
+
+/// What a file that is not a regular file is, for messages: "a FIFO", "a socket", ….
+pub fn file_type_name(meta: &std::fs::Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        let t = meta.file_type();
+        let name = if t.is_fifo() {
+            "a FIFO"
+        } else if t.is_socket() {
+            "a socket"
+        } else if t.is_char_device() {
+            "a character device"
+        } else if t.is_block_device() {
+            "a block device"
+        } else if t.is_dir() {
+            "a directory"
+        } else if t.is_symlink() {
+            "a symbolic link"
+        } else {
+            "not a regular file"
+        };
+        name.to_string()
+    }
+    #[cfg(not(unix))]
+    {
+        if meta.is_dir() {
+            "a directory"
+        } else {
+            "not a regular file"
+        }
+        .to_string()
+    }
+}
+
 /// Maps `file` (`len` bytes, not empty) and registers the mapping with the fault guard;
 /// `None` if either fails (the caller reads the file instead).
 fn map_guarded(file: &File, len: u64) -> Option<InputData> {
@@ -250,31 +320,7 @@ fn map_guarded(file: &File, len: u64) -> Option<InputData> {
 /// The limit of bytes read from an input that is not a regular file: [`STREAM_LIMIT_ENV`]
 /// if set, else [`DEFAULT_STREAM_LIMIT`]. An unreadable setting is a request error.
 pub fn stream_limit() -> Result<u64> {
-    match std::env::var(STREAM_LIMIT_ENV) {
-        Err(_) => Ok(DEFAULT_STREAM_LIMIT),
-        Ok(v) => parse_size(&v).ok_or_else(|| {
-            Error::new(ErrorKind::Request(format!(
-                "{STREAM_LIMIT_ENV}={v:?} is not a size: expected bytes, or a number with a K, \
-                 M or G suffix (e.g. 512M)"
-            )))
-        }),
-    }
-}
-
-/// `1234`, `64K`, `512M`, `2G` (also `KiB`/`MiB`/`GiB`, any case) in bytes.
-fn parse_size(s: &str) -> Option<u64> {
-    let s = s.trim();
-    let digits = s.find(|c: char| !c.is_ascii_digit()).unwrap_or(s.len());
-    let (n, unit) = s.split_at(digits);
-    let n: u64 = n.parse().ok()?;
-    let shift = match unit.trim().to_ascii_lowercase().as_str() {
-        "" | "b" => 0,
-        "k" | "kb" | "kib" => 10,
-        "m" | "mb" | "mib" => 20,
-        "g" | "gb" | "gib" => 30,
-        _ => return None,
-    };
-    n.checked_mul(1u64 << shift)
+    crate::bytes::limits::size_from_env(STREAM_LIMIT_ENV, DEFAULT_STREAM_LIMIT)
 }
 
 /// Reads an input that is not a regular file: its first bytes, rejected at once if they
@@ -284,14 +330,25 @@ fn read_stream(file: &File, path: &Path) -> Result<Vec<u8>> {
     let limit = stream_limit().map_err(|e| e.with_path(path))?;
     let mut r = file.take(limit.saturating_add(1));
     let mut data = Vec::new();
-    // Enough bytes to tell a magic (a pipe may deliver them a few at a time).
-    let mut chunk = [0u8; 4096];
-    while data.len() < 8 {
-        match r.read(&mut chunk) {
+    let mut chunk = vec![0u8; 64 << 10];
+    let mut checked = false;
+    loop {
+        let n = match r.read(&mut chunk) {
             Ok(0) => break,
-            Ok(n) => data.extend_from_slice(chunk.get(..n).unwrap_or_default()),
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(e) => return Err(io(e)),
+        };
+        let got = chunk.get(..n).unwrap_or_default();
+        crate::sys::alloc::reserve(&mut data, got.len(), "an input read from a pipe or device")
+            .map_err(|e| e.with_path(path))?;
+        data.extend_from_slice(got);
+        // Enough bytes to tell a magic (a pipe may deliver them a few at a time).
+        if !checked && data.len() >= 8 {
+            checked = true;
+            if hopeless_head(&data) {
+                break;
+            }
         }
     }
     if hopeless_head(&data) {
@@ -303,7 +360,6 @@ fn read_stream(file: &File, path: &Path) -> Result<Vec<u8>> {
         )
         .with_path(path));
     }
-    r.read_to_end(&mut data).map_err(io)?;
     if data.len() as u64 > limit {
         return Err(Error::new(ErrorKind::StreamTooLong {
             limit,
@@ -326,17 +382,6 @@ fn hopeless_head(head: &[u8]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn sizes() {
-        assert_eq!(parse_size("1234"), Some(1234));
-        assert_eq!(parse_size("64K"), Some(64 << 10));
-        assert_eq!(parse_size("512m"), Some(512 << 20));
-        assert_eq!(parse_size("2GiB"), Some(2 << 30));
-        assert_eq!(parse_size("1T"), None);
-        assert_eq!(parse_size("M"), None);
-        assert_eq!(parse_size("99999999999999999999G"), None);
-    }
 
     #[test]
     fn heads() {
@@ -367,6 +412,22 @@ mod tests {
         assert!(f.check_not_shrunk().is_ok());
         std::fs::write(&p, b"m").unwrap();
         assert!(f.check_not_shrunk().is_err());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_found_in_a_directory_is_refused_without_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("x.profraw");
+        let c = std::ffi::CString::new(p.to_str().unwrap()).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        // Opened without O_NONBLOCK this would wait for a writer for ever.
+        let e = InputFile::open_regular(&p).unwrap_err();
+        assert!(matches!(e.kind(), ErrorKind::NotRegularFile(_)), "{e}");
+        assert!(e.to_string().contains("a FIFO"), "{e}");
+        std::fs::write(dir.path().join("y"), b"x").unwrap();
+        assert!(InputFile::open_regular(&dir.path().join("y")).is_ok());
     }
 
     #[cfg(target_os = "linux")]

@@ -22,7 +22,7 @@ pub mod sample;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;
 pub use detect::FormatKind;
-pub use input::{DEFAULT_STREAM_LIMIT, InputFile, STREAM_LIMIT_ENV, stream_limit};
+pub use input::{DEFAULT_STREAM_LIMIT, InputFile, STREAM_LIMIT_ENV, file_type_name, stream_limit};
 
 /// What a front-end produced from one input.
 #[derive(Debug)]

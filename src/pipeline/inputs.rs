@@ -362,19 +362,13 @@ impl Collector {
         let meta = match std::fs::metadata(p) {
             Ok(m) => m,
             Err(_) if how.missing_to_merge => {
-                out.inputs.push(InputSpec {
-                    path: p.to_path_buf(),
-                    weight,
-                });
+                out.inputs.push(InputSpec::new(p, weight));
                 return Ok(());
             }
             Err(e) => return Err(path_error(p, e)),
         };
         if !meta.is_dir() {
-            out.inputs.push(InputSpec {
-                path: p.to_path_buf(),
-                weight,
-            });
+            out.inputs.push(InputSpec::new(p, weight));
             return Ok(());
         }
         let output = how.output.and_then(FileId::of_path);
@@ -397,6 +391,7 @@ impl Collector {
             out.inputs.push(InputSpec {
                 path: f.clone(),
                 weight,
+                found_in_directory: true,
             });
         }
         if !any && how.require_found {
@@ -488,6 +483,29 @@ pub fn parse_weighted(s: &OsStr) -> Result<(Weight, PathBuf)> {
         )));
     }
     Ok((weight, PathBuf::from(f)))
+}
+
+/// Leaves out the inputs named by the user that are not regular files (FIFOs, sockets,
+/// devices, `/dev/stdin` on a pipe), as llvm-profdata leaves them out without a word, and
+/// returns a warning for each: the drop-in's rule (pgo-merge itself reads them as pipes).
+pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error::Warning> {
+    let mut warnings = Vec::new();
+    inputs.retain(|i| {
+        let meta = match std::fs::metadata(&i.path) {
+            Ok(m) if !m.is_file() && !m.is_dir() => m,
+            _ => return true,
+        };
+        warnings.push(
+            crate::error::Warning::new(format!(
+                "skipped: {}, not a regular file (llvm-profdata leaves such inputs out; \
+                 pgo-merge reads them)",
+                crate::frontends::file_type_name(&meta)
+            ))
+            .with_path(&i.path),
+        );
+        false
+    });
+    warnings
 }
 
 #[cfg(test)]

@@ -16,8 +16,6 @@
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use rayon::prelude::*;
-
 use super::InputSpec;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -29,6 +27,7 @@ use crate::passes::FailureMode;
 use crate::passes::iprof_merge::{InputScale, merge_owned};
 use crate::passes::normalise::{self, NormalizeMode, Ratio, SectionScales};
 use crate::passes::trim::{self, TrimOptions, TrimStats};
+use crate::sys::threads::{self, Workers};
 
 /// Options of an iprof merge run.
 #[derive(Debug, Clone, Default)]
@@ -91,7 +90,9 @@ struct ReadOne {
 fn read_one(idx: usize, spec: &InputSpec, opts: ReadOptions) -> ReadOne {
     ReadOne {
         idx,
-        result: reader::read_file(&spec.path, opts),
+        result: spec
+            .open()
+            .and_then(|f| reader::read_input_into(&f, Lowerer::new(opts))),
     }
 }
 
@@ -102,8 +103,11 @@ pub fn merge_iprof_files(
     opts: &IprofMergeOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<IprofMergeOutput> {
-    let (pool, threads) = super::worker_pool(opts.threads)?;
-    pool.install(|| merge_in_pool(inputs, opts, threads, progress))
+    let (workers, warnings) = Workers::start(opts.threads);
+    let threads = workers.threads();
+    let mut out = workers.install(|| merge_in_pool(inputs, opts, threads, progress))?;
+    out.warnings.splice(0..0, warnings);
+    Ok(out)
 }
 
 fn merge_in_pool(
@@ -123,13 +127,8 @@ fn merge_in_pool(
     let read_window = |w: usize| -> Vec<ReadOne> {
         let base = w * window;
         let end = (base + window).min(inputs.len());
-        inputs
-            .get(base..end)
-            .unwrap_or_default()
-            .par_iter()
-            .enumerate()
-            .map(|(k, spec)| read_one(base + k, spec, read_opts))
-            .collect()
+        let window = inputs.get(base..end).unwrap_or_default();
+        threads::map(window, 1, |k, spec| read_one(base + k, spec, read_opts))
     };
     let mut state = FoldState {
         out: IprofMergeOutput {
@@ -233,7 +232,9 @@ impl FoldState {
         let Folded {
             partials,
             mut outcomes,
+            refused,
         } = folded;
+        self.out.warnings.extend(refused);
         outcomes.sort_by_key(|(i, _)| *i);
         for (idx, o) in outcomes {
             let Some(spec) = inputs.get(idx) else {
@@ -272,6 +273,8 @@ struct InputDone {
 struct Folded {
     partials: Vec<IprofProfile>,
     outcomes: Vec<(usize, Result<InputDone>)>,
+    /// Why fewer workers ran than asked for, if they did.
+    refused: Option<Warning>,
 }
 
 /// Workers that add their inputs to one shared profile: each holds the profile's lock only
@@ -328,18 +331,22 @@ fn fold_inputs(
                     .then(|| Box::new(move |s, c| scale.apply(s, c)) as CountScale);
                 let lowerer = Lowerer::into_shared(Arc::clone(target), read_opts, f)
                     .with_buffers(std::mem::take(&mut buffers));
-                reader::read_file_into(&spec.path, lowerer).map(|mut l| {
-                    buffers = std::mem::take(&mut l.buffers);
-                    l
-                })
+                spec.open()
+                    .and_then(|f| reader::read_input_into(&f, lowerer))
+                    .map(|mut l| {
+                        buffers = std::mem::take(&mut l.buffers);
+                        l
+                    })
             } else {
                 let lowerer = Lowerer::new(read_opts).with_buffers(std::mem::take(&mut buffers));
-                reader::read_file_into(&spec.path, lowerer).map(|mut l| {
-                    buffers = std::mem::take(&mut l.buffers);
-                    let mut acc = target.lock().unwrap_or_else(PoisonError::into_inner);
-                    merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
-                    l
-                })
+                spec.open()
+                    .and_then(|f| reader::read_input_into(&f, lowerer))
+                    .map(|mut l| {
+                        buffers = std::mem::take(&mut l.buffers);
+                        let mut acc = target.lock().unwrap_or_else(PoisonError::into_inner);
+                        merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
+                        l
+                    })
             };
             let outcome = read.map(|l| InputDone {
                 bytes,
@@ -358,18 +365,10 @@ fn fold_inputs(
         }
         outcomes
     };
-    let results: Vec<Vec<(usize, Result<InputDone>)>> = if workers == 1 {
-        vec![work(0)]
-    } else {
-        let work = &work;
-        std::thread::scope(|sc| {
-            let handles: Vec<_> = (0..workers).map(|w| sc.spawn(move || work(w))).collect();
-            handles
-                .into_iter()
-                .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
-                .collect()
-        })
-    };
+    // The calling thread is worker 0; workers whose threads the system refuses are left
+    // out (the others take their inputs).
+    let (first, rest, refused) = threads::scoped_workers(workers - 1, |w| work(w + 1), |_| work(0));
+    let results: Vec<_> = std::iter::once(first).chain(rest).collect();
     // Every worker is done, so no other clone of a target is left.
     let partials = targets
         .into_iter()
@@ -378,9 +377,16 @@ fn fold_inputs(
             Err(t) => std::mem::take(&mut *t.lock().unwrap_or_else(PoisonError::into_inner)),
         })
         .collect();
+    let ran = results.len();
     Folded {
         partials,
         outcomes: results.into_iter().flatten().collect(),
+        refused: refused.map(|e| {
+            Warning::new(format!(
+                "could not start {workers} reader threads, reading with {ran}: {}",
+                threads::spawn_failure(&e)
+            ))
+        }),
     }
 }
 

@@ -10,13 +10,12 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, OnceLock};
 
-use rayon::prelude::*;
-
 use super::InputSpec;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::profraw::layout::{RawLayout, Scanned};
 use crate::frontends::{self, InputFile, ReadOutput};
 use crate::passes::merge::{FailureMode, InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
+use crate::sys::threads::{self, Workers};
 
 /// What the merger needs to know of a front-end's result besides the profile.
 fn input_info<'w>(r: &ReadOutput<'_>, warnings: &'w [Warning]) -> InputInfo<'w> {
@@ -52,10 +51,14 @@ pub fn merge_files(
     opts: &MergeOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<MergeOutput> {
+    let (workers, warnings) = Workers::start(opts.threads);
     let mut changed = BTreeMap::new();
     loop {
-        match merge_attempt(inputs, opts, progress, &changed)? {
-            Attempt::Done(out) => return Ok(out),
+        match merge_attempt(inputs, opts, &workers, progress, &changed)? {
+            Attempt::Done(mut out) => {
+                out.warnings.splice(0..0, warnings);
+                return Ok(out);
+            }
             Attempt::Changed(more) => changed.extend(more),
         }
     }
@@ -85,11 +88,12 @@ fn changed_error(path: &std::path::Path, what: &str) -> Error {
 fn merge_attempt(
     inputs: &[InputSpec],
     opts: &MergeOptions,
+    workers: &Workers,
     progress: Option<&(dyn Fn(usize) + Sync)>,
     changed: &BTreeMap<usize, String>,
 ) -> Result<Attempt> {
-    let (pool, threads) = super::worker_pool(opts.threads)?;
-    pool.install(|| {
+    let threads = workers.threads();
+    workers.install(|| {
         let window = if opts.window == 0 {
             (2 * threads).max(2)
         } else {
@@ -100,8 +104,8 @@ fn merge_attempt(
             indexed: frontends::profdata::IndexedNameCache::new(),
             text: frontends::proftext::TextNameCache::new(),
         };
-        // The layouts registered with the merger, by their number there.
-        let mut layouts: Vec<RawLayout> = Vec::new();
+        // The layouts registered with the merger, with their number there.
+        let mut layouts: Vec<Known> = Vec::new();
         let mut done = 0usize;
         let mut base = 0usize;
         // The window read and not yet folded: the first is read before the merger is made,
@@ -123,8 +127,8 @@ fn merge_attempt(
                 && !w.may_teach(opts, &acc);
             let folded = if overlap {
                 let closing = spent.take();
-                let (folded, read) = rayon::join(
-                    || fold_window(&mut acc, &mut w, inputs, opts),
+                let (folded, read) = threads::join(
+                    || fold_window(&mut acc, &mut w, inputs, opts, &layouts, &caches.raw),
                     || {
                         drop(closing);
                         next.map(|span| read_window(span, changed, &layouts, &caches))
@@ -134,7 +138,7 @@ fn merge_attempt(
                 folded?
             } else {
                 drop(spent.take());
-                fold_window(&mut acc, &mut w, inputs, opts)?
+                fold_window(&mut acc, &mut w, inputs, opts, &layouts, &caches.raw)?
             };
             if let Some(changed_now) = folded {
                 return Ok(Attempt::Changed(changed_now));
@@ -211,6 +215,9 @@ struct WindowState<'f> {
     owned: Vec<(usize, Read<'f>)>,
     /// Per entry of `owned`: whether the merger took it.
     taken: Vec<bool>,
+    /// Layouts learned and registered while the window was folded (from the profiles of
+    /// files that hold several), in the order of their numbers.
+    learned: Vec<Known>,
 }
 
 self_cell::self_cell!(
@@ -233,48 +240,44 @@ struct Window<'i> {
 fn read_window<'i>(
     span: Span<'i>,
     changed: &BTreeMap<usize, String>,
-    known: &[RawLayout],
+    known: &[Known],
     caches: &Caches,
 ) -> Window<'i> {
     let Span { base, chunk, .. } = span;
     let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
     let cell = WindowCell::new(files, |files| {
-        let opened = chunk
-            .par_iter()
-            .zip(files)
-            .enumerate()
-            .map(|(k, (i, slot))| {
-                let opened = match changed.get(&(base + k)) {
-                    Some(what) => Err(changed_error(&i.path, what)),
-                    None => InputFile::open(&i.path),
-                };
-                let f = match opened {
-                    Ok(f) => slot.get_or_init(|| f),
-                    Err(e) => return Opened::Failed(e),
-                };
-                let bytes = f.bytes();
-                let fast = known.iter().enumerate().find_map(|(li, l)| {
-                    if !l.header_matches(bytes) {
-                        return None;
-                    }
-                    Some((li, l.scan(bytes)?))
-                });
-                let read = match fast {
-                    Some((layout, scanned)) => Ok(Read::Fast {
-                        layout,
-                        scanned,
-                        bytes,
-                    }),
-                    None => read_general(bytes, &caches.raw, &caches.indexed, &caches.text)
-                        .map_err(|e| e.with_path(f.path())),
-                };
-                Opened::Read(f, read)
-            })
-            .collect();
+        let pairs: Vec<(&InputSpec, &OnceLock<InputFile>)> = chunk.iter().zip(files).collect();
+        let opened = threads::map(&pairs, 1, |k, &(i, slot)| {
+            let opened = match changed.get(&(base + k)) {
+                Some(what) => Err(changed_error(&i.path, what)),
+                None => i.open(),
+            };
+            let f = match opened {
+                Ok(f) => slot.get_or_init(|| f),
+                Err(e) => return Opened::Failed(e),
+            };
+            let bytes = f.bytes();
+            let fast = known.iter().find_map(|(n, l)| {
+                if !l.header_matches(bytes) {
+                    return None;
+                }
+                Some((*n, l.scan(bytes)?))
+            });
+            let read = match fast {
+                Some((layout, scanned)) => Ok(Read::Fast {
+                    layout,
+                    scanned,
+                    bytes,
+                }),
+                None => read_general(bytes, known, caches).map_err(|e| e.with_path(f.path())),
+            };
+            Opened::Read(f, read)
+        });
         WindowState {
             opened,
             owned: Vec::new(),
             taken: Vec::new(),
+            learned: Vec::new(),
         }
     });
     Window { span, cell }
@@ -288,6 +291,8 @@ fn fold_window(
     w: &mut Window<'_>,
     inputs: &[InputSpec],
     opts: &MergeOptions,
+    known: &[Known],
+    cache: &frontends::profraw::NameCache,
 ) -> Result<Option<Vec<(usize, String)>>> {
     let Span { base, chunk, .. } = w.span;
     w.cell.with_dependent_mut(|files, state| {
@@ -356,6 +361,20 @@ fn fold_window(
                         bytes: &s.bytes,
                         values: &s.values,
                     })
+                }
+                Read::Parts(parts) => {
+                    // Folded profile by profile, in order: what comes before first.
+                    acc.fold(&accepted);
+                    accepted.clear();
+                    let ctx = PartsContext {
+                        idx: *idx as u32,
+                        spec,
+                        known,
+                        cache,
+                        opts,
+                    };
+                    taken.push(fold_parts(acc, &ctx, parts, &mut state.learned)?);
+                    continue;
                 }
                 Read::General(r, _) => {
                     let info = input_info(r, &r.warnings);
@@ -430,9 +449,11 @@ impl Window<'_> {
     fn may_teach(&self, opts: &MergeOptions, acc: &Merger<'_>) -> bool {
         acc.wants_layouts()
             && self.cell.with_dependent(|_, state| {
-                state.opened.iter().any(
-                    |o| matches!(o, Opened::Read(_, Ok(Read::General(r, _))) if may_learn(r, opts)),
-                )
+                state.opened.iter().any(|o| match o {
+                    Opened::Read(_, Ok(Read::General(r, _))) => may_learn(r, opts),
+                    Opened::Read(_, Ok(Read::Parts(_))) => opts.raw_layouts,
+                    _ => false,
+                })
             })
     }
 
@@ -442,13 +463,15 @@ impl Window<'_> {
     fn learn(
         &mut self,
         acc: &mut Merger<'_>,
-        layouts: &mut Vec<RawLayout>,
+        layouts: &mut Vec<Known>,
         opts: &MergeOptions,
         more: bool,
         text_names: &frontends::proftext::TextNameCache,
     ) {
         let base = self.span.base;
         self.cell.with_dependent_mut(|files, state| {
+            // Registered during the fold, before any learned here.
+            layouts.append(&mut state.learned);
             let owned = std::mem::take(&mut state.owned);
             for ((idx, read), taken) in owned.into_iter().zip(std::mem::take(&mut state.taken)) {
                 if let Read::Text(s) = read {
@@ -486,14 +509,14 @@ impl Window<'_> {
 #[allow(clippy::too_many_arguments)]
 fn learn(
     acc: &mut Merger<'_>,
-    layouts: &mut Vec<RawLayout>,
+    layouts: &mut Vec<Known>,
     kind: crate::ir::ProfileKind,
     names: Arc<crate::ir::SymbolTable>,
     records: usize,
     bytes: &[u8],
     file: &InputFile,
 ) {
-    if layouts.iter().any(|l| l.header_matches(bytes)) {
+    if layouts.iter().any(|(_, l)| l.header_matches(bytes)) {
         return;
     }
     let Some(layout) = RawLayout::learn(bytes, kind, names) else {
@@ -502,11 +525,8 @@ fn learn(
     if layout.records().len() != records || file.check_unchanged().is_err() {
         return;
     }
-    if acc
-        .add_layout(Arc::clone(layout.counter_layout()))
-        .is_some()
-    {
-        layouts.push(layout);
+    if let Some(n) = acc.add_layout(Arc::clone(layout.counter_layout())) {
+        layouts.push((n, layout));
     }
 }
 
@@ -541,13 +561,14 @@ fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> (&[InputSpe
 /// Reads an input that no known raw layout accepts: an indexed profile as its records' places
 /// (no records built), a text profile by the merge's text reader, anything else (and what
 /// those two hand back) by the full reader.
-fn read_general<'a>(
-    bytes: &'a [u8],
-    cache: &frontends::profraw::NameCache,
-    indexed_names: &frontends::profdata::IndexedNameCache,
-    text_names: &frontends::proftext::TextNameCache,
-) -> Result<Read<'a>> {
+fn read_general<'a>(bytes: &'a [u8], known: &[Known], caches: &Caches) -> Result<Read<'a>> {
+    let (cache, indexed_names, text_names) = (&caches.raw, &caches.indexed, &caches.text);
     match frontends::FormatKind::sniff(bytes) {
+        frontends::FormatKind::RawProfile => {
+            if let Some(ranges) = frontends::profraw::split_profiles(bytes) {
+                return read_parts(bytes, ranges, known, cache);
+            }
+        }
         frontends::FormatKind::IndexedProfile => {
             if let Some(s) = frontends::profdata::scan(bytes, indexed_names)? {
                 return Ok(Read::Indexed(s, bytes));
@@ -583,7 +604,206 @@ enum Read<'a> {
         bytes: &'a [u8],
     },
     Indexed(frontends::profdata::IndexedScan<'a>, &'a [u8]),
+    /// A raw file of several profiles, checked one profile at a time and folded so.
+    Parts(Parts<'a>),
     /// A text profile read by the merge's text reader: its counters in a buffer of its own.
     Text(frontends::proftext::TextScan),
     General(ReadOutput<'a>, &'a [u8]),
+}
+
+/// A layout registered with the merger, with its number there.
+type Known = (usize, RawLayout);
+
+/// A raw file of several profiles (as a process whose executable and shared libraries are
+/// instrumented writes), checked profile by profile when it was read and folded so
+/// ([`fold_parts`]): memory holds one profile's records at a time, not the file's.
+struct Parts<'a> {
+    bytes: &'a [u8],
+    /// The profiles' byte ranges, in file order.
+    ranges: Vec<std::ops::Range<usize>>,
+    /// The first profile, read: the input begins with it.
+    first: ReadOutput<'a>,
+    /// The warnings of every profile, at file offsets, in file order.
+    warnings: Vec<Warning>,
+    /// The file's first implausibly large counter (file offset, value): the input fails.
+    suspicious: Option<(u64, u64)>,
+}
+
+/// `w` at an offset `base` bytes further into the file.
+fn rebase_warning(mut w: Warning, base: usize) -> Warning {
+    if let Some(crate::error::Location::Offset(o)) = &mut w.location {
+        *o = o.saturating_add(base as u64);
+    }
+    w
+}
+
+/// Checks the profiles of a raw file that holds several, one at a time, keeping only their
+/// warnings, its first implausible counter and the first profile's records: a profile a
+/// layout learned from an earlier one accepts is checked by it, the others are read. The
+/// first error (at its file offset) fails the input, as reading the file whole would.
+fn read_parts<'a>(
+    bytes: &'a [u8],
+    ranges: Vec<std::ops::Range<usize>>,
+    known: &[Known],
+    cache: &frontends::profraw::NameCache,
+) -> Result<Read<'a>> {
+    let mut local: Vec<RawLayout> = Vec::new();
+    let mut warnings = Vec::new();
+    let mut suspicious = None;
+    let mut first = None;
+    for range in &ranges {
+        let part = bytes.get(range.clone()).unwrap_or_default();
+        let base = range.start;
+        let scanned = |l: &RawLayout| l.header_matches(part) && l.scan(part).is_some();
+        if first.is_some() && (local.iter().any(scanned) || known.iter().any(|(_, l)| scanned(l))) {
+            continue;
+        }
+        let out = frontends::read(part, cache).map_err(|e| e.rebase(base as u64))?;
+        warnings.extend(
+            out.warnings
+                .iter()
+                .cloned()
+                .map(|w| rebase_warning(w, base)),
+        );
+        if let Some(s) = &out.suspicious_counter {
+            // The input fails: the rest need no look.
+            suspicious = Some((s.offset.saturating_add(base as u64), s.value));
+            first.get_or_insert(out);
+            break;
+        }
+        if out.warnings.is_empty()
+            && local.len() < MAX_PART_LAYOUTS
+            && !local.iter().any(|l| l.header_matches(part))
+            && let Some(l) = RawLayout::learn(part, out.profile.kind, out.profile.names.clone())
+            && l.records().len() == out.profile.records.len()
+        {
+            local.push(l);
+        }
+        first.get_or_insert(out);
+    }
+    let first = first.ok_or_else(|| {
+        Error::new(ErrorKind::Io(std::io::Error::other(
+            "internal error: a raw file of several profiles without a first one",
+        )))
+    })?;
+    Ok(Read::Parts(Parts {
+        bytes,
+        ranges,
+        first,
+        warnings,
+        suspicious,
+    }))
+}
+
+/// Layouts learned while checking one file of several profiles (the distinct binaries that
+/// wrote them, as the merger takes at most 16 layouts in all).
+const MAX_PART_LAYOUTS: usize = 16;
+
+/// What [`fold_parts`] needs besides the merger and the file.
+struct PartsContext<'c> {
+    /// The input's position in the merge.
+    idx: u32,
+    spec: &'c InputSpec,
+    /// The layouts registered before this window was folded.
+    known: &'c [Known],
+    cache: &'c frontends::profraw::NameCache,
+    opts: &'c MergeOptions,
+}
+
+/// Folds a raw file of several profiles profile by profile, in file order: what folding its
+/// records all at once does, with one profile's records in memory at a time. The input
+/// begins with its first profile and all the file's warnings (so a failure, an implausible
+/// counter included, leaves no trace); a later profile goes through a registered layout
+/// that accepts it, or is read and folded, and a layout is learned from it if it may teach
+/// one (registered, and added to `learned`). Returns whether the merger took the input.
+fn fold_parts(
+    acc: &mut Merger<'_>,
+    ctx: &PartsContext<'_>,
+    parts: &Parts<'_>,
+    learned: &mut Vec<Known>,
+) -> Result<bool> {
+    let (idx, path, weight) = (ctx.idx, ctx.spec.path.as_path(), ctx.spec.weight);
+    let info = InputInfo {
+        warnings: &parts.warnings,
+        raw: true,
+        indexed: false,
+        suspicious_counter: parts.suspicious,
+    };
+    if !acc.begin_input(idx, path, weight, &parts.first.profile, info)? {
+        return Ok(false);
+    }
+    for (k, range) in parts.ranges.iter().enumerate() {
+        let part = parts.bytes.get(range.clone()).unwrap_or_default();
+        if k == 0 {
+            acc.fold(&[Item {
+                idx,
+                weight,
+                src: Src::Profile(&parts.first.profile),
+            }]);
+            learn_part(acc, ctx, part, &parts.first, learned);
+            continue;
+        }
+        let fast = ctx.known.iter().chain(learned.iter()).find_map(|(n, l)| {
+            if !l.header_matches(part) {
+                return None;
+            }
+            Some((*n, l.scan(part)?))
+        });
+        if let Some((n, scanned)) = fast {
+            acc.begin_layout_input(idx, path, n)?;
+            let src = Src::Layout {
+                layout: n,
+                bytes: part,
+                values: &scanned.values,
+            };
+            acc.fold(&[Item { idx, weight, src }]);
+            continue;
+        }
+        // Checked when the file was read: a failure now means the file changed, which the
+        // check after the fold reports.
+        let out = frontends::read(part, ctx.cache).map_err(|e| e.rebase(range.start as u64))?;
+        let info = InputInfo {
+            raw: true,
+            ..InputInfo::default()
+        };
+        if acc.begin_input(idx, path, weight, &out.profile, info)? {
+            acc.fold(&[Item {
+                idx,
+                weight,
+                src: Src::Profile(&out.profile),
+            }]);
+            learn_part(acc, ctx, part, &out, learned);
+        }
+    }
+    Ok(true)
+}
+
+/// Learns and registers the layout of `part`, a profile of a file of several just folded
+/// from `read`, if it may teach one and no layout has its header.
+fn learn_part(
+    acc: &mut Merger<'_>,
+    ctx: &PartsContext<'_>,
+    part: &[u8],
+    read: &ReadOutput<'_>,
+    learned: &mut Vec<Known>,
+) {
+    if !may_learn(read, ctx.opts)
+        || !acc.wants_layouts()
+        || ctx
+            .known
+            .iter()
+            .chain(learned.iter())
+            .any(|(_, l)| l.header_matches(part))
+    {
+        return;
+    }
+    let Some(layout) = RawLayout::learn(part, read.profile.kind, read.profile.names.clone()) else {
+        return;
+    };
+    if layout.records().len() != read.profile.records.len() {
+        return;
+    }
+    if let Some(n) = acc.add_layout(Arc::clone(layout.counter_layout())) {
+        learned.push((n, layout));
+    }
 }

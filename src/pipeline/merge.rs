@@ -318,11 +318,21 @@ const EMPTY_HINT: &str = "--failure-mode=warn skips empty inputs (a process that
                           writing its profile leaves one)";
 
 fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
+    // Files a directory walk skipped (FIFOs, sockets, devices, dangling links) reach the
+    // messages through each collection's warnings.
+    route(r, &mut Collector::new(), progress)
+}
+
+/// Picks the kind of merge (LLVM, iprof, or a conversion between them) and runs it.
+fn route(
+    r: &MergeRequest,
+    collector: &mut Collector,
+    progress: &dyn Progress,
+) -> Result<MergeOutcome> {
     let out_iprof = r.output_format == Some(OutputFormat::Iprof)
         || r.output.as_deref().is_some_and(has_iprof_extension);
     let out_llvm = explicit_llvm_output(r);
     let src = sources(r);
-    let mut collector = Collector::new();
     let kinds_of = |inputs: &[InputSpec], by_name: bool| -> Vec<Option<FormatKind>> {
         inputs
             .iter()
@@ -359,7 +369,7 @@ fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcom
                 "{flag} applies to GraalVM .iprof profiles only, and no input is one"
             )));
         }
-        return merge_llvm(r, &mut collector, None, progress);
+        return merge_llvm(r, collector, None, progress);
     }
     if out_iprof && out_llvm {
         return Err(request_error(
@@ -383,7 +393,7 @@ fn merge_routed(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcom
         ));
     }
     let converted = iprof_for_llvm(r, &inputs, &kinds, &mut messages)?;
-    merge_llvm(r, &mut collector, Some((converted, messages)), progress)
+    merge_llvm(r, collector, Some((converted, messages)), progress)
 }
 
 /// GraalVM inputs merged and converted to an LLVM profile.
@@ -596,6 +606,8 @@ fn merge_llvm(
     // one) without a word; the drop-in does the same, and says so.
     let mut empty = 0;
     if r.llvm_profdata {
+        let dropped = super::inputs::drop_non_regular(&mut inputs);
+        messages.extend(dropped.into_iter().map(Message::Warning));
         inputs.retain(|i| {
             let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
             if is_empty {
@@ -740,15 +752,13 @@ fn llvm_normalise_inputs(
     let cache = crate::frontends::profraw::NameCache::new();
     let mut totals = Vec::with_capacity(inputs.len());
     for i in inputs {
-        let t = crate::frontends::InputFile::open(&i.path)
-            .ok()
-            .and_then(|f| {
-                let t = crate::frontends::read(f.bytes(), &cache)
-                    .ok()
-                    .map(|r| llvm_normalise::total(&r.profile, mode));
-                // A file that changed is left to the merge too.
-                t.filter(|_| f.check_unchanged().is_ok())
-            });
+        let t = i.open().ok().and_then(|f| {
+            let t = crate::frontends::read(f.bytes(), &cache)
+                .ok()
+                .map(|r| llvm_normalise::total(&r.profile, mode));
+            // A file that changed is left to the merge too.
+            t.filter(|_| f.check_unchanged().is_ok())
+        });
         totals.push(t);
     }
     let factors = llvm_normalise::factors(&totals);
@@ -769,8 +779,8 @@ fn llvm_normalise_inputs(
                 ));
             }
             InputSpec {
-                path: i.path.clone(),
                 weight,
+                ..i.clone()
             }
         })
         .collect();
@@ -940,10 +950,14 @@ impl<W: Write> Write for Counting<'_, W> {
 }
 
 /// Merges LLVM profiles already in memory, in order (library use: the same semantics as a
-/// merge of files).
+/// merge of files), on `opts.threads` worker threads (as many as the system starts: the
+/// output's warnings say why not all).
 pub fn merge_in_memory(
     inputs: &[(&Profile<'_>, Weight, &Path)],
     opts: &MergeOptions,
 ) -> Result<MergeOutput> {
-    merge_profiles(inputs, opts)
+    let (workers, warnings) = crate::sys::threads::Workers::start(opts.threads);
+    let mut out = workers.install(|| merge_profiles(inputs, opts))?;
+    out.warnings.splice(0..0, warnings);
+    Ok(out)
 }

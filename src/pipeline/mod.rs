@@ -51,6 +51,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::InputFile;
 use crate::passes::Weight;
 
 pub use crate::backends::show::{FunctionFilter, ShowOptions};
@@ -77,6 +78,31 @@ pub struct InputSpec {
     pub path: PathBuf,
     /// Its weight.
     pub weight: Weight,
+    /// Found by walking a directory rather than named by the user: read only if it is a
+    /// regular file, and opened without ever waiting (see [`InputSpec::open`]).
+    pub found_in_directory: bool,
+}
+
+impl InputSpec {
+    /// An input the user named: `path` with weight `weight`.
+    pub fn new(path: impl Into<PathBuf>, weight: Weight) -> InputSpec {
+        InputSpec {
+            path: path.into(),
+            weight,
+            found_in_directory: false,
+        }
+    }
+
+    /// Opens the input: a file found in a directory only if it is a regular file, without
+    /// waiting ([`InputFile::open_regular`]), anything named by the user as it is (a FIFO is
+    /// read as a pipe, [`InputFile::open`]).
+    pub fn open(&self) -> Result<InputFile> {
+        if self.found_in_directory {
+            InputFile::open_regular(&self.path)
+        } else {
+            InputFile::open(&self.path)
+        }
+    }
 }
 
 /// Something a job reports besides its result, in the order it happened.
@@ -179,21 +205,6 @@ impl Progress for NoProgress {
     fn start(&self, _: usize) {}
     fn set(&self, _: usize) {}
     fn finish(&self) {}
-}
-
-/// The number of worker threads for `requested` (0 = one per core, at least 1), and a pool
-/// of that many.
-pub(crate) fn worker_pool(requested: usize) -> Result<(rayon::ThreadPool, usize)> {
-    let threads = if requested == 0 {
-        rayon::current_num_threads().max(1)
-    } else {
-        requested
-    };
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build()
-        .map_err(|e| Error::new(ErrorKind::Io(std::io::Error::other(e.to_string()))))?;
-    Ok((pool, threads))
 }
 
 /// An error about the request itself (a usage error: exit code 2 for the binary).

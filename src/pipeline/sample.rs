@@ -174,7 +174,12 @@ pub fn merge_sample_profiles(
         missing_to_merge: super::merge::missing_to_merge(r.llvm_profdata, r.failure_mode),
     };
     let collected = Collector::new().collect(&sources, &how)?;
-    let inputs = collected.inputs;
+    let mut inputs = collected.inputs;
+    let dropped = if r.llvm_profdata {
+        super::inputs::drop_non_regular(&mut inputs)
+    } else {
+        Vec::new()
+    };
     if inputs.is_empty() {
         return Err(request_error("no input files"));
     }
@@ -192,14 +197,11 @@ pub fn merge_sample_profiles(
         None => None,
     };
     let options = read_options(r);
-    let threads = if r.threads == 0 {
-        std::thread::available_parallelism().map_or(1, |n| n.get())
-    } else {
-        r.threads
-    };
+    let (threads, capped) = crate::sys::threads::resolve(r.threads);
     progress.start(inputs.len());
     let mut merger = SampleMerger::with_context_hash(options.context_hash);
     let mut messages = collected.warnings;
+    messages.extend(dropped.into_iter().map(Message::Warning));
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
     let mut merged_paths: Vec<&PathBuf> = Vec::new();
@@ -250,7 +252,11 @@ pub fn merge_sample_profiles(
     let flat = remapping.is_none()
         && options.fs_pass == FsDiscriminatorPass::PassLast
         && !options.profile_is_fs;
-    read_in_order(&inputs, &options, threads, flat, fold)?;
+    let refused = read_in_order(&inputs, &options, threads, flat, fold)?;
+    messages.splice(
+        0..0,
+        capped.into_iter().chain(refused).map(Message::Warning),
+    );
     progress.finish();
     if failed == inputs.len() {
         return Err(Error::new(crate::error::ErrorKind::Request(
@@ -291,7 +297,9 @@ pub fn merge_sample_profiles(
 
 /// Reads `inputs` and hands each to `fold` in input order, with the flat buffer it was read
 /// into. With one thread the calling thread reads and folds in turn; with `threads` ≥ 2,
-/// that many threads read ahead while the calling thread folds. Each reader takes a free
+/// that many threads read ahead while the calling thread folds (as many as the system
+/// starts: the warning returned says why not all, and with none the calling thread reads
+/// too). Each reader takes a free
 /// buffer before it takes the next input, so at most `threads + 1` inputs are read but not
 /// yet folded (memory does not grow with the number of inputs), and the input the fold
 /// waits for always has a buffer (no deadlock). Stops at the first error of `fold`.
@@ -301,82 +309,147 @@ fn read_in_order(
     threads: usize,
     flat_form: bool,
     mut fold: impl FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()>,
-) -> Result<()> {
-    if threads <= 1 || inputs.len() <= 1 {
+) -> Result<Option<Warning>> {
+    let sequential = |fold: &mut FoldFn<'_>| {
         let mut flat = FlatSampleProfile::new();
         for (index, input) in inputs.iter().enumerate() {
             let res = read_for_merge(input, options, flat_form, &mut flat);
             fold(index, res, &flat)?;
         }
-        return Ok(());
+        Ok(())
+    };
+    if threads <= 1 || inputs.len() <= 1 {
+        return sequential(&mut fold).map(|()| None);
     }
-    /// What readers share: free buffers, the next input to read, and whether to stop.
-    struct Queue {
-        free: Vec<FlatSampleProfile>,
-        next: usize,
-        stop: bool,
-    }
-    let queue = Mutex::new(Queue {
+    let queue = Mutex::new(ReadQueue {
         free: (0..=threads).map(|_| FlatSampleProfile::new()).collect(),
         next: 0,
         stop: false,
     });
     let wake = Condvar::new();
     let (tx, rx) = mpsc::channel::<(usize, Result<Parsed>, FlatSampleProfile)>();
-    // A poisoned lock means a reader panicked; the scope re-raises that panic.
-    let lock = || queue.lock().unwrap_or_else(|e| e.into_inner());
-    std::thread::scope(|scope| {
-        for _ in 0..threads {
-            let tx = tx.clone();
-            let (queue, wake) = (&queue, &wake);
-            scope.spawn(move || {
-                loop {
-                    let (index, mut flat) = {
-                        let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
-                        loop {
-                            if q.stop || q.next >= inputs.len() {
-                                return;
-                            }
-                            if let Some(b) = q.free.pop() {
-                                q.next += 1;
-                                break (q.next - 1, b);
-                            }
-                            q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
-                        }
-                    };
-                    let res = read_for_merge(&inputs[index], options, flat_form, &mut flat);
-                    if tx.send((index, res, flat)).is_err() {
-                        return;
-                    }
-                }
-            });
+    // One sender per reader, taken by the reader that starts (a reader that stops drops
+    // it): when every reader has stopped, receiving fails instead of waiting for ever.
+    let senders: Vec<Mutex<Option<Sender>>> =
+        (0..threads).map(|_| Mutex::new(Some(tx.clone()))).collect();
+    drop(tx);
+    let reader = |w: usize| {
+        let taken = senders.get(w).and_then(|s| s.lock().ok()?.take());
+        if let Some(tx) = taken {
+            read_ahead(inputs, options, flat_form, &queue, &wake, &tx);
         }
-        drop(tx);
-        let mut pending: BTreeMap<usize, (Result<Parsed>, FlatSampleProfile)> = BTreeMap::new();
-        let result = (|| {
-            for index in 0..inputs.len() {
-                let (res, flat) = loop {
-                    if let Some(x) = pending.remove(&index) {
-                        break x;
-                    }
-                    let Ok((i, res, flat)) = rx.recv() else {
-                        return Err(Error::new(ErrorKind::Io(std::io::Error::other(
-                            "a reader of sample profiles stopped",
-                        ))));
-                    };
-                    pending.insert(i, (res, flat));
-                };
-                let out = fold(index, res, &flat);
-                lock().free.push(flat);
-                wake.notify_one();
-                out?;
+    };
+    let (result, helped, refused) =
+        crate::sys::threads::scoped_workers(threads, reader, |started| {
+            // Readers that did not start never take their senders.
+            for s in senders.iter().skip(started) {
+                if let Ok(mut s) = s.lock() {
+                    s.take();
+                }
             }
-            Ok(())
-        })();
-        lock().stop = true;
-        wake.notify_all();
-        result
-    })
+            let result = if started == 0 {
+                sequential(&mut fold)
+            } else {
+                fold_in_order(inputs.len(), &rx, &queue, &wake, &mut fold)
+            };
+            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+            q.stop = true;
+            drop(q);
+            wake.notify_all();
+            result
+        });
+    result?;
+    let with = match helped.len() {
+        0 => "reading on the fold's thread".to_string(),
+        n => format!("reading with {n}"),
+    };
+    Ok(refused.map(|e| {
+        Warning::new(format!(
+            "could not start {threads} reader threads, {with}: {}",
+            crate::sys::threads::spawn_failure(&e)
+        ))
+    }))
+}
+
+/// What the fold does with an input read: its index, the result, the buffer read into.
+type FoldFn<'f> = dyn FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()> + 'f;
+
+/// The channel end a reader sends what it read on: (input index, result, buffer).
+type Sender = mpsc::Sender<(usize, Result<Parsed>, FlatSampleProfile)>;
+
+/// What readers share: free buffers, the next input to read, and whether to stop.
+struct ReadQueue {
+    free: Vec<FlatSampleProfile>,
+    next: usize,
+    stop: bool,
+}
+
+/// A reader: takes a free buffer, then the next input, reads it and sends it, until the
+/// inputs run out or the fold stops.
+fn read_ahead(
+    inputs: &[InputSpec],
+    options: &ReadOptions,
+    flat_form: bool,
+    queue: &Mutex<ReadQueue>,
+    wake: &Condvar,
+    tx: &Sender,
+) {
+    loop {
+        let (index, mut flat) = {
+            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if q.stop || q.next >= inputs.len() {
+                    return;
+                }
+                if let Some(b) = q.free.pop() {
+                    q.next += 1;
+                    break (q.next - 1, b);
+                }
+                q = wake.wait(q).unwrap_or_else(|e| e.into_inner());
+            }
+        };
+        let Some(input) = inputs.get(index) else {
+            return;
+        };
+        let res = read_for_merge(input, options, flat_form, &mut flat);
+        if tx.send((index, res, flat)).is_err() {
+            return;
+        }
+    }
+}
+
+/// The fold's side: receives the `n` inputs the readers send, hands each to `fold` in
+/// input order, and gives its buffer back. Stops at the first error of `fold`.
+fn fold_in_order(
+    n: usize,
+    rx: &mpsc::Receiver<(usize, Result<Parsed>, FlatSampleProfile)>,
+    queue: &Mutex<ReadQueue>,
+    wake: &Condvar,
+    fold: &mut FoldFn<'_>,
+) -> Result<()> {
+    let mut pending: BTreeMap<usize, (Result<Parsed>, FlatSampleProfile)> = BTreeMap::new();
+    for index in 0..n {
+        let (res, flat) = loop {
+            if let Some(x) = pending.remove(&index) {
+                break x;
+            }
+            let Ok((i, res, flat)) = rx.recv() else {
+                return Err(Error::new(ErrorKind::Io(std::io::Error::other(
+                    "a reader of sample profiles stopped",
+                ))));
+            };
+            pending.insert(i, (res, flat));
+        };
+        let out = fold(index, res, &flat);
+        queue
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .free
+            .push(flat);
+        wake.notify_one();
+        out?;
+    }
+    Ok(())
 }
 
 /// An input read for a merge: into the flat buffer, or (when the flat form cannot hold it)
@@ -394,7 +467,7 @@ fn read_for_merge(
     flat_form: bool,
     flat: &mut FlatSampleProfile,
 ) -> Result<Parsed> {
-    let file = InputFile::open(&i.path)?;
+    let file = i.open()?;
     let bytes = file.bytes();
     let flat_read = flat_form
         && if readers::SampleEncoding::sniff(bytes) == readers::SampleEncoding::Text {
@@ -416,7 +489,7 @@ fn read_for_merge(
 
 /// Opens and reads one input; errors carry its path.
 fn read_one(i: &InputSpec, options: &ReadOptions) -> Result<SampleProfile> {
-    let file = InputFile::open(&i.path)?;
+    let file = i.open()?;
     let profile =
         readers::read(file.bytes(), options).map_err(|e| file.or_changed(e).with_path(&i.path))?;
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
@@ -666,10 +739,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
         output::write_bytes(&dest, report.as_bytes())?;
         return Ok(Vec::new());
     }
-    let input = InputSpec {
-        path: r.file.clone(),
-        weight: Weight::ONE,
-    };
+    let input = InputSpec::new(&r.file, Weight::ONE);
     let profile = read_one(
         &input,
         &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
@@ -711,15 +781,7 @@ pub struct SampleOverlapRequest {
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
     super::overlap::refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
-    let read = |path: &PathBuf| {
-        read_one(
-            &InputSpec {
-                path: path.clone(),
-                weight: Weight::ONE,
-            },
-            &options,
-        )
-    };
+    let read = |path: &PathBuf| read_one(&InputSpec::new(path, Weight::ONE), &options);
     let base = read(&r.base)?;
     let test = read(&r.test)?;
     let figures = compare(&base, &test, &r.options)?;

@@ -5,9 +5,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// Every layer below the driver.
-const BELOW_DRIVER: [&str; 7] = [
+const BELOW_DRIVER: [&str; 8] = [
     "bytes",
     "error",
+    "sys",
     "ir",
     "codec",
     "frontends",
@@ -16,9 +17,10 @@ const BELOW_DRIVER: [&str; 7] = [
 ];
 
 /// Every layer of the library (what `lib.rs` declares).
-const LIBRARY: [&str; 8] = [
+const LIBRARY: [&str; 9] = [
     "bytes",
     "error",
+    "sys",
     "ir",
     "codec",
     "frontends",
@@ -31,10 +33,11 @@ const LIBRARY: [&str; 8] = [
 fn allowed(layer: &str) -> &'static [&'static str] {
     match layer {
         "error" => &[],
-        "bytes" => &["error"],
-        "ir" => &["bytes", "error"],
-        "codec" => &["bytes", "error", "ir"],
-        "frontends" | "passes" | "backends" => &["bytes", "error", "ir", "codec"],
+        "sys" => &["error"],
+        "bytes" => &["error", "sys"],
+        "ir" => &["bytes", "error", "sys"],
+        "codec" => &["bytes", "error", "sys", "ir"],
+        "frontends" | "passes" | "backends" => &["bytes", "error", "sys", "ir", "codec"],
         "pipeline" => &BELOW_DRIVER,
         "lib" => &LIBRARY,
         _ => &[],
@@ -156,6 +159,35 @@ fn passes_never_see_files() {
                 assert!(
                     !line.contains(banned),
                     "{}: a pass uses {banned}: {line}",
+                    f.display()
+                );
+            }
+        }
+    }
+}
+
+/// rayon's global pool panics when its threads cannot start: every parallel step goes
+/// through `sys::threads`, which uses only pools it built (or none), so rayon is named
+/// nowhere else.
+#[test]
+fn rayon_only_through_sys_threads() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    let allowed = src.join("sys").join("threads.rs");
+    for f in files.iter().filter(|f| **f != allowed) {
+        let text = std::fs::read_to_string(f).unwrap();
+        for line in code_lines(&text) {
+            for banned in [
+                "rayon",
+                "par_iter",
+                "par_sort",
+                "thread::scope",
+                "thread::spawn",
+            ] {
+                assert!(
+                    !line.contains(banned),
+                    "{}: {banned} outside sys::threads: {line}",
                     f.display()
                 );
             }

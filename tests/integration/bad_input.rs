@@ -77,10 +77,7 @@ enum MergeOutcome {
 fn merge_lib(paths: &[&Path], mode: FailureMode) -> MergeOutcome {
     let inputs: Vec<InputSpec> = paths
         .iter()
-        .map(|p| InputSpec {
-            path: p.to_path_buf(),
-            weight: Weight::ONE,
-        })
+        .map(|p| InputSpec::new(p.to_path_buf(), Weight::ONE))
         .collect();
     let opts = MergeOptions {
         failure_mode: mode,

@@ -59,10 +59,7 @@ fn library_window_size_does_not_change_the_output() {
                 .to_string_lossy()
                 .starts_with("ir-basic")
         })
-        .map(|path| InputSpec {
-            path,
-            weight: Weight::ONE,
-        })
+        .map(|path| InputSpec::new(path, Weight::ONE))
         .collect();
     let write = |window, threads| {
         let opts = MergeOptions {

@@ -43,10 +43,7 @@ fn merge(inputs: &[InputSpec], fast: bool, threads: usize, mode: FailureMode) ->
 }
 
 fn spec(path: &Path, w: &str) -> InputSpec {
-    InputSpec {
-        path: path.to_path_buf(),
-        weight: w.parse().expect("weight"),
-    }
+    InputSpec::new(path.to_path_buf(), w.parse().expect("weight"))
 }
 
 fn same(what: &str, inputs: &[InputSpec], threads: usize, mode: FailureMode) {

@@ -18,7 +18,7 @@ use crate::common::{assert_ok, pgo_merge, run_ours, tempdir};
 
 #[allow(dead_code)]
 #[path = "../../benches/gen_profraw.rs"]
-mod gen_profraw;
+pub(crate) mod gen_profraw;
 
 /// A synthetic raw profile of 470,000 functions (about 102 MB), made once per test run.
 fn big_profile() -> &'static [u8] {

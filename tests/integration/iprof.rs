@@ -440,10 +440,7 @@ fn split_and_merge_reproduces_original() {
             let shuffled = shuffled(part, 100 * k as u64 + i as u64);
             let path = dir.path().join(format!("k{k}-part{i}.iprof"));
             std::fs::write(&path, writer::to_vec(&shuffled)).unwrap();
-            inputs.push(InputSpec {
-                path,
-                weight: Weight::ONE,
-            });
+            inputs.push(InputSpec::new(path, Weight::ONE));
         }
         // Parts in reverse order: order must not matter.
         inputs.reverse();
@@ -478,14 +475,8 @@ fn weighted_merge_of_a_file_with_itself() {
     )
     .unwrap();
     let inputs = vec![
-        InputSpec {
-            path: path.clone(),
-            weight: Weight::ONE,
-        },
-        InputSpec {
-            path,
-            weight: "1.5".parse().unwrap(),
-        },
+        InputSpec::new(path.clone(), Weight::ONE),
+        InputSpec::new(path, "1.5".parse().unwrap()),
     ];
     let merged = merge_iprof_files(&inputs, &IprofMergeOptions::default(), None).unwrap();
     let named = merged.profile.by_names();

@@ -283,10 +283,7 @@ fn parallel_merge_reports_the_first_bad_input_in_order() {
     std::fs::write(&bad1, format!("{}x{}", &text[..k], &text[k..])).unwrap();
     let bad2 = d.path().join("bad2.iprof");
     std::fs::write(&bad2, &data[..data.len() / 2]).unwrap();
-    let spec = |p: &std::path::Path| InputSpec {
-        path: p.to_path_buf(),
-        weight: Weight::ONE,
-    };
+    let spec = |p: &std::path::Path| InputSpec::new(p.to_path_buf(), Weight::ONE);
     let inputs = vec![
         spec(&good),
         spec(&good),
@@ -340,10 +337,7 @@ fn any_number_of_workers_writes_the_same_bytes() {
         let copy = crate::iprof::shuffled(&original, 40 + i as u64);
         let path = d.path().join(format!("copy{i}.iprof"));
         std::fs::write(&path, writer::to_vec(&copy)).unwrap();
-        inputs.push(InputSpec {
-            path,
-            weight: w.parse().unwrap(),
-        });
+        inputs.push(InputSpec::new(path, w.parse().unwrap()));
         copies.push(copy);
     }
     let run = |threads: usize| {

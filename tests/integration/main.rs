@@ -16,6 +16,7 @@ mod dropin;
 mod fast_path;
 mod fuzz_regressions;
 mod hostile_paths;
+mod hostile_system;
 mod indexed_text;
 mod inputs_change;
 mod iprof;

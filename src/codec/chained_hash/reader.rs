@@ -110,7 +110,7 @@ pub fn walk(file: &[u8], payload: u64, num_entries: u64) -> Result<(Vec<Item>, V
     let mut c = Cursor::new(rest, payload, Endian::Little);
     // Every item takes at least 24 bytes plus its bucket's count: bound the allocation.
     let cap = num_entries.min(c.remaining() as u64 / 24) as usize;
-    let mut items = Vec::with_capacity(cap);
+    let mut items = crate::sys::alloc::with_capacity(cap, "the hash table's items")?;
     let mut buckets = Vec::new();
     let mut left_in_bucket = 0u16;
     for _ in 0..num_entries {

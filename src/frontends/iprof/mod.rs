@@ -27,6 +27,7 @@ pub mod stream;
 
 use std::io::Read;
 
+use crate::bytes::limits::InflateBudget;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::iprof::IprofProfile;
 
@@ -36,9 +37,9 @@ pub use model::Document;
 /// gzip's magic bytes; `native-image --pgo` accepts gzip-compressed profiles.
 pub const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
 
-/// Largest decompressed size accepted for a gzip-compressed profile (4 GiB); real profiles
-/// are a few megabytes.
-pub const MAX_INFLATED: u64 = 1 << 32;
+/// What a gzip-compressed profile is, in the message of its limit of decompressed bytes
+/// ([`crate::bytes::limits::inflate_limit`]).
+const GZIP_WHAT: &str = "a gzip-compressed iprof profile";
 
 /// True if `data` looks like an iprof profile: gzip data, or JSON text whose first
 /// non-whitespace character (after an optional UTF-8 byte-order mark) opens an object.
@@ -57,16 +58,13 @@ pub fn maybe_inflate(data: &[u8]) -> Result<Option<Vec<u8>>> {
     if !data.starts_with(&GZIP_MAGIC) {
         return Ok(None);
     }
+    let budget = InflateBudget::new()?;
     let mut out = Vec::new();
-    let mut dec = flate2::read::MultiGzDecoder::new(data).take(MAX_INFLATED + 1);
+    let mut dec = flate2::read::MultiGzDecoder::new(data).take(budget.limit().saturating_add(1));
     dec.read_to_end(&mut out)
         .map_err(|e| Error::new(ErrorKind::Gzip(e.to_string())))?;
-    if out.len() as u64 > MAX_INFLATED {
-        return Err(Error::new(ErrorKind::LimitExceeded {
-            what: "decompressed size of a gzip-compressed iprof profile",
-            value: out.len() as u64,
-            limit: MAX_INFLATED,
-        }));
+    if out.len() as u64 > budget.limit() {
+        return Err(budget.exceeded(GZIP_WHAT));
     }
     Ok(Some(out))
 }
@@ -140,11 +138,17 @@ pub fn read_file(path: &std::path::Path, opts: ReadOptions) -> Result<Lowered> {
 /// whose pages are released as the parse moves on, and a gzip-compressed one straight from
 /// the decompressor, so neither is ever resident as a whole. Errors carry the path.
 pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lowered> {
-    let f = super::InputFile::open(path)?;
+    read_input_into(&super::InputFile::open(path)?, lowerer)
+}
+
+/// As [`read_file_into`], for an input already opened.
+pub fn read_input_into(f: &super::InputFile, lowerer: Lowerer<'_>) -> Result<Lowered> {
     let data = f.bytes();
     let r = if data.starts_with(&GZIP_MAGIC) {
+        let budget = InflateBudget::new()?;
+        let limit = budget.limit();
         let releasing = || Releasing {
-            file: &f,
+            file: f,
             data,
             at: 0,
             released: 0,
@@ -152,24 +156,23 @@ pub fn read_file_into(path: &std::path::Path, lowerer: Lowerer<'_>) -> Result<Lo
         // Bytes inflated by the parse (the second parse that places an error reads no more).
         let inflated = std::cell::Cell::new(0u64);
         let inflate = Counting {
-            inner: flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1),
+            inner: flate2::read::MultiGzDecoder::new(releasing()),
             count: &inflated,
+            limit,
         };
         let reader = std::io::BufReader::with_capacity(1 << 16, inflate);
         stream::lower_reader(reader, lowerer, |e| {
+            // Past the limit, the parse was stopped there.
+            if inflated.get() > limit {
+                return budget.exceeded(GZIP_WHAT);
+            }
             // The gzip data is checked first, as a whole: garbage inflated from corrupt data
             // looks like a JSON error long before the decompressor notices (at the CRC). The
             // stream is inflated to nowhere, so memory stays constant.
-            let mut all = flate2::read::MultiGzDecoder::new(releasing()).take(MAX_INFLATED + 1);
+            let mut all = flate2::read::MultiGzDecoder::new(releasing()).take(limit + 1);
             match std::io::copy(&mut all, &mut std::io::sink()) {
                 Err(z) => return Error::new(ErrorKind::Gzip(z.to_string())),
-                Ok(n) if n > MAX_INFLATED => {
-                    return Error::new(ErrorKind::LimitExceeded {
-                        what: "decompressed size of a gzip-compressed iprof profile",
-                        value: n,
-                        limit: MAX_INFLATED,
-                    });
-                }
+                Ok(n) if n > limit => return budget.exceeded(GZIP_WHAT),
                 Ok(0) => return Error::at(0, ErrorKind::Empty),
                 Ok(_) => {}
             }
@@ -224,16 +227,23 @@ impl Read for Releasing<'_> {
     }
 }
 
-/// A reader that adds the bytes it yields to `count`.
+/// A reader that adds the bytes it yields to `count`, and fails once they pass `limit`
+/// (the reader of the parse then stops: its caller reports the limit).
 struct Counting<'c, R> {
     inner: R,
     count: &'c std::cell::Cell<u64>,
+    limit: u64,
 }
 
 impl<R: Read> Read for Counting<'_, R> {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let n = self.inner.read(buf)?;
         self.count.set(self.count.get() + n as u64);
+        if self.count.get() > self.limit {
+            return Err(std::io::Error::other(
+                "the limit of decompressed bytes was passed",
+            ));
+        }
         Ok(n)
     }
 }

@@ -48,6 +48,7 @@ pub struct ProfileEntry<'a> {
     #[serde(borrow, alias = "methodBciList")]
     pub ctx: Cow<'a, str>,
     /// Flat records (triples, pairs or one count, by section).
+    #[serde(deserialize_with = "numbers")]
     pub records: Vec<i64>,
 }
 
@@ -55,7 +56,33 @@ pub struct ProfileEntry<'a> {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 pub struct LegacyMonitor {
     /// Flat `(type id, count)` pairs.
+    #[serde(deserialize_with = "numbers")]
     pub records: Vec<i64>,
+}
+
+/// An array of integers, as long as the input makes it: its memory is allocated fallibly,
+/// so that an array larger than the process may have (a decompressed "bomb" of numbers) is
+/// a JSON error saying so, not an abort.
+fn numbers<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Vec<i64>, D::Error> {
+    struct Numbers;
+    impl<'de> Visitor<'de> for Numbers {
+        type Value = Vec<i64>;
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("an array of integers")
+        }
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<i64>, A::Error> {
+            let mut v = Vec::new();
+            while let Some(x) = seq.next_element::<i64>()? {
+                if v.len() == v.capacity() {
+                    crate::sys::alloc::reserve(&mut v, 1, "the records of an entry")
+                        .map_err(de::Error::custom)?;
+                }
+                v.push(x);
+            }
+            Ok(v)
+        }
+    }
+    d.deserialize_seq(Numbers)
 }
 
 /// One section as read: the key spelling found (for messages) and its items.

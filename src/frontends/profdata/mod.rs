@@ -154,7 +154,7 @@ fn parse_summary(c: &mut Cursor<'_>) -> Result<Summary> {
             *f = v;
         }
     }
-    let mut detailed = Vec::with_capacity(nentries as usize);
+    let mut detailed = crate::sys::alloc::with_capacity(nentries as usize, "the profile summary")?;
     for _ in 0..nentries {
         let cutoff = c.u64("summary entry: cutoff")?;
         let min_count = c.u64("summary entry: minimum count")?;
@@ -542,7 +542,7 @@ fn read_sections(
             if len.saturating_mul(8) > c.remaining() as u64 {
                 return Err(c.truncated("temporal trace: function hashes", len.saturating_mul(8)));
             }
-            let mut functions = Vec::with_capacity(len as usize);
+            let mut functions = crate::sys::alloc::with_capacity(len as usize, "a temporal trace")?;
             for _ in 0..len {
                 functions.push(c.u64("temporal trace: function hash")?);
             }

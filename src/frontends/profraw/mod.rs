@@ -103,7 +103,7 @@ pub fn read<'a>(data: &'a [u8], cache: &NameCache) -> Result<RawRead<'a>> {
                 },
             ));
         }
-        let p = parse_with_fallbacks(data, pos, first, &mut warnings)?;
+        let p = parse_with_fallbacks(data, pos, first, &mut warnings, true)?;
         pos = p.end;
         parsed.push(p);
         // Zero bytes may separate profiles.
@@ -141,6 +141,49 @@ pub fn read<'a>(data: &'a [u8], cache: &NameCache) -> Result<RawRead<'a>> {
         }
     }
     build(data, parsed, cache, warnings)
+}
+
+/// The byte ranges of the profiles in `data`, a raw file that holds several (as a process
+/// whose executable and shared libraries are instrumented writes them), when reading them
+/// one at a time gives what reading the file whole gives: every profile parses, with no
+/// fallback (whose warning would come before the others), all are of one kind, and none is
+/// temporal (the timestamps of a file make one trace) or uncorrelated. Each range runs to
+/// where the next profile starts (the zero bytes between them included). None otherwise,
+/// and for a file of one profile. Only headers are kept: memory does not grow with the
+/// file.
+pub fn split_profiles(data: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+    let first = magic_at(data, 0)?;
+    let mut ranges = Vec::new();
+    let mut kind = None;
+    let mut pos = 0usize;
+    loop {
+        let mut warnings = Vec::new();
+        let p = parse_with_fallbacks(data, pos, first, &mut warnings, false).ok()?;
+        let h = &p.header;
+        let this_kind = ProfileKind::from_version_word(h.version_word).0;
+        let uncorrelated = h.num_data == 0 && h.names_size == 0 && h.num_counters > 0;
+        if !warnings.is_empty()
+            || h.version_word & (1 << 63) != 0
+            || uncorrelated
+            || *kind.get_or_insert(this_kind) != this_kind
+            || ranges.len() >= crate::bytes::limits::MAX_PROFILES_PER_FILE
+        {
+            return None;
+        }
+        let start = pos;
+        pos = p.end;
+        while data.get(pos) == Some(&0) {
+            pos += 1;
+        }
+        ranges.push(start..pos);
+        if pos >= data.len() {
+            break;
+        }
+        if magic_at(data, pos) != Some(first) {
+            return None;
+        }
+    }
+    (ranges.len() > 1).then_some(ranges)
 }
 
 /// One profile of a file, located and checked, not yet turned into IR.
@@ -181,12 +224,18 @@ struct VTable {
     size: u64,
 }
 
+/// Parses the profile at `pos`, trying the header variants and pointer modes its version
+/// may have been written with (each fallback that works is a warning). With `keep`, the
+/// records are kept in [`Parsed::records`]; without, they are only checked.
 fn parse_with_fallbacks<'a>(
     data: &'a [u8],
     pos: usize,
     enc: Encoding,
     warnings: &mut Vec<Warning>,
+    keep: bool,
 ) -> Result<Parsed<'a>> {
+    let parse_profile =
+        |data, pos, enc, variant, mode| parse_profile(data, pos, enc, variant, mode, keep);
     let version = enc
         .endian
         .u64_at(data, pos + 8)
@@ -323,8 +372,20 @@ fn parse_profile<'a>(
     enc: Encoding,
     variant: HeaderVariant,
     mode: PointerMode,
+    keep: bool,
 ) -> Result<Parsed<'a>> {
-    parse_profile_with(data, pos, enc, variant, mode, RecordSink::Collect)
+    if keep {
+        parse_profile_with(data, pos, enc, variant, mode, RecordSink::Collect)
+    } else {
+        parse_profile_with(
+            data,
+            pos,
+            enc,
+            variant,
+            mode,
+            RecordSink::Visit(&mut |_| {}),
+        )
+    }
 }
 
 /// What [`parse_profile_with`] does with each located record.
@@ -428,7 +489,8 @@ fn parse_profile_with<'a>(
     let binary_ids = parse_binary_ids(&h, sl(h.size, data_start), s + h.size)?;
 
     // Vtable records (v10+).
-    let mut vtables = Vec::with_capacity(h.num_vtables as usize);
+    let mut vtables =
+        crate::sys::alloc::with_capacity(h.num_vtables as usize, "the vtable records")?;
     {
         let vbytes = sl(vtables_start, vtables_start + vtables_len);
         let mut vc = Cursor::new(vbytes, s + vtables_start, enc.endian);
@@ -452,7 +514,9 @@ fn parse_profile_with<'a>(
     let bitmap_sec = sl(bitmap_start, bitmap_start + h.num_bitmap_bytes);
     let temporal = h.version_word & (1 << 63) != 0;
     let mut located = match sink {
-        RecordSink::Collect => Vec::with_capacity(h.num_data as usize),
+        RecordSink::Collect => {
+            crate::sys::alloc::with_capacity(h.num_data as usize, "the data records")?
+        }
         RecordSink::Visit(_) => Vec::new(),
     };
     let mut values_pos = values_start;

@@ -8,8 +8,6 @@ use std::collections::HashMap;
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Arc, Mutex};
 
-use rayon::prelude::*;
-
 use crate::codec::names_blob;
 use crate::error::Result;
 use crate::ir::name_hash::md5_hash;
@@ -65,11 +63,7 @@ impl NameCache {
         // second to hash), then the table at its size.
         let mut names: Vec<Name> = Vec::new();
         names_blob::for_each_name(blob, base, |n| names.push(Arc::from(n)))?;
-        let hashes: Vec<u64> = names
-            .par_iter()
-            .with_min_len(1 << 12)
-            .map(|n| md5_hash(n))
-            .collect();
+        let hashes: Vec<u64> = crate::sys::threads::map(&names, 1 << 12, |_, n| md5_hash(n));
         let mut table = SymbolTable::with_capacity(names.len());
         for (&h, n) in hashes.iter().zip(names) {
             table.insert_hashed(h, n);

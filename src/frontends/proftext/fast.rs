@@ -594,7 +594,8 @@ pub fn scan(data: &[u8], cache: &TextNameCache) -> Option<TextScan> {
         records: mut layout,
         mut values,
     } = cache.buffers();
-    bytes.reserve(data.len().saturating_mul(2));
+    // Room asked for, not needed: without it the buffer grows as it is filled.
+    let _ = bytes.try_reserve(data.len().saturating_mul(2));
     let mut record_names: Vec<(u64, &[u8])> = Vec::new();
     let mut targets: Vec<(u64, &[u8])> = Vec::new();
     let mut vtable_targets: Vec<(u64, &[u8])> = Vec::new();
@@ -624,6 +625,8 @@ pub fn scan(data: &[u8], cache: &TextNameCache) -> Option<TextScan> {
             return None;
         }
         let counters = bytes.len();
+        // Memory refused: the file goes to the full reader.
+        bytes.try_reserve(8 * n_words).ok()?;
         bytes.resize(counters + 8 * n_words, 0);
         lines.decimals_into(&mut bytes[counters..])?;
         let bitmap = bytes.len();

@@ -16,7 +16,7 @@
 //! Errors name the file offset; inside a compressed section they name the section's offset
 //! and the position in its uncompressed data.
 
-use crate::bytes::limits::MAX_INFLATED_NAMES;
+use crate::bytes::limits::InflateBudget;
 use crate::bytes::stack::deep;
 use crate::codec::names_blob::inflate;
 use crate::codec::sample_binary::{
@@ -47,7 +47,7 @@ pub fn read_section_table(data: &[u8]) -> Result<Vec<SectionEntry>> {
     if n > room {
         return Err(r.c.truncated("section table", n.saturating_mul(32)));
     }
-    let mut v = Vec::with_capacity(n as usize);
+    let mut v = crate::sys::alloc::with_capacity(n as usize, "the section table")?;
     for _ in 0..n {
         let entry_at = r.offset();
         v.push(SectionEntry {
@@ -82,11 +82,13 @@ struct State {
 
 /// The bytes of section `e` of `data`, inflated into `inflated` if the section is
 /// compressed (then the second value is true): the section must lie within the file, and a
-/// compressed one must say how long it is uncompressed, at most [`MAX_INFLATED_NAMES`].
+/// compressed one must say how long it is uncompressed, within what is left of `budget`
+/// (the file's compressed sections share one).
 pub(super) fn section_bytes<'d>(
     data: &'d [u8],
     e: &SectionEntry,
     inflated: &'d mut Vec<u8>,
+    budget: &mut InflateBudget,
 ) -> Result<(&'d [u8], bool)> {
     let end = e
         .offset
@@ -112,17 +114,14 @@ pub(super) fn section_bytes<'d>(
     let clen = r.num("compressed section: compressed size")?;
     let payload_at = r.offset();
     let payload = r.c.bytes(clen, "compressed section: zlib data")?;
-    if ulen > MAX_INFLATED_NAMES {
-        return Err(Error::at(
-            e.offset,
-            ErrorKind::LimitExceeded {
-                what: "uncompressed size of a sample-profile section",
-                value: ulen,
-                limit: MAX_INFLATED_NAMES,
-            },
-        ));
-    }
-    inflate(payload, ulen, inflated).map_err(|err| err.rebase(payload_at))?;
+    inflate(
+        payload,
+        ulen,
+        inflated,
+        budget,
+        "the compressed sections of a sample profile",
+    )
+    .map_err(|err| err.rebase(payload_at))?;
     Ok((inflated, true))
 }
 
@@ -145,11 +144,12 @@ pub fn read_masked(data: &[u8], fs_mask: u32) -> Result<SampleProfile> {
         ..State::default()
     };
     let mut inflated = Vec::new();
+    let mut budget = InflateBudget::new()?;
     for e in &table {
         if e.size == 0 {
             continue;
         }
-        let (bytes, compressed) = section_bytes(data, e, &mut inflated)?;
+        let (bytes, compressed) = section_bytes(data, e, &mut inflated, &mut budget)?;
         if compressed {
             let section_at = e.offset;
             read_section(bytes, 0, e, &mut st, &mut profile).map_err(|err| {
@@ -226,14 +226,17 @@ fn read_section(
                         .c
                         .truncated("fixed-length MD5 name table", n.saturating_mul(8)));
                 }
-                let mut v = Vec::with_capacity(n as usize);
+                let mut v = crate::sys::alloc::with_capacity(n as usize, "the name table")?;
                 for _ in 0..n {
                     v.push(FunctionId::Md5(r.u64_le("name table: MD5")?));
                 }
                 v
             } else if md5 {
                 let n = r.num("name table: number of MD5 names")?;
-                let mut v = Vec::with_capacity(n.min(r.c.remaining() as u64) as usize);
+                let mut v = crate::sys::alloc::with_capacity(
+                    n.min(r.c.remaining() as u64) as usize,
+                    "the name table",
+                )?;
                 for _ in 0..n {
                     v.push(FunctionId::Md5(r.num("name table: MD5")?));
                 }
@@ -244,7 +247,10 @@ fn read_section(
         }
         sec::CS_NAME_TABLE => {
             let n = r.num("context name table: number of contexts")?;
-            let mut v = Vec::with_capacity(n.min(r.c.remaining() as u64) as usize);
+            let mut v = crate::sys::alloc::with_capacity(
+                n.min(r.c.remaining() as u64) as usize,
+                "the context name table",
+            )?;
             for _ in 0..n {
                 let at = r.offset();
                 let frames = r.num_u32("context: number of frames")?;

@@ -233,11 +233,12 @@ fn read_extbinary(data: &[u8], out: &mut FlatSampleProfile) -> Option<()> {
     out.format = Some(SampleFormat::ExtBinary);
     let mut st = State::default();
     let mut inflated = Vec::new();
+    let mut budget = crate::bytes::limits::InflateBudget::new().ok()?;
     for e in &table {
         if e.size == 0 {
             continue;
         }
-        let (bytes, _) = section_bytes(data, e, &mut inflated).ok()?;
+        let (bytes, _) = section_bytes(data, e, &mut inflated, &mut budget).ok()?;
         read_section(bytes, e.kind, e.flags, &mut st, out)?;
     }
     out.flags.context_sensitive = st.context_sensitive;

@@ -121,7 +121,8 @@ fn section_tag(r: &mut Cursor<'_>, expected: u32, what: &'static str) -> Result<
 fn read_names(r: &mut Cursor<'_>) -> Result<Vec<FunctionId>> {
     let n = r.u32("name table: number of names")?;
     // A string takes at least its length word: the vector never outgrows the data.
-    let mut names = Vec::with_capacity((n as usize).min(r.remaining() / 4));
+    let mut names =
+        crate::sys::alloc::with_capacity((n as usize).min(r.remaining() / 4), "the name table")?;
     for _ in 0..n {
         let at = r.offset();
         let words = r.u32("name table: string length")?;

@@ -40,8 +40,6 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use rayon::prelude::*;
-
 use super::temporal::TraceReservoir;
 use crate::codec::value_prof_data::FlatValues;
 use crate::error::{Error, ErrorKind, Result, Warning};
@@ -197,7 +195,7 @@ pub fn merge_profiles(
     opts: &MergeOptions,
 ) -> Result<MergeOutput> {
     let threads = if opts.threads == 0 {
-        rayon::current_num_threads().max(1)
+        crate::sys::threads::current()
     } else {
         opts.threads
     };
@@ -404,8 +402,10 @@ impl<'o> Merger<'o> {
                 self.layout = p.layout.clone();
             }
         }
-        self.paths.insert(idx, path.to_path_buf());
-        self.merged += 1;
+        // An input given in parts (a raw file of several profiles) counts once.
+        if self.paths.insert(idx, path.to_path_buf()).is_none() {
+            self.merged += 1;
+        }
         Ok(true)
     }
 
@@ -431,8 +431,10 @@ impl<'o> Merger<'o> {
             k.remove(ProfileKind::FRONTEND);
         }
         self.kind = Some(k);
-        self.paths.insert(idx, path.to_path_buf());
-        self.merged += 1;
+        // An input given in parts (a raw file of several profiles) counts once.
+        if self.paths.insert(idx, path.to_path_buf()).is_none() {
+            self.merged += 1;
+        }
         Ok(true)
     }
 
@@ -491,98 +493,95 @@ impl<'o> Merger<'o> {
             .collect();
         let file_slots = &self.file_slots;
         let layouts = &self.layouts;
-        self.shards
-            .par_iter_mut()
-            .enumerate()
-            .for_each(|(si, shard)| {
-                for (item, &cached) in batch.iter().zip(&cached) {
-                    if let (
-                        true,
-                        Src::File {
-                            layout,
-                            bytes,
-                            values,
-                        },
-                        Some(c),
-                    ) = (cached, &item.src, file_slots)
-                    {
-                        shard.add_layout(layout, &c.by_shard[si], bytes, values, item, weight_all);
-                        continue;
-                    }
-                    match &item.src {
-                        Src::Profile(p) => {
-                            let key_of = |rec: &FunctionRecord<'_>| match remap {
-                                Some(m) => FunctionKey {
-                                    name: m.map(rec.key.name),
-                                    cfg: rec.key.cfg,
-                                },
-                                None => rec.key,
-                            };
-                            if shard.records.is_empty() {
-                                let (mut records, mut counters) = (0, 0);
-                                for r in &p.records {
-                                    if shard_of(key_of(r).name, n) == si {
-                                        records += 1;
-                                        counters += r.counters.len();
-                                    }
+        crate::sys::threads::for_each_mut(&mut self.shards, |si, shard| {
+            for (item, &cached) in batch.iter().zip(&cached) {
+                if let (
+                    true,
+                    Src::File {
+                        layout,
+                        bytes,
+                        values,
+                    },
+                    Some(c),
+                ) = (cached, &item.src, file_slots)
+                {
+                    shard.add_layout(layout, &c.by_shard[si], bytes, values, item, weight_all);
+                    continue;
+                }
+                match &item.src {
+                    Src::Profile(p) => {
+                        let key_of = |rec: &FunctionRecord<'_>| match remap {
+                            Some(m) => FunctionKey {
+                                name: m.map(rec.key.name),
+                                cfg: rec.key.cfg,
+                            },
+                            None => rec.key,
+                        };
+                        if shard.records.is_empty() {
+                            let (mut records, mut counters) = (0, 0);
+                            for r in &p.records {
+                                if shard_of(key_of(r).name, n) == si {
+                                    records += 1;
+                                    counters += r.counters.len();
                                 }
-                                shard.reserve_new(records, counters);
                             }
-                            for (ri, rec) in p.records.iter().enumerate() {
-                                let key = key_of(rec);
-                                if shard_of(key.name, n) != si {
-                                    continue;
-                                }
-                                shard.add(key, rec, item.weight, item.idx, ri as u32, weight_all);
-                            }
+                            shard.reserve_new(records, counters);
                         }
-                        Src::File {
-                            layout,
-                            bytes,
-                            values,
-                        } => {
-                            let key_of = |k: FunctionKey| match remap {
-                                Some(m) => FunctionKey {
-                                    name: m.map(k.name),
-                                    cfg: k.cfg,
-                                },
-                                None => k,
-                            };
-                            if shard.records.is_empty() {
-                                let (mut records, mut counters) = (0, 0);
-                                for r in &layout.records {
-                                    if shard_of(key_of(r.key).name, n) == si {
-                                        records += 1;
-                                        counters += r.num_counters;
-                                    }
-                                }
-                                shard.reserve_new(records, counters);
-                            }
-                            shard.add_file(layout, bytes, values, item, weight_all, |k| {
-                                let k = key_of(k);
-                                (shard_of(k.name, n) == si).then_some(k)
-                            });
-                        }
-                        Src::Layout {
-                            layout,
-                            bytes,
-                            values,
-                        } => {
-                            let Some(l) = layouts.get(*layout) else {
+                        for (ri, rec) in p.records.iter().enumerate() {
+                            let key = key_of(rec);
+                            if shard_of(key.name, n) != si {
                                 continue;
-                            };
-                            shard.add_layout(
-                                &l.layout,
-                                &l.by_shard[si],
-                                bytes,
-                                values,
-                                item,
-                                weight_all,
-                            );
+                            }
+                            shard.add(key, rec, item.weight, item.idx, ri as u32, weight_all);
                         }
+                    }
+                    Src::File {
+                        layout,
+                        bytes,
+                        values,
+                    } => {
+                        let key_of = |k: FunctionKey| match remap {
+                            Some(m) => FunctionKey {
+                                name: m.map(k.name),
+                                cfg: k.cfg,
+                            },
+                            None => k,
+                        };
+                        if shard.records.is_empty() {
+                            let (mut records, mut counters) = (0, 0);
+                            for r in &layout.records {
+                                if shard_of(key_of(r.key).name, n) == si {
+                                    records += 1;
+                                    counters += r.num_counters;
+                                }
+                            }
+                            shard.reserve_new(records, counters);
+                        }
+                        shard.add_file(layout, bytes, values, item, weight_all, |k| {
+                            let k = key_of(k);
+                            (shard_of(k.name, n) == si).then_some(k)
+                        });
+                    }
+                    Src::Layout {
+                        layout,
+                        bytes,
+                        values,
+                    } => {
+                        let Some(l) = layouts.get(*layout) else {
+                            continue;
+                        };
+                        shard.add_layout(
+                            &l.layout,
+                            &l.by_shard[si],
+                            bytes,
+                            values,
+                            item,
+                            weight_all,
+                        );
                     }
                 }
-            });
+            }
+        });
         // Learn the slots of the last file that did not match the cache: all its keys have
         // slots now.
         if remap.is_none()
@@ -812,7 +811,7 @@ impl<'o> Merger<'o> {
 /// in two profiles of one file: those records are merged).
 fn keys_distinct(records: &[FunctionRecord<'_>]) -> bool {
     let mut keys: Vec<(u64, u64)> = records.iter().map(|r| (r.key.name, r.key.cfg)).collect();
-    keys.par_sort_unstable();
+    crate::sys::threads::sort_unstable(&mut keys);
     keys.windows(2).all(|w| w[0] != w[1])
 }
 

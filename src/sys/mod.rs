@@ -1,0 +1,9 @@
+//! What the system may refuse: threads ([`threads`]) and memory ([`alloc`]).
+//!
+//! A process may be denied threads (a pids cgroup, `ulimit -u`, an address-space limit too
+//! small for another stack) or memory (`ulimit -v`, a cgroup limit). Every other layer asks
+//! through here, so that a refusal is an error or a warning naming its cause, never a panic
+//! or an abort.
+
+pub mod alloc;
+pub mod threads;
