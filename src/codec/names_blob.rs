@@ -73,7 +73,7 @@ pub fn inflate(
         return Err(Error::at(
             0,
             ErrorKind::LimitExceeded {
-                what: "uncompressed length of a zlib chunk (zlib expands at most 1032:1)",
+                what: "uncompressed length of a zlib names chunk",
                 value: expected,
                 limit,
             },

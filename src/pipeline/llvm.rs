@@ -269,7 +269,7 @@ fn read_window<'i>(
                     scanned,
                     bytes,
                 }),
-                None => read_general(bytes, known, caches).map_err(|e| e.with_path(f.path())),
+                None => read_general(f, known, caches).map_err(|e| e.with_path(f.path())),
             };
             Opened::Read(f, read)
         });
@@ -369,6 +369,7 @@ fn fold_window(
                     let ctx = PartsContext {
                         idx: *idx as u32,
                         spec,
+                        file: files.get(*idx - base).and_then(OnceLock::get),
                         known,
                         cache,
                         opts,
@@ -561,12 +562,15 @@ fn next_window(rest: &[InputSpec], window: usize, threads: usize) -> (&[InputSpe
 /// Reads an input that no known raw layout accepts: an indexed profile as its records' places
 /// (no records built), a text profile by the merge's text reader, anything else (and what
 /// those two hand back) by the full reader.
-fn read_general<'a>(bytes: &'a [u8], known: &[Known], caches: &Caches) -> Result<Read<'a>> {
+fn read_general<'a>(file: &'a InputFile, known: &[Known], caches: &Caches) -> Result<Read<'a>> {
+    let bytes = file.bytes();
     let (cache, indexed_names, text_names) = (&caches.raw, &caches.indexed, &caches.text);
     match frontends::FormatKind::sniff(bytes) {
         frontends::FormatKind::RawProfile => {
-            if let Some(ranges) = frontends::profraw::split_profiles(bytes) {
-                return read_parts(bytes, ranges, known, cache);
+            // The pages the split goes through are read again profile by profile.
+            let ranges = frontends::profraw::split_profiles(bytes, |end| file.release_before(end));
+            if let Some(ranges) = ranges {
+                return read_parts(file, ranges, known, cache);
             }
         }
         frontends::FormatKind::IndexedProfile => {
@@ -640,13 +644,15 @@ fn rebase_warning(mut w: Warning, base: usize) -> Warning {
 /// Checks the profiles of a raw file that holds several, one at a time, keeping only their
 /// warnings, its first implausible counter and the first profile's records: a profile a
 /// layout learned from an earlier one accepts is checked by it, the others are read. The
-/// first error (at its file offset) fails the input, as reading the file whole would.
+/// first error (at its file offset) fails the input, as reading the file whole would. The
+/// pages of the profiles checked are released as it goes.
 fn read_parts<'a>(
-    bytes: &'a [u8],
+    file: &'a InputFile,
     ranges: Vec<std::ops::Range<usize>>,
     known: &[Known],
     cache: &frontends::profraw::NameCache,
 ) -> Result<Read<'a>> {
+    let bytes = file.bytes();
     let mut local: Vec<RawLayout> = Vec::new();
     let mut warnings = Vec::new();
     let mut suspicious = None;
@@ -656,6 +662,7 @@ fn read_parts<'a>(
         let base = range.start;
         let scanned = |l: &RawLayout| l.header_matches(part) && l.scan(part).is_some();
         if first.is_some() && (local.iter().any(scanned) || known.iter().any(|(_, l)| scanned(l))) {
+            file.release_before(range.end);
             continue;
         }
         let out = frontends::read(part, cache).map_err(|e| e.rebase(base as u64))?;
@@ -680,6 +687,9 @@ fn read_parts<'a>(
             local.push(l);
         }
         first.get_or_insert(out);
+        if range.start > 0 {
+            file.release_before(range.end);
+        }
     }
     let first = first.ok_or_else(|| {
         Error::new(ErrorKind::Io(std::io::Error::other(
@@ -704,6 +714,8 @@ struct PartsContext<'c> {
     /// The input's position in the merge.
     idx: u32,
     spec: &'c InputSpec,
+    /// The file, whose pages are released as its profiles are folded.
+    file: Option<&'c InputFile>,
     /// The layouts registered before this window was folded.
     known: &'c [Known],
     cache: &'c frontends::profraw::NameCache,
@@ -734,6 +746,11 @@ fn fold_parts(
     }
     for (k, range) in parts.ranges.iter().enumerate() {
         let part = parts.bytes.get(range.clone()).unwrap_or_default();
+        if let Some(f) = ctx.file.filter(|_| k > 1) {
+            // The profiles before the previous one are done with (the bytes of the first,
+            // which its records borrow, are read back if they are touched again).
+            f.release_before(parts.ranges.get(k - 1).map_or(0, |r| r.start));
+        }
         if k == 0 {
             acc.fold(&[Item {
                 idx,

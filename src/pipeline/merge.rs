@@ -219,7 +219,15 @@ fn sniff_file(p: &Path) -> Option<FormatKind> {
     if !std::fs::metadata(p).ok()?.is_file() {
         return None;
     }
-    let mut f = std::fs::File::open(p).ok()?;
+    // Without waiting, should a FIFO have taken the file's place since.
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let mut f = options.open(p).ok()?;
+    if !f.metadata().ok()?.is_file() {
+        return None;
+    }
     let mut head = [0u8; 512];
     let mut n = 0;
     while n < head.len() {

@@ -150,9 +150,17 @@ pub fn read<'a>(data: &'a [u8], cache: &NameCache) -> Result<RawRead<'a>> {
 /// temporal (the timestamps of a file make one trace) or uncorrelated. Each range runs to
 /// where the next profile starts (the zero bytes between them included). None otherwise,
 /// and for a file of one profile. Only headers are kept: memory does not grow with the
-/// file.
-pub fn split_profiles(data: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
+/// file. `walked` is called with the end of each profile once it is checked (a mapped
+/// input's pages before it can then be released).
+pub fn split_profiles(
+    data: &[u8],
+    mut walked: impl FnMut(usize),
+) -> Option<Vec<std::ops::Range<usize>>> {
     let first = magic_at(data, 0)?;
+    // A second profile starts with the first one's magic: without one anywhere further on
+    // (the common case), there is nothing to split and no record to walk.
+    let magic = data.get(..8)?;
+    memchr::memmem::find(data.get(8..)?, magic)?;
     let mut ranges = Vec::new();
     let mut kind = None;
     let mut pos = 0usize;
@@ -176,6 +184,7 @@ pub fn split_profiles(data: &[u8]) -> Option<Vec<std::ops::Range<usize>>> {
             pos += 1;
         }
         ranges.push(start..pos);
+        walked(pos);
         if pos >= data.len() {
             break;
         }
