@@ -14,8 +14,9 @@
 /// any walk uses between two calls, debug builds and formatting included.
 pub const RED_ZONE: usize = 256 * 1024;
 
-/// Size of each new stack segment (bytes); its pages are touched only as it is used.
-pub const SEGMENT: usize = 4 * 1024 * 1024;
+/// Size of each new stack segment (bytes); its pages are touched only as it is used, but
+/// the whole is mapped (and counts against an address-space limit), so it is kept small.
+pub const SEGMENT: usize = 1024 * 1024;
 
 /// Runs `f`, on a new stack segment if this one is nearly used up. Call it around each
 /// recursive step of a walk whose depth the input decides.
