@@ -782,11 +782,12 @@ fn parse_types(list: &[u8]) -> Option<Vec<(&[u8], u64)>> {
 }
 
 /// Keeps one of each target named more than once on a line, with its last count, as LLVM
-/// does (its map assigns each in turn). Sorts the targets by name: they go into a map.
-/// Stable sorting keeps the line's order among equal names, so the last of each run is the
-/// last count; n log n, for lines of a hundred thousand targets.
+/// does (its map assigns each in turn). A line without repeats keeps its order (the one
+/// the one-pass reader of `text_flat` gives); one with repeats is sorted by name, as they go
+/// into a map: stable sorting keeps the line's order among equal names, so the last of each
+/// run is the last count. n log n, for lines of a hundred thousand targets.
 fn last_count_wins(targets: &mut Vec<(&[u8], u64)>) {
-    if targets.len() < 2 {
+    if targets.len() < 2 || distinct_names(targets) {
         return;
     }
     targets.sort_by(|a, b| a.0.cmp(b.0));

@@ -812,24 +812,25 @@ pub struct MethodSamples {
 /// Self and total sample counts per method, sorted by self then total (descending), then
 /// name.
 pub fn method_samples(p: &IprofProfile) -> Vec<MethodSamples> {
-    let mut acc: FxHashMap<MethodId, (u64, u64)> = FxHashMap::default();
-    let mut seen: Vec<MethodId> = Vec::new();
-    for (site, &c) in &p.samples {
-        seen.clear();
+    // Per method: self count, total count, and the index of the last stack that counted it
+    // in its total (a method recursing in one stack counts once there). Constant work per
+    // frame: a list of the methods seen in the stack made a stack of n frames cost n².
+    let mut acc: FxHashMap<MethodId, (u64, u64, usize)> = FxHashMap::default();
+    for (i, (site, &c)) in p.samples.iter().enumerate() {
         for (k, f) in p.contexts.frames(*site).enumerate() {
-            let e = acc.entry(f.method).or_insert((0, 0));
+            let e = acc.entry(f.method).or_insert((0, 0, usize::MAX));
             if k == 0 {
                 e.0 = add_counts(e.0, c);
             }
-            if !seen.contains(&f.method) {
-                seen.push(f.method);
+            if e.2 != i {
+                e.2 = i;
                 e.1 = add_counts(e.1, c);
             }
         }
     }
     let mut v: Vec<MethodSamples> = acc
         .into_iter()
-        .map(|(m, (s, t))| MethodSamples {
+        .map(|(m, (s, t, _))| MethodSamples {
             method: p.symbols.display_method(m),
             self_samples: s,
             total_samples: t,
