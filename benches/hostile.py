@@ -12,6 +12,9 @@ n log n), about 4 for a quadratic one. Acceptance for pgo-merge: at most ~2.5. W
 tools succeed, the outputs are compared byte for byte (`same` / `DIFFER`); a tool that dies
 (LLVM recurses on its stack on the deep shapes) shows `failed`.
 
+Without --shapes the script runs the first eight shapes below; concat-raw, many-files,
+long-stack and nul-map run only when named.
+
 Shapes (n at --scale 1):
 
 * deep-context (20,000 frames): one calling context `[f0:1 @ f1:1 @ ... @ fN]` of a text
@@ -27,13 +30,30 @@ Shapes (n at --scale 1):
   the full reader of LLVM's grammar takes;
 * many-vtables (100,000): one LLVM 22 `1: vtables T0:1 T1:1 ...` line, written as text;
 * same-name (100,000): an instrumentation text profile of n records of one function name
-  with distinct hashes, written as an indexed profile.
+  with distinct hashes, written as an indexed profile;
+* concat-raw (20,000): one file of n raw profiles appended (`cat` of one clang 19 raw file
+  n times, 27 MB at n), merged as an indexed profile (200 copies take milliseconds, below
+  the noise of a shared machine, hence the larger default);
+* many-files (2,000): n copies of one raw file in a directory, merged by naming the
+  directory;
+* long-stack (100,000): `pgo-merge symbolize` of a `perf script` text (default layout) of
+  one sample whose call chain has n JIT frames, each named by its own line of a perf map,
+  written as folded stacks; pgo-merge only (`-` in the llvm-profdata columns). Its cost
+  grows with the square of n for now (500,000 frames take minutes: docs/performance.md);
+* nul-map (100,000): a perf map of n lines where every second line is glued to the one
+  before by a NUL instead of a newline (as some runtimes leave them: testdata/jit/nul-map), and
+  n samples of three frames in those addresses, written as folded stacks; pgo-merge only.
+
+For concat-raw, many-files, long-stack and nul-map the script also runs each tool once more
+under `/usr/bin/time -f %M` and prints a second table of peak resident memory (KiB) at n
+and 2n.
 
 Figures, machine and dates: docs/performance.md, "Hostile input shapes".
 """
 
 import argparse
 import os
+import shutil
 import statistics
 import subprocess
 import tempfile
@@ -104,6 +124,89 @@ def same_name(n):
     return "".join(out).encode()
 
 
+RAW = os.path.join(REPO, "testdata/profraw/clang19/ir-basic-run1.profraw")
+
+
+def concat_raw(n, d):
+    """One file of n copies of RAW, end to end."""
+    inp = os.path.join(d, "concat.profraw")
+    with open(RAW, "rb") as f:
+        raw = f.read()
+    with open(inp, "wb") as f:
+        for _ in range(n):
+            f.write(raw)
+    args = ["merge", inp]
+    return args, args, ".profdata"
+
+
+def many_files(n, d):
+    """A directory of n copies of RAW."""
+    src = os.path.join(d, "profiles")
+    os.mkdir(src)
+    with open(RAW, "rb") as f:
+        raw = f.read()
+    for i in range(n):
+        with open(os.path.join(src, "p%d.profraw" % i), "wb") as f:
+            f.write(raw)
+    args = ["merge", src]
+    return args, args, ".profdata"
+
+
+JIT_BASE = 0x7F0000000000
+PID = 4242
+
+
+def perf_map_line(i):
+    return "%x 10 JS:f%d" % (JIT_BASE + 0x10 * i, i)
+
+
+def perf_frame(i):
+    return "\t%16x [unknown] (/tmp/perf-%d.map)\n" % (JIT_BASE + 0x10 * i + 4, PID)
+
+
+def perf_header(t):
+    """A sample header of the default `perf script` layout."""
+    return "node  %d/%d   %d.%06d:          1 cpu-clock:pppH: \n" % (PID, PID, 100 + t // 10**6, t % 10**6)
+
+
+def symbolize_args(d, script, perf_map):
+    sp, mp = os.path.join(d, "perf.script.txt"), os.path.join(d, "perf-%d.map" % PID)
+    with open(sp, "w") as f:
+        f.write(script)
+    with open(mp, "wb") as f:
+        f.write(perf_map)
+    return ["symbolize", "--perf-script", sp, "--perf-map", mp]
+
+
+def long_stack(n, d):
+    """One sample of n frames, each its own perf-map entry (innermost first, as perf prints)."""
+    script = perf_header(1) + "".join(perf_frame(i) for i in range(n)) + "\n"
+    perf_map = "".join(perf_map_line(i) + "\n" for i in range(n)).encode()
+    return symbolize_args(d, script, perf_map), None, ".folded"
+
+
+def nul_map(n, d):
+    """n perf-map lines, every second glued on by a NUL; n samples of three frames."""
+    lines = [perf_map_line(i).encode() for i in range(n)]
+    perf_map = b"".join(l + (b"\0" if i % 2 == 0 else b"\n") for i, l in enumerate(lines))
+    samples = []
+    for s in range(n):
+        frames = ((s * 7919 + k * 104729) % n for k in range(3))
+        samples.append(perf_header(s) + "".join(perf_frame(i) for i in frames) + "\n")
+    return symbolize_args(d, "".join(samples), perf_map), None, ".folded"
+
+
+# Shapes that make their own inputs in a directory: (default n, builder). A builder takes
+# (n, directory) and returns (pgo-merge arguments, llvm-profdata arguments or None when
+# llvm-profdata has no such command, output suffix); the script adds `-o OUT`. Each of
+# these is also run once under /usr/bin/time for its peak resident memory.
+BUILT = {
+    "concat-raw": (20000, concat_raw),
+    "many-files": (2000, many_files),
+    "long-stack": (100000, long_stack),
+    "nul-map": (100000, nul_map),
+}
+
 # name: (default n, generator, input suffix, arguments of `merge` before the input)
 SHAPES = {
     "deep-context": (20000, deep_context, ".txt",
@@ -118,6 +221,9 @@ SHAPES = {
 }
 
 
+NOT_RUN = object()
+
+
 def run(cmd):
     """Wall seconds, or None if the command failed."""
     t = time.perf_counter()
@@ -125,31 +231,71 @@ def run(cmd):
     return time.perf_counter() - t if p.returncode == 0 else None
 
 
-def measure(tools, args, inp, work, rounds):
-    """Median time per tool (None if it failed) and whether the outputs are the same."""
+def peak_rss(cmd, work):
+    """Peak resident set of one run (KiB, from /usr/bin/time), or None if it failed."""
+    rss = os.path.join(work, "rss.txt")
+    p = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    if p.returncode != 0:
+        return None
+    with open(rss) as f:
+        return int(f.read().split()[-1])
+
+
+def measure(cmds, work, rounds, rss=False):
+    """Median time per tool (None if it failed, NOT_RUN if the tool has no command), whether
+    the outputs are the same, and (with rss) each tool's peak RSS. `cmds` maps each tool to
+    its command line without the output, or None; the output goes to work/TOOL + suffix."""
+    cmds, suffix = cmds
+    tools = [n for n, c in cmds.items() if c is not None]
+    outs = {n: os.path.join(work, n + suffix) for n in tools}
     times = {name: [] for name in tools}
     for r in range(rounds):
-        order = list(tools.items()) if r % 2 == 0 else list(tools.items())[::-1]
-        for name, exe in order:
-            out = os.path.join(work, name + ".out")
-            t = run([exe, "merge"] + args + [inp, "-o", out])
-            times[name].append(t)
-    med = {n: (None if None in ts else statistics.median(ts)) for n, ts in times.items()}
-    outs = [os.path.join(work, n + ".out") for n in tools]
+        order = tools if r % 2 == 0 else tools[::-1]
+        for name in order:
+            times[name].append(run(cmds[name] + ["-o", outs[name]]))
+    med = {n: NOT_RUN for n in cmds}
+    med.update({n: (None if None in ts else statistics.median(ts)) for n, ts in times.items()})
     same = None
-    if all(med[n] is not None for n in tools):
-        with open(outs[0], "rb") as a, open(outs[1], "rb") as b:
+    if len(tools) == 2 and all(med[n] is not None for n in tools):
+        with open(outs[tools[0]], "rb") as a, open(outs[tools[1]], "rb") as b:
             same = a.read() == b.read()
-    return med, same
+    mem = {n: NOT_RUN for n in cmds}
+    if rss:
+        mem.update({n: peak_rss(cmds[n] + ["-o", outs[n]], work) for n in tools})
+    return med, same, mem
+
+
+def commands(shape, size, tools, d):
+    """Writes the inputs of `shape` at `size` into the directory `d`, and returns
+    ({tool: command line without `-o OUT`, or None}, output suffix)."""
+    if shape in BUILT:
+        ours, llvm, suffix = BUILT[shape][1](size, d)
+    else:
+        _, gen, in_suffix, args = SHAPES[shape]
+        inp = os.path.join(d, "in" + in_suffix)
+        with open(inp, "wb") as f:
+            f.write(gen(size))
+        ours = llvm = ["merge"] + args + [inp]
+        suffix = ".out"
+    exes = list(tools.values())
+    return {"pgo-merge": [exes[0]] + ours,
+            "llvm-profdata": None if llvm is None else [exes[1]] + llvm}, suffix
 
 
 def fmt(t):
-    return "failed" if t is None else "%.3f s" % t
+    return "-" if t is NOT_RUN else "failed" if t is None else "%.3f s" % t
+
+
+def fmt_kib(k):
+    return "-" if k is NOT_RUN else "failed" if k is None else "%d" % k
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--shapes", default=",".join(SHAPES))
+    ap.add_argument("--shapes", default=",".join(SHAPES),
+                    help="comma-separated; default: the eight merge shapes of SHAPES; also: "
+                    + ", ".join(BUILT))
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--scale", type=float, default=1.0, help="multiplies every n")
     ap.add_argument("--pgo-merge", default=os.path.join(REPO, "target/release/pgo-merge"))
@@ -158,25 +304,35 @@ def main():
     tools = {"pgo-merge": a.pgo_merge, "llvm-profdata": a.llvm}
     print("| shape | n, 2n | pgo-merge n | 2n | ratio | llvm-profdata n | 2n | ratio | outputs |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|---|")
+    memory = []
     with tempfile.TemporaryDirectory(prefix="pgo-merge-hostile-") as work:
         for shape in a.shapes.split(","):
-            n0, gen, suffix, args = SHAPES[shape]
+            n0 = BUILT[shape][0] if shape in BUILT else SHAPES[shape][0]
             n = max(2, int(n0 * a.scale))
             res = []
             second = round(n * 2 ** 0.5) if shape in QUADRATIC_BYTES else 2 * n
             for size in (n, second):
-                inp = os.path.join(work, "in" + suffix)
-                with open(inp, "wb") as f:
-                    f.write(gen(size))
-                res.append(measure(tools, args, inp, work, a.rounds))
+                d = tempfile.mkdtemp(dir=work)
+                res.append(measure(commands(shape, size, tools, d), work, a.rounds,
+                                   rss=shape in BUILT))
+                shutil.rmtree(d)  # the inputs (up to 54 MB) go before the next are made
             cells = [shape, "%d, %d" % (n, second)]
             for name in tools:
                 t1, t2 = res[0][0][name], res[1][0][name]
-                ratio = "%.2f" % (t2 / t1) if t1 and t2 else "-"
+                ratio = "%.2f" % (t2 / t1) if fmt(t1).endswith(" s") and fmt(t2).endswith(" s") else "-"
                 cells += [fmt(t1), fmt(t2), ratio]
-            same = ["-" if s is None else ("same" if s else "DIFFER") for _, s in res]
+            same = ["-" if s is None else ("same" if s else "DIFFER") for _, s, _ in res]
             cells.append("n: %s, 2n: %s" % tuple(same))
             print("| " + " | ".join(cells) + " |", flush=True)
+            if shape in BUILT:
+                memory.append([shape, "%d, %d" % (n, second)]
+                              + [fmt_kib(res[i][2][t]) for t in tools for i in (0, 1)])
+    if memory:
+        print()
+        print("| shape | n, 2n | pgo-merge peak RSS n (KiB) | 2n | llvm-profdata n | 2n |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for cells in memory:
+            print("| " + " | ".join(cells) + " |")
 
 
 if __name__ == "__main__":
