@@ -134,8 +134,8 @@ pub fn has_llvm_extension(p: &Path) -> bool {
 enum Found {
     /// A regular file, or a link to one.
     File,
-    /// A FIFO, socket or device, or a link to one.
-    Special,
+    /// A FIFO, socket or device, or a link to one: what it is (`"a FIFO"`).
+    Special(String),
     /// A symbolic link that leads to nothing, or an entry gone before it could be looked
     /// at: why.
     Unusable(String),
@@ -148,7 +148,7 @@ impl Found {
     fn skipped_because(&self) -> Option<String> {
         match self {
             Found::File => None,
-            Found::Special => Some("not a regular file (a FIFO, socket or device)".into()),
+            Found::Special(what) => Some(format!("{what}, not a regular file")),
             Found::Unusable(why) => Some(why.clone()),
             Found::Loop => {
                 Some("a link to a directory that holds it (a loop); not followed again".into())
@@ -235,6 +235,14 @@ fn list_dir(dir: &Path) -> Result<Vec<(PathBuf, std::fs::FileType)>> {
     Ok(v)
 }
 
+/// [`Found::Special`], named by its type when it could be looked at.
+fn special(meta: Option<std::fs::Metadata>) -> Found {
+    Found::Special(meta.map_or_else(
+        || "a FIFO, socket or device".into(),
+        |m| crate::frontends::file_type_name(&m),
+    ))
+}
+
 /// What `path`, an entry of type `ft`, is: a directory to enter (with its identity), or
 /// what the walk found.
 fn classify(path: &Path, ft: std::fs::FileType) -> std::result::Result<Option<FileId>, Found> {
@@ -248,12 +256,12 @@ fn classify(path: &Path, ft: std::fs::FileType) -> std::result::Result<Option<Fi
         return Err(Found::File);
     }
     if !ft.is_symlink() {
-        return Err(Found::Special);
+        return Err(special(std::fs::symlink_metadata(path).ok()));
     }
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Ok(FileId::of(&m)),
         Ok(m) if m.is_file() => Err(Found::File),
-        Ok(_) => Err(Found::Special),
+        Ok(m) => Err(special(Some(m))),
         Err(e) => {
             let to =
                 std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
