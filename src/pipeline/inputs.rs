@@ -261,7 +261,10 @@ fn classify(path: &Path, ft: std::fs::FileType) -> std::result::Result<Option<Fi
     match std::fs::metadata(path) {
         Ok(m) if m.is_dir() => Ok(FileId::of(&m)),
         Ok(m) if m.is_file() => Err(Found::File),
-        Ok(m) => Err(special(Some(m))),
+        Ok(m) => Err(Found::Special(format!(
+            "a symbolic link to {}",
+            crate::frontends::file_type_name(&m)
+        ))),
         Err(e) => {
             let to =
                 std::fs::read_link(path).map_or_else(|_| "?".into(), |t| t.display().to_string());
