@@ -1,0 +1,222 @@
+use super::dropin::nearest;
+use super::table::{Does, table};
+use super::*;
+use crate::cli::args::subcommand;
+
+fn os(args: &[&str]) -> Vec<OsString> {
+    args.iter().map(OsString::from).collect()
+}
+
+fn text(args: Vec<OsString>) -> Vec<String> {
+    args.into_iter()
+        .map(|a| a.into_string().expect("UTF-8"))
+        .collect()
+}
+
+fn n(args: &[&str], cmd: &clap::Command) -> Result<Vec<String>, String> {
+    normalize(&os(args), cmd).map(text)
+}
+
+fn d(sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
+    dropin_normalize(sub, &os(args), "llvm-profdata", "llvm-profdata").map(text)
+}
+
+/// A file name that is not UTF-8 passes through both rewritings byte for byte, alone,
+/// after an option or after its `=`.
+#[cfg(unix)]
+#[test]
+fn file_names_are_bytes() {
+    use std::os::unix::ffi::OsStrExt;
+    let name = OsStr::from_bytes(b"x\xff.profdata");
+    let with = |prefix: &str| {
+        let mut s = OsString::from(prefix);
+        s.push(name);
+        s
+    };
+    let merge = subcommand("merge");
+    let args = vec![
+        with("-o"),
+        with("--output="),
+        OsString::from("-o"),
+        name.to_owned(),
+        with("-weighted-input=2,"),
+        name.to_owned(),
+    ];
+    assert_eq!(
+        normalize(&args, &merge).unwrap(),
+        vec![
+            with("-o"),
+            with("--output="),
+            OsString::from("-o"),
+            name.to_owned(),
+            with("--weighted-input=2,"),
+            name.to_owned(),
+        ]
+    );
+    let args = vec![
+        OsString::from("-o"),
+        name.to_owned(),
+        with("-input-files="),
+        name.to_owned(),
+    ];
+    assert_eq!(
+        dropin_normalize("merge", &args, "llvm-profdata", "llvm-profdata").unwrap(),
+        vec![with("--output="), with("--input-files="), name.to_owned()]
+    );
+}
+
+#[test]
+fn llvm_spellings() {
+    let merge = subcommand("merge");
+    assert_eq!(
+        n(
+            &[
+                "-failure-mode=all",
+                "-sparse",
+                "-o",
+                "x",
+                "a.profraw",
+                "-instr"
+            ],
+            &merge
+        )
+        .unwrap(),
+        vec![
+            "--failure-mode=all",
+            "--sparse",
+            "-o",
+            "x",
+            "a.profraw",
+            "--instr"
+        ]
+    );
+    assert_eq!(
+        n(
+            &[
+                "--sparse=false",
+                "-sparse=true",
+                "-num-threads=4",
+                "-weighted-input=2,a",
+                "-j2"
+            ],
+            &merge
+        )
+        .unwrap(),
+        vec!["--sparse", "--num-threads=4", "--weighted-input=2,a", "-j2"]
+    );
+    assert_eq!(n(&["-j1", "-oout"], &merge).unwrap(), vec!["-j1", "-oout"]);
+    assert!(n(&["-sprase"], &merge).unwrap_err().contains("--sparse"));
+    assert_eq!(n(&["-help"], &merge).unwrap(), vec!["--help"]);
+    assert_eq!(
+        n(&["--", "-weird-file"], &merge).unwrap(),
+        vec!["--", "-weird-file"]
+    );
+    let show = subcommand("show");
+    assert_eq!(
+        n(&["-all-functions", "-counts", "f"], &show).unwrap(),
+        vec!["--all-functions", "--counts", "f"]
+    );
+}
+
+#[test]
+fn rejects_clearly() {
+    let merge = subcommand("merge");
+    let e = n(&["-debug-info=a.out"], &merge).unwrap_err();
+    assert!(
+        e.contains("not supported") && e.contains("debug-info"),
+        "{e}"
+    );
+    assert!(
+        n(&["-bogus"], &merge)
+            .unwrap_err()
+            .contains("unknown option")
+    );
+    assert!(n(&["---output=x"], &merge).is_err());
+    assert!(n(&["-counts"], &merge).is_err());
+}
+
+/// Every option the drop-in maps to ours exists in our clap definition, and takes a value
+/// exactly when llvm-profdata's does.
+#[test]
+fn tables_map_to_our_options() {
+    for sub in ["merge", "show", "overlap"] {
+        let cmd = subcommand(sub);
+        for o in table(sub) {
+            if let Does::Ours(long) = o.does {
+                let arg = cmd
+                    .get_arguments()
+                    .find(|a| {
+                        a.get_long() == Some(long)
+                            || a.get_all_aliases().is_some_and(|al| al.contains(&long))
+                    })
+                    .unwrap_or_else(|| panic!("{sub}: no --{long} for -{}", o.name));
+                assert_eq!(
+                    arg.get_action().takes_values(),
+                    o.value.is_some(),
+                    "{sub} --{long}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn dropin_spellings() {
+    assert_eq!(
+        d(
+            "merge",
+            &["-o", "x", "-j", "2", "-sparse=0", "-r=m", "--text=1", "a"]
+        )
+        .unwrap(),
+        vec![
+            "--output=x",
+            "--num-threads=2",
+            "--remapping-file=m",
+            "--text",
+            "a"
+        ]
+    );
+    assert_eq!(
+        d("merge", &["-function", "-x", "--", "-a"]).unwrap(),
+        vec!["--function=-x", "--", "-a"]
+    );
+    assert_eq!(d("merge", &["-help"]), Err(Stop::Help));
+    assert_eq!(d("merge", &["--help-hidden"]), Err(Stop::Help));
+    assert_eq!(d("merge", &["-hx"]), Err(Stop::Help));
+    assert_eq!(d("show", &["--version"]), Err(Stop::Version));
+    // Not llvm-profdata's: refused.
+    for bad in [
+        &["-w", "2,a"][..],
+        &["--target-llvm=19"],
+        &["-j1"],
+        &["-q"],
+        &["--sparse=yes"],
+    ] {
+        assert_eq!(d("merge", bad), Err(Stop::Failed), "{bad:?}");
+    }
+    // Sample merges are llvm-profdata's and ours.
+    assert_eq!(
+        d("merge", &["-sample", "f"]).unwrap(),
+        vec!["--sample", "f"]
+    );
+    assert_eq!(d("overlap", &["--top-differences=3"]), Err(Stop::Failed));
+    assert_eq!(
+        d("show", &["--write-prev-version", "f"]).unwrap(),
+        vec!["f"]
+    );
+}
+
+#[test]
+fn suggestions_as_llvm() {
+    assert_eq!(nearest("merge", "sprase").as_deref(), Some("sparse"));
+    assert_eq!(
+        nearest("merge", "num-thread=2").as_deref(),
+        Some("num-threads=2")
+    );
+    assert_eq!(nearest("merge", "w").as_deref(), Some("h"));
+    assert_eq!(nearest("merge", "bnary").as_deref(), Some("binary"));
+    assert_eq!(nearest("show", "sparse").as_deref(), Some("sample"));
+    assert_eq!(edit_distance("kitten", "sitting"), 3);
+    assert_eq!(typo_distance("shwo", "show"), 1);
+    assert_eq!(edit_distance("shwo", "show"), 2);
+}
