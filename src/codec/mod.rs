@@ -4,10 +4,12 @@
 //! `object` crate keeps one file per format for both directions): the chained hash table of
 //! indexed profiles ([`chained_hash`]), the names blob of raw and indexed profiles
 //! ([`names_blob`]), serialised value-profile data ([`value_prof_data`]), the profile
-//! summary ([`summary`]) and the magic numbers ([`magic`]). It sits on top of the IR (it
+//! summary ([`summary`]), the indexed profile's header ([`indexed_header`]) and the magic
+//! numbers ([`magic`]). It sits on top of the IR (it
 //! encodes IR values) and below the front-ends and back-ends.
 
 pub mod chained_hash;
+pub mod indexed_header;
 pub mod llvm_hash;
 pub mod magic;
 pub mod names_blob;

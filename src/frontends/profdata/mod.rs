@@ -34,8 +34,8 @@ use crate::ir::{
 };
 pub use names::IndexedNameCache;
 
-/// Newest index version read (LLVM 23).
-pub const NEWEST_VERSION: u32 = 14;
+/// Newest index version read.
+pub use crate::codec::indexed_header::NEWEST_VERSION;
 
 /// The result of reading an indexed profile.
 #[derive(Debug)]
@@ -48,84 +48,11 @@ pub struct IndexedRead<'a> {
     pub warnings: Vec<Warning>,
 }
 
-/// Header fields (absent ones are 0).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct IndexedHeader {
-    /// Version word (version in the low 32 bits, variant flags above).
-    pub version_word: u64,
-    /// Hash type (0 = MD5, the only one).
-    pub hash_type: u64,
-    /// Offset of the bucket array.
-    pub hash_offset: u64,
-    /// Offset of the MemProf section (v8+).
-    pub memprof_offset: u64,
-    /// Offset of the binary-ID section (v9+).
-    pub binary_id_offset: u64,
-    /// Offset of the temporal-trace section (v10+).
-    pub temporal_offset: u64,
-    /// Offset of the vtable-names section (v12+).
-    pub vtable_names_offset: u64,
-    /// Header size in bytes.
-    pub size: u64,
-}
+pub use crate::codec::indexed_header::IndexedHeader;
 
-/// Parses the header (after checking the magic).
+/// Parses the header (after checking the magic): the table in [`crate::codec::indexed_header`].
 pub fn parse_header(data: &[u8]) -> Result<IndexedHeader> {
-    let mut c = Cursor::new(data, 0, Endian::Little);
-    let magic = c.u64("indexed profile magic")?;
-    if magic != crate::codec::magic::INDEXED_MAGIC {
-        return Err(Error::at(
-            0,
-            ErrorKind::BadMagic {
-                found: magic,
-                expected: "the indexed profile magic \\xfflprofi\\x81",
-            },
-        ));
-    }
-    let version_word = c.u64("indexed profile header: version")?;
-    let version = (version_word & 0xffff_ffff) as u32;
-    if version == 0 || version > NEWEST_VERSION {
-        return Err(Error::at(
-            8,
-            ErrorKind::UnsupportedVersion {
-                format: "indexed profile",
-                version: u64::from(version),
-                supported: "the newest index version this build reads is 14 (LLVM 23); \
-                            versions 1 to 14 are read",
-            },
-        ));
-    }
-    let mut h = IndexedHeader {
-        version_word,
-        ..IndexedHeader::default()
-    };
-    c.u64("indexed profile header: unused")?;
-    h.hash_type = c.u64("indexed profile header: hash type")?;
-    h.hash_offset = c.u64("indexed profile header: hash table offset")?;
-    if version >= 8 {
-        h.memprof_offset = c.u64("indexed profile header: MemProf offset")?;
-    }
-    if version >= 9 {
-        h.binary_id_offset = c.u64("indexed profile header: binary ID offset")?;
-    }
-    if version >= 10 {
-        h.temporal_offset = c.u64("indexed profile header: temporal traces offset")?;
-    }
-    if version >= 12 {
-        h.vtable_names_offset = c.u64("indexed profile header: vtable names offset")?;
-    }
-    h.size = c.offset();
-    if h.hash_type != 0 {
-        return Err(Error::malformed(
-            24,
-            "indexed profile header: hash type",
-            format!(
-                "{} is not 0 (MD5), the only hash type LLVM defines",
-                h.hash_type
-            ),
-        ));
-    }
-    Ok(h)
+    crate::codec::indexed_header::parse(data)
 }
 
 /// Reads one serialized summary at the cursor.
