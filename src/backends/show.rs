@@ -168,23 +168,29 @@ fn pseudo(r: &FunctionRecord<'_>) -> Option<&'static str> {
     }
 }
 
+/// What `render_text` gathers while walking the records, for the totals after them.
+#[derive(Default)]
+struct Walk {
+    /// The summary of the records counted (all but those dumped with `--text`).
+    builder: SummaryBuilder,
+    /// Functions whose details were shown.
+    shown: usize,
+    /// Functions whose maximum counter is below `--value-cutoff`.
+    below: u64,
+    /// Value-site statistics: indirect calls, memory-operation sizes, vtables.
+    stats: [SiteStats; 3],
+    /// (name, maximum counter) for `--topn` and `--hot-func-list`.
+    name_max: Vec<(String, u64)>,
+}
+
 /// Renders `show` as llvm-profdata does.
 pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
     let mut out = String::new();
     let is_ir = p.kind.is_ir();
-    let cutoffs: Vec<u32> = if !o.detailed_cutoffs.is_empty() {
-        o.detailed_cutoffs.clone()
-    } else if o.detailed_summary || o.hot_func_list {
-        DEFAULT_CUTOFFS.to_vec()
-    } else {
-        Vec::new()
+    let mut walk = Walk {
+        builder: SummaryBuilder::new(),
+        ..Walk::default()
     };
-    let mut builder = SummaryBuilder::new();
-    let mut shown = 0usize;
-    let mut below = 0u64;
-    let mut stats: [SiteStats; 3] = Default::default();
-    let mut name_max: Vec<(String, u64)> = Vec::new();
-
     if !o.text && o.list_below_cutoff {
         let _ = writeln!(
             out,
@@ -195,145 +201,176 @@ pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
     if o.text && is_ir {
         out.push_str(":ir\n");
     }
-    let text_name = |kind: ValueKind, v: u64| -> Option<String> {
-        let _ = kind;
-        let n = target_name(p, v);
-        (!n.is_empty()).then_some(n)
-    };
     for r in &p.records {
         if is_ir && r.key.is_context_sensitive() != o.showcs {
             continue;
         }
-        let name = name_of(p, r.key.name);
-        let show = o.all_functions || o.function.as_ref().is_some_and(|f| f.matches(&name));
-        if show && o.text {
-            proftext::write_record(&mut out, &name, r, &text_name);
-            continue;
-        }
-        builder.add_record(r.counters.iter());
-        if o.covered {
-            if r.counters.iter().any(|c| c != 0) {
-                let _ = writeln!(out, "{name}");
-            }
-            continue;
-        }
-        if let Some(tag) = pseudo(r) {
-            if show {
-                if shown == 0 {
-                    out.push_str("Counters:\n");
-                }
-                shown += 1;
-                let _ = writeln!(
-                    out,
-                    "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}    {tag}",
-                    r.key.cfg,
-                    r.counters.len()
-                );
-            }
-            continue;
-        }
-        let (max, sum) = r
-            .counters
-            .iter()
-            .fold((0u64, 0u64), |(m, s), c| (m.max(c), s.wrapping_add(c)));
-        if max < o.value_cutoff {
-            below += 1;
-            if o.list_below_cutoff {
-                let _ = writeln!(out, "  {name}: (Max = {max} Sum = {sum})");
-            }
-            continue;
-        } else if o.list_below_cutoff {
-            continue;
-        }
-        if o.topn > 0 || o.hot_func_list {
-            name_max.push((name.clone(), max));
-        }
-        if !show {
-            continue;
-        }
-        if shown == 0 {
-            out.push_str("Counters:\n");
-        }
-        shown += 1;
-        let _ = write!(
-            out,
-            "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}\n",
-            r.key.cfg,
-            r.counters.len()
-        );
-        if !is_ir {
-            let _ = writeln!(
-                out,
-                "    Function count: {}",
-                r.counters.get(0).unwrap_or(0)
-            );
-        }
-        let empty = crate::ir::ValueProfile::default();
-        let v = r.values.as_deref().unwrap_or(&empty);
-        if o.ic_targets {
-            let _ = writeln!(
-                out,
-                "    Indirect Call Site Count: {}",
-                v.kind(ValueKind::IndirectCall).len()
-            );
-        }
-        if o.vtables {
-            let _ = writeln!(
-                out,
-                "    Number of instrumented vtables: {}",
-                v.kind(ValueKind::VTable).len()
-            );
-        }
-        let memops = v.kind(ValueKind::MemOpSize).len();
-        if o.memop_sizes && memops > 0 {
-            let _ = writeln!(out, "    Number of Memory Intrinsics Calls: {memops}");
-        }
-        if o.counts {
-            out.push_str("    Block counts: [");
-            let start = if is_ir { 0 } else { 1 };
-            for (i, c) in r.counters.iter().enumerate().skip(start) {
-                if i != start {
-                    out.push_str(", ");
-                }
-                let _ = write!(out, "{c}");
-            }
-            out.push_str("]\n");
-        }
-        if o.ic_targets {
-            out.push_str("    Indirect Target Results:\n");
-            traverse_sites(
-                &mut out,
-                p,
-                ValueKind::IndirectCall,
-                v.kind(ValueKind::IndirectCall),
-                &mut stats[0],
-            );
-        }
-        if o.vtables {
-            out.push_str("    VTable Results:\n");
-            traverse_sites(
-                &mut out,
-                p,
-                ValueKind::VTable,
-                v.kind(ValueKind::VTable),
-                &mut stats[2],
-            );
-        }
-        if o.memop_sizes && memops > 0 {
-            out.push_str("    Memory Intrinsic Size Results:\n");
-            traverse_sites(
-                &mut out,
-                p,
-                ValueKind::MemOpSize,
-                v.kind(ValueKind::MemOpSize),
-                &mut stats[1],
-            );
-        }
+        render_record(&mut out, p, o, r, &mut walk);
     }
     if o.text || o.covered {
         return out;
     }
-    let s = builder.finish_with(&cutoffs);
+    render_totals(&mut out, p, o, &mut walk);
+    render_sections(&mut out, p, o);
+    out
+}
+
+/// One record of `show`'s text: dumped (`--text`), listed (`--covered`,
+/// `--list-below-cutoff`), or counted and, if selected, described.
+fn render_record(
+    out: &mut String,
+    p: &Profile<'_>,
+    o: &ShowOptions,
+    r: &FunctionRecord<'_>,
+    walk: &mut Walk,
+) {
+    let name = name_of(p, r.key.name);
+    let show = o.all_functions || o.function.as_ref().is_some_and(|f| f.matches(&name));
+    if show && o.text {
+        let text_name = |_: ValueKind, v: u64| -> Option<String> {
+            let n = target_name(p, v);
+            (!n.is_empty()).then_some(n)
+        };
+        proftext::write_record(out, &name, r, &text_name);
+        return;
+    }
+    walk.builder.add_record(r.counters.iter());
+    if o.covered {
+        if r.counters.iter().any(|c| c != 0) {
+            let _ = writeln!(out, "{name}");
+        }
+        return;
+    }
+    if let Some(tag) = pseudo(r) {
+        if show {
+            if walk.shown == 0 {
+                out.push_str("Counters:\n");
+            }
+            walk.shown += 1;
+            let _ = writeln!(
+                out,
+                "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}    {tag}",
+                r.key.cfg,
+                r.counters.len()
+            );
+        }
+        return;
+    }
+    let (max, sum) = r
+        .counters
+        .iter()
+        .fold((0u64, 0u64), |(m, s), c| (m.max(c), s.wrapping_add(c)));
+    if max < o.value_cutoff {
+        walk.below += 1;
+        if o.list_below_cutoff {
+            let _ = writeln!(out, "  {name}: (Max = {max} Sum = {sum})");
+        }
+        return;
+    } else if o.list_below_cutoff {
+        return;
+    }
+    if o.topn > 0 || o.hot_func_list {
+        walk.name_max.push((name.clone(), max));
+    }
+    if !show {
+        return;
+    }
+    if walk.shown == 0 {
+        out.push_str("Counters:\n");
+    }
+    walk.shown += 1;
+    render_details(out, p, o, r, &name, &mut walk.stats);
+}
+
+/// The description of one selected record: hash, counters, value sites.
+fn render_details(
+    out: &mut String,
+    p: &Profile<'_>,
+    o: &ShowOptions,
+    r: &FunctionRecord<'_>,
+    name: &str,
+    stats: &mut [SiteStats; 3],
+) {
+    let is_ir = p.kind.is_ir();
+    let _ = write!(
+        out,
+        "  {name}:\n    Hash: 0x{:016x}\n    Counters: {}\n",
+        r.key.cfg,
+        r.counters.len()
+    );
+    if !is_ir {
+        let _ = writeln!(
+            out,
+            "    Function count: {}",
+            r.counters.get(0).unwrap_or(0)
+        );
+    }
+    let empty = crate::ir::ValueProfile::default();
+    let v = r.values.as_deref().unwrap_or(&empty);
+    if o.ic_targets {
+        let _ = writeln!(
+            out,
+            "    Indirect Call Site Count: {}",
+            v.kind(ValueKind::IndirectCall).len()
+        );
+    }
+    if o.vtables {
+        let _ = writeln!(
+            out,
+            "    Number of instrumented vtables: {}",
+            v.kind(ValueKind::VTable).len()
+        );
+    }
+    let memops = v.kind(ValueKind::MemOpSize).len();
+    if o.memop_sizes && memops > 0 {
+        let _ = writeln!(out, "    Number of Memory Intrinsics Calls: {memops}");
+    }
+    if o.counts {
+        out.push_str("    Block counts: [");
+        let start = if is_ir { 0 } else { 1 };
+        for (i, c) in r.counters.iter().enumerate().skip(start) {
+            if i != start {
+                out.push_str(", ");
+            }
+            let _ = write!(out, "{c}");
+        }
+        out.push_str("]\n");
+    }
+    let sites = [
+        (
+            o.ic_targets,
+            "Indirect Target Results",
+            ValueKind::IndirectCall,
+            0,
+        ),
+        (o.vtables, "VTable Results", ValueKind::VTable, 2),
+        (
+            o.memop_sizes && memops > 0,
+            "Memory Intrinsic Size Results",
+            ValueKind::MemOpSize,
+            1,
+        ),
+    ];
+    for (on, title, kind, s) in sites {
+        if on {
+            let _ = writeln!(out, "    {title}:");
+            traverse_sites(out, p, kind, v.kind(kind), &mut stats[s]);
+        }
+    }
+}
+
+/// What follows the records: instrumentation level, summary, counts against the cutoff,
+/// top and hot functions, value-site statistics, detailed summary.
+fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut Walk) {
+    let is_ir = p.kind.is_ir();
+    let cutoffs: Vec<u32> = if !o.detailed_cutoffs.is_empty() {
+        o.detailed_cutoffs.clone()
+    } else if o.detailed_summary || o.hot_func_list {
+        DEFAULT_CUTOFFS.to_vec()
+    } else {
+        Vec::new()
+    };
+    let s = walk.builder.finish_with(&cutoffs);
     let _ = write!(
         out,
         "Instrumentation level: {}",
@@ -349,22 +386,41 @@ pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
     }
     out.push('\n');
     if o.all_functions || o.function.is_some() {
-        let _ = writeln!(out, "Functions shown: {shown}");
+        let _ = writeln!(out, "Functions shown: {}", walk.shown);
     }
-    print_summary(&mut out, &s);
+    print_summary(out, &s);
     if o.value_cutoff > 0 {
         let _ = writeln!(
             out,
-            "Number of functions with maximum count (< {}): {below}",
-            o.value_cutoff
+            "Number of functions with maximum count (< {}): {}",
+            o.value_cutoff, walk.below
         );
         let _ = writeln!(
             out,
             "Number of functions with maximum count (>= {}): {}",
             o.value_cutoff,
-            s.num_functions.wrapping_sub(below)
+            s.num_functions.wrapping_sub(walk.below)
         );
     }
+    render_top(out, o, &s, &mut walk.name_max);
+    let stats = [
+        (o.ic_targets, "indirect call sites profile", 0),
+        (o.vtables, "vtable profile", 2),
+        (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
+    ];
+    for (on, what, i) in stats {
+        if walk.shown > 0 && on {
+            let _ = writeln!(out, "Statistics for {what}:");
+            site_stats(out, &walk.stats[i]);
+        }
+    }
+    if o.detailed_summary {
+        print_detailed(out, &s);
+    }
+}
+
+/// `--topn`'s functions with the largest counters and `--hot-func-list`'s hot functions.
+fn render_top(out: &mut String, o: &ShowOptions, s: &Summary, name_max: &mut [(String, u64)]) {
     name_max.sort_by_key(|x| std::cmp::Reverse(x.1));
     if o.topn > 0 {
         let _ = writeln!(
@@ -377,30 +433,19 @@ pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
         }
     }
     if o.hot_func_list {
-        let threshold = hot_count_threshold(&s);
+        let threshold = hot_count_threshold(s);
         let _ = writeln!(out, "# Hot count threshold: {threshold}");
-        for (n, m) in &name_max {
+        for (n, m) in name_max.iter() {
             if *m < threshold {
                 break;
             }
             let _ = writeln!(out, "{n}");
         }
     }
-    if shown > 0 && o.ic_targets {
-        out.push_str("Statistics for indirect call sites profile:\n");
-        site_stats(&mut out, &stats[0]);
-    }
-    if shown > 0 && o.vtables {
-        out.push_str("Statistics for vtable profile:\n");
-        site_stats(&mut out, &stats[2]);
-    }
-    if shown > 0 && o.memop_sizes {
-        out.push_str("Statistics for memory intrinsic calls sizes profile:\n");
-        site_stats(&mut out, &stats[1]);
-    }
-    if o.detailed_summary {
-        print_detailed(&mut out, &s);
-    }
+}
+
+/// The binary IDs, the profile version and the temporal traces, as asked for.
+fn render_sections(out: &mut String, p: &Profile<'_>, o: &ShowOptions) {
     if o.binary_ids && !o.text_input {
         out.push_str("Binary IDs: \n");
         for id in &p.binary_ids {
@@ -433,7 +478,6 @@ pub fn render_text(p: &Profile<'_>, o: &ShowOptions) -> String {
             }
         }
     }
-    out
 }
 
 /// `ProfileSummary::printSummary`.

@@ -112,158 +112,252 @@ fn same_named_types(types: &[super::model::TypeEntry<'_>]) -> String {
     )
 }
 
-#[allow(clippy::too_many_arguments)]
+/// Where an entry is and how to read it: its section, the section's key and the entry's
+/// index in it (for JSON paths), the entry, and the separator of the context string.
+pub(super) struct EntryAt<'a, 'e> {
+    pub(super) section: Section,
+    pub(super) key: &'a str,
+    pub(super) index: usize,
+    pub(super) entry: &'a ProfileEntry<'e>,
+    pub(super) sep: u8,
+}
+
+impl EntryAt<'_, '_> {
+    /// JSON path of the entry's context.
+    fn ctx_path(&self) -> String {
+        format!("{}[{}].ctx", self.key, self.index)
+    }
+
+    /// JSON path of the entry's records.
+    fn records_path(&self) -> String {
+        format!("{}[{}].records", self.key, self.index)
+    }
+}
+
+/// What an entry's records add at its site, checked before the site is interned.
+enum Payload {
+    Count(u64),
+    Branches(Vec<Branch>),
+    /// The type histogram in [`Scratch::histogram`].
+    Types,
+}
+
+/// Lowers the entry `at` into `l`'s profile (or, for the monitor section, into its
+/// histogram); a bad entry is reported through `l` and dropped.
 pub(super) fn lower_entry(
     l: &mut Sink,
-    section: Section,
-    key: &str,
-    i: usize,
-    e: &ProfileEntry<'_>,
-    sep: u8,
+    at: &EntryAt<'_, '_>,
     res: &mut Resolver<'_>,
     scratch: &mut Scratch,
 ) -> Result<()> {
-    let Scratch {
-        raw,
-        frames,
-        first_seen,
-        histogram,
-    } = scratch;
-    let rpath = || format!("{key}[{i}].records");
-    if section == Section::Monitor {
-        // A global histogram; the context is a placeholder that must be "0:0".
-        if e.ctx != "0:0" {
-            l.problem(
-                format!("{key}[{i}].ctx"),
-                format!(
-                    "monitor profiles must have the placeholder context \"0:0\", found {:?}",
-                    e.ctx
-                ),
-            )?;
-            return Ok(());
-        }
-        if pairs(l, &rpath(), &e.records, res, histogram)? {
-            merge_histogram(&mut l.monitors, histogram.iter().copied());
-        }
+    if at.section == Section::Monitor {
+        return lower_monitor(l, at, res, &mut scratch.histogram);
+    }
+    if !resolve_frames(l, at, res, scratch)? {
         return Ok(());
     }
-    if let Err(err) = parse_ctx(&e.ctx, sep, raw) {
-        return l.problem(format!("{key}[{i}].ctx"), err.0);
+    // Check the records before interning the context, so a dropped entry leaves no node.
+    let Some(payload) = check_payload(l, at, res, &mut scratch.histogram)? else {
+        return Ok(());
+    };
+    let Some(site) = claim_site(l, at, res, scratch)? else {
+        return Ok(());
+    };
+    l.out.entries += 1;
+    add_payload(l, at.section, site, payload, &mut scratch.histogram);
+    Ok(())
+}
+
+/// A monitor entry: a global histogram, whose context is a placeholder that must be "0:0".
+fn lower_monitor(
+    l: &mut Sink,
+    at: &EntryAt<'_, '_>,
+    res: &mut Resolver<'_>,
+    histogram: &mut Vec<TypeCount>,
+) -> Result<()> {
+    let e = at.entry;
+    if e.ctx != "0:0" {
+        return l.problem(
+            at.ctx_path(),
+            format!(
+                "monitor profiles must have the placeholder context \"0:0\", found {:?}",
+                e.ctx
+            ),
+        );
+    }
+    if pairs(l, &at.records_path(), &e.records, res, histogram)? {
+        merge_histogram(&mut l.monitors, histogram.iter().copied());
+    }
+    Ok(())
+}
+
+/// Parses the entry's context into [`Scratch::frames`] (innermost first), its method ids
+/// resolved; false if it was bad (reported, and the entry dropped).
+fn resolve_frames(
+    l: &mut Sink,
+    at: &EntryAt<'_, '_>,
+    res: &mut Resolver<'_>,
+    scratch: &mut Scratch,
+) -> Result<bool> {
+    let e = at.entry;
+    let Scratch { raw, frames, .. } = scratch;
+    if let Err(err) = parse_ctx(&e.ctx, at.sep, raw) {
+        l.problem(at.ctx_path(), err.0)?;
+        return Ok(false);
     }
     frames.clear();
     for (k, f) in raw.iter().enumerate() {
         let m = i64::try_from(f.method_id)
             .ok()
             .and_then(|id| res.method_id(&mut l.out.profile.symbols, id));
-        match m {
-            Some(method) => frames.push(Frame { method, bci: f.bci }),
-            None => {
-                return l.problem(
-                    format!("{key}[{i}].ctx"),
-                    format!(
-                        "frame {k} of {:?}: method id {} is not in `methods`",
-                        e.ctx, f.method_id
-                    ),
-                );
-            }
-        }
+        let Some(method) = m else {
+            l.problem(
+                at.ctx_path(),
+                format!(
+                    "frame {k} of {:?}: method id {} is not in `methods`",
+                    e.ctx, f.method_id
+                ),
+            )?;
+            return Ok(false);
+        };
+        frames.push(Frame { method, bci: f.bci });
     }
-    if section == Section::CallCount
+    if at.section == Section::CallCount
         && let Some(f) = frames.first()
         && f.bci != 0
     {
-        return l.problem(
-            format!("{key}[{i}].ctx"),
+        l.problem(
+            at.ctx_path(),
             format!(
                 "the innermost BCI of a call-count context must be 0, found {} in {:?}",
                 f.bci, e.ctx
             ),
-        );
+        )?;
+        return Ok(false);
     }
-    // Check the records before interning the context, so a dropped entry leaves no node.
-    let records = &e.records;
-    enum Payload {
-        Count(u64),
-        Branches(Vec<Branch>),
-        Types,
-    }
-    let payload = match section {
+    Ok(true)
+}
+
+/// The entry's records, checked for its section; None if they were bad (reported, and the
+/// entry dropped). A type histogram is left in `histogram`.
+fn check_payload(
+    l: &mut Sink,
+    at: &EntryAt<'_, '_>,
+    res: &mut Resolver<'_>,
+    histogram: &mut Vec<TypeCount>,
+) -> Result<Option<Payload>> {
+    let records = &at.entry.records;
+    let rpath = at.records_path();
+    Ok(match at.section {
         Section::CallCount | Section::Sampling => {
             let [c] = records.as_slice() else {
-                return l.problem(
-                    rpath(),
+                l.problem(
+                    rpath,
                     format!(
                         "expected exactly 1 value (a count), found {}",
                         records.len()
                     ),
-                );
+                )?;
+                return Ok(None);
             };
             let Some(c) = count(*c) else {
-                return l.problem(format!("{}[0]", rpath()), format!("count {c} is negative"));
+                l.problem(format!("{rpath}[0]"), format!("count {c} is negative"))?;
+                return Ok(None);
             };
-            Payload::Count(c)
+            Some(Payload::Count(c))
         }
-        Section::Conditional => {
-            if !records.len().is_multiple_of(3) {
-                return l.problem(
-                    rpath(),
-                    format!(
-                        "{} values is not a multiple of 3 ((target BCI, branch index, count) triples)",
-                        records.len()
-                    ),
-                );
-            }
-            let mut v = Vec::with_capacity(records.len() / 3);
-            for (k, t) in records.chunks_exact(3).enumerate() {
-                let &[target, index, c] = t else { continue };
-                let (Ok(target_bci), Ok(index)) = (i32::try_from(target), i32::try_from(index))
-                else {
-                    return l.problem(
-                        format!("{}[{}]", rpath(), 3 * k),
-                        format!(
-                            "target BCI {target} or branch index {index} is outside the range of a Java int"
-                        ),
-                    );
-                };
-                let Some(count) = count(c) else {
-                    return l.problem(
-                        format!("{}[{}]", rpath(), 3 * k + 2),
-                        format!("count {c} is negative"),
-                    );
-                };
-                v.push(Branch {
-                    target_bci,
-                    index,
-                    count,
-                });
-            }
-            Payload::Branches(v)
-        }
+        Section::Conditional => branches(l, &rpath, records)?.map(Payload::Branches),
         Section::VirtualInvoke | Section::Instanceof => {
-            if !pairs(l, &rpath(), records, res, histogram)? {
-                return Ok(());
-            }
-            Payload::Types
+            pairs(l, &rpath, records, res, histogram)?.then_some(Payload::Types)
         }
-        Section::Monitor => return Ok(()),
-    };
-    let Some(site) = l.out.profile.contexts.intern_innermost_first(frames) else {
-        return l.problem(format!("{key}[{i}].ctx"), "empty context".into());
-    };
-    if let Some(first) = first_seen.get(&site) {
-        return l.problem(
-            format!("{key}[{i}].ctx"),
+        Section::Monitor => None,
+    })
+}
+
+/// Reads (target BCI, branch index, count) triples; None if they were bad (reported).
+fn branches(l: &mut Sink, rpath: &str, records: &[i64]) -> Result<Option<Vec<Branch>>> {
+    if !records.len().is_multiple_of(3) {
+        l.problem(
+            rpath.to_string(),
             format!(
-                "duplicate context {:?}: the same methods and BCIs as {key}[{first}]{}",
-                e.ctx,
+                "{} values is not a multiple of 3 ((target BCI, branch index, count) triples)",
+                records.len()
+            ),
+        )?;
+        return Ok(None);
+    }
+    let mut v = Vec::with_capacity(records.len() / 3);
+    for (k, t) in records.chunks_exact(3).enumerate() {
+        let &[target, index, c] = t else { continue };
+        let (Ok(target_bci), Ok(index)) = (i32::try_from(target), i32::try_from(index)) else {
+            l.problem(
+                format!("{rpath}[{}]", 3 * k),
+                format!(
+                    "target BCI {target} or branch index {index} is outside the range of a Java int"
+                ),
+            )?;
+            return Ok(None);
+        };
+        let Some(count) = count(c) else {
+            l.problem(
+                format!("{rpath}[{}]", 3 * k + 2),
+                format!("count {c} is negative"),
+            )?;
+            return Ok(None);
+        };
+        v.push(Branch {
+            target_bci,
+            index,
+            count,
+        });
+    }
+    Ok(Some(v))
+}
+
+/// Interns the context in [`Scratch::frames`] and claims its site for this entry; None if
+/// the context is empty or an earlier entry of the section had it (reported).
+fn claim_site(
+    l: &mut Sink,
+    at: &EntryAt<'_, '_>,
+    res: &Resolver<'_>,
+    scratch: &mut Scratch,
+) -> Result<Option<Site>> {
+    let Some(site) = l
+        .out
+        .profile
+        .contexts
+        .intern_innermost_first(&scratch.frames)
+    else {
+        l.problem(at.ctx_path(), "empty context".into())?;
+        return Ok(None);
+    };
+    if let Some(first) = scratch.first_seen.get(&site) {
+        l.problem(
+            at.ctx_path(),
+            format!(
+                "duplicate context {:?}: the same methods and BCIs as {}[{first}]{}",
+                at.entry.ctx,
+                at.key,
                 same_named_types(&res.types.entries)
             ),
-        );
+        )?;
+        return Ok(None);
     }
-    first_seen.insert(site, u32::try_from(i).unwrap_or(u32::MAX));
-    l.out.entries += 1;
-    // Scaled, then added to whatever the target holds at the site (nothing when reading a
-    // single profile: duplicates within one input were refused above).
+    scratch
+        .first_seen
+        .insert(site, u32::try_from(at.index).unwrap_or(u32::MAX));
+    Ok(Some(site))
+}
+
+/// Adds `payload`, scaled, to whatever the target holds at `site` (nothing when reading a
+/// single profile: duplicates within one input were refused).
+fn add_payload(
+    l: &mut Sink,
+    section: Section,
+    site: Site,
+    payload: Payload,
+    histogram: &mut [TypeCount],
+) {
     let sc = |l: &Sink, c: u64| l.scaled(section, c);
     match payload {
         Payload::Count(c) => {
@@ -302,10 +396,9 @@ pub(super) fn lower_entry(
             match map.get_mut(&site) {
                 Some(acc) => merge_histogram(acc, histogram.iter().copied()),
                 None => {
-                    map.insert(site, histogram.clone());
+                    map.insert(site, histogram.to_vec());
                 }
             }
         }
     }
-    Ok(())
 }

@@ -25,7 +25,7 @@ use crate::ir::iprof::{
 
 use std::borrow::Cow;
 
-use super::entry::{Scratch, lower_entry, pairs};
+use super::entry::{EntryAt, Scratch, lower_entry, pairs};
 use super::id_map::IdMap;
 use super::method_table::{MethodTable, RESOLVED};
 use super::model::{Document, LegacyMonitor, MethodEntry, ProfileEntry, TypeEntry};
@@ -493,7 +493,14 @@ impl<'a> Lowerer<'a> {
             let Some(res) = l.res.as_mut() else {
                 return Ok(());
             };
-            lower_entry(&mut l.sink, section, key, at, e, l.sep, res, &mut l.scratch)
+            let at = EntryAt {
+                section,
+                key,
+                index: at,
+                entry: e,
+                sep: l.sep,
+            };
+            lower_entry(&mut l.sink, &at, res, &mut l.scratch)
         })
     }
 

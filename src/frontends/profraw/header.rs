@@ -397,30 +397,14 @@ impl RawHeader {
     pub fn record_layout(&self) -> RecordLayout {
         let p = self.encoding.width;
         match (self.version, p) {
-            (..=8, PointerWidth::W64) => {
-                RecordLayout::new(48, p, 16, None, None, 24, 40, 44, 2, None)
-            }
-            (..=8, PointerWidth::W32) => {
-                RecordLayout::new(40, p, 16, None, None, 20, 28, 32, 2, None)
-            }
-            (9, PointerWidth::W64) => {
-                RecordLayout::new(64, p, 16, None, Some(24), 32, 48, 52, 2, Some(56))
-            }
-            (9, PointerWidth::W32) => {
-                RecordLayout::new(48, p, 16, None, Some(20), 24, 32, 36, 2, Some(40))
-            }
-            (10, PointerWidth::W64) => {
-                RecordLayout::new(64, p, 16, None, Some(24), 32, 48, 52, 3, Some(60))
-            }
-            (10, PointerWidth::W32) => {
-                RecordLayout::new(48, p, 16, None, Some(20), 24, 32, 36, 3, Some(44))
-            }
-            (_, PointerWidth::W64) => {
-                RecordLayout::new(72, p, 16, Some(24), Some(32), 40, 56, 60, 3, Some(68))
-            }
-            (_, PointerWidth::W32) => {
-                RecordLayout::new(56, p, 16, Some(20), Some(24), 28, 36, 40, 3, Some(48))
-            }
+            (..=8, PointerWidth::W64) => V1_TO_8_64,
+            (..=8, PointerWidth::W32) => V1_TO_8_32,
+            (9, PointerWidth::W64) => V9_64,
+            (9, PointerWidth::W32) => V9_32,
+            (10, PointerWidth::W64) => V10_64,
+            (10, PointerWidth::W32) => V10_32,
+            (_, PointerWidth::W64) => V11_64,
+            (_, PointerWidth::W32) => V11_32,
         }
     }
 }
@@ -450,31 +434,114 @@ pub struct RecordLayout {
     pub num_bitmap_bytes: Option<usize>,
 }
 
-impl RecordLayout {
-    #[allow(clippy::too_many_arguments)]
-    const fn new(
-        size: u64,
-        width: PointerWidth,
-        counter_ptr: usize,
-        uniform_ptr: Option<usize>,
-        bitmap_ptr: Option<usize>,
-        function_ptr: usize,
-        num_counters: usize,
-        value_sites: usize,
-        value_kinds: usize,
-        num_bitmap_bytes: Option<usize>,
-    ) -> Self {
-        RecordLayout {
-            size,
-            width,
-            counter_ptr,
-            uniform_ptr,
-            bitmap_ptr,
-            function_ptr,
-            num_counters,
-            value_sites,
-            value_kinds,
-            num_bitmap_bytes,
-        }
-    }
-}
+/// A data record of versions 8 and earlier, 64-bit pointers.
+const V1_TO_8_64: RecordLayout = RecordLayout {
+    size: 48,
+    width: PointerWidth::W64,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: None,
+    function_ptr: 24,
+    num_counters: 40,
+    value_sites: 44,
+    value_kinds: 2,
+    num_bitmap_bytes: None,
+};
+
+/// A data record of versions 8 and earlier, 32-bit pointers.
+const V1_TO_8_32: RecordLayout = RecordLayout {
+    size: 40,
+    width: PointerWidth::W32,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: None,
+    function_ptr: 20,
+    num_counters: 28,
+    value_sites: 32,
+    value_kinds: 2,
+    num_bitmap_bytes: None,
+};
+
+/// A data record of version 9, 64-bit pointers.
+const V9_64: RecordLayout = RecordLayout {
+    size: 64,
+    width: PointerWidth::W64,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: Some(24),
+    function_ptr: 32,
+    num_counters: 48,
+    value_sites: 52,
+    value_kinds: 2,
+    num_bitmap_bytes: Some(56),
+};
+
+/// A data record of version 9, 32-bit pointers.
+const V9_32: RecordLayout = RecordLayout {
+    size: 48,
+    width: PointerWidth::W32,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: Some(20),
+    function_ptr: 24,
+    num_counters: 32,
+    value_sites: 36,
+    value_kinds: 2,
+    num_bitmap_bytes: Some(40),
+};
+
+/// A data record of version 10, 64-bit pointers.
+const V10_64: RecordLayout = RecordLayout {
+    size: 64,
+    width: PointerWidth::W64,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: Some(24),
+    function_ptr: 32,
+    num_counters: 48,
+    value_sites: 52,
+    value_kinds: 3,
+    num_bitmap_bytes: Some(60),
+};
+
+/// A data record of version 10, 32-bit pointers.
+const V10_32: RecordLayout = RecordLayout {
+    size: 48,
+    width: PointerWidth::W32,
+    counter_ptr: 16,
+    uniform_ptr: None,
+    bitmap_ptr: Some(20),
+    function_ptr: 24,
+    num_counters: 32,
+    value_sites: 36,
+    value_kinds: 3,
+    num_bitmap_bytes: Some(44),
+};
+
+/// A data record of version 11 and later, 64-bit pointers.
+const V11_64: RecordLayout = RecordLayout {
+    size: 72,
+    width: PointerWidth::W64,
+    counter_ptr: 16,
+    uniform_ptr: Some(24),
+    bitmap_ptr: Some(32),
+    function_ptr: 40,
+    num_counters: 56,
+    value_sites: 60,
+    value_kinds: 3,
+    num_bitmap_bytes: Some(68),
+};
+
+/// A data record of version 11 and later, 32-bit pointers.
+const V11_32: RecordLayout = RecordLayout {
+    size: 56,
+    width: PointerWidth::W32,
+    counter_ptr: 16,
+    uniform_ptr: Some(20),
+    bitmap_ptr: Some(24),
+    function_ptr: 28,
+    num_counters: 36,
+    value_sites: 40,
+    value_kinds: 3,
+    num_bitmap_bytes: Some(48),
+};
