@@ -173,9 +173,20 @@ pub enum ErrorKind {
         /// The environment variable that sets it.
         env: &'static str,
     },
-    /// An option or argument combination that cannot work.
+    /// An option or argument combination that cannot work, whatever the inputs hold (a bad
+    /// option value, options that cannot go together, an option a kind of input does not
+    /// take): the binary exits with its usage code, as for [`ErrorKind::Request`].
     #[error("{0}")]
     Usage(String),
+    /// The output cannot be written as asked from what the inputs hold (a profile the chosen
+    /// format or layout cannot carry, a size limit no output meets): the work failed, not the
+    /// request.
+    #[error("{0}")]
+    CannotWrite(String),
+    /// A broken promise inside this crate (a caller of a library function broke its
+    /// documented precondition, or a bug), neither the inputs' fault nor the request's.
+    #[error("{0}")]
+    Internal(String),
     /// A request to the driver that cannot work as asked (options that do not fit the
     /// inputs, no inputs, no output): the binary exits with its usage code.
     #[error("{0}")]
@@ -288,9 +299,10 @@ impl Error {
         self.0.path.as_deref()
     }
 
-    /// True if the request was at fault, not an input ([`ErrorKind::Request`]).
+    /// True if the request was at fault, not an input ([`ErrorKind::Request`],
+    /// [`ErrorKind::Usage`]): the binary exits with its usage code (2).
     pub fn is_request_error(&self) -> bool {
-        matches!(self.0.kind, ErrorKind::Request(_))
+        matches!(self.0.kind, ErrorKind::Request(_) | ErrorKind::Usage(_))
     }
 }
 

@@ -213,13 +213,13 @@ fn write_into(
     }
     if let Some(i) = duplicate {
         let r = rec(i);
-        return Err(Error::new(ErrorKind::Usage(format!(
+        return Err(Error::new(ErrorKind::Internal(format!(
             "internal error: record {:#x}/{:#x} appears twice; merge before writing",
             r.key.name, r.key.cfg
         ))));
     }
     if let Some((_, h)) = missing {
-        return Err(Error::new(ErrorKind::Usage(format!(
+        return Err(Error::new(ErrorKind::Internal(format!(
             "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
         ))));
     }

@@ -678,7 +678,7 @@ impl<'o> Merger<'o> {
         if self.opts.failure_mode == FailureMode::All && self.merged == 0 && total_inputs > 0 {
             let e = match self.skipped.pop() {
                 Some((_, e)) => e,
-                None => Error::new(ErrorKind::Usage("no profile can be merged".into())),
+                None => Error::new(ErrorKind::Internal("no profile can be merged".into())),
             };
             return Err(e);
         }
