@@ -417,6 +417,38 @@ impl Warning {
         }
     }
 
+    /// A warning made of an error that did not stop the work: its path, location (the
+    /// offset, else the line) and message (with its hint) are the error's.
+    pub fn from_error(e: &Error) -> Self {
+        let message = match e.hint() {
+            Some(h) => format!("{}; {h}", e.kind()),
+            None => e.kind().to_string(),
+        };
+        Warning {
+            path: e.path().map(Path::to_path_buf),
+            location: e
+                .offset()
+                .map(Location::Offset)
+                .or(e.line().map(Location::Line)),
+            function: None,
+            message,
+        }
+    }
+
+    /// Names the function the warning concerns.
+    #[must_use]
+    pub fn in_function(mut self, function: impl Into<String>) -> Self {
+        self.function = Some(function.into());
+        self
+    }
+
+    /// Adds words after the message (`message; more`).
+    #[must_use]
+    pub fn append(mut self, more: &str) -> Self {
+        self.message.push_str(more);
+        self
+    }
+
     /// Attaches the input path unless one is already set.
     #[must_use]
     pub fn with_path(mut self, path: &Path) -> Self {

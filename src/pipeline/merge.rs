@@ -725,11 +725,7 @@ fn merge_llvm(
             Vec::new()
         }
     };
-    messages.extend(
-        writer_warnings
-            .into_iter()
-            .map(|m| Message::Warning(Warning::new(m))),
-    );
+    messages.extend(writer_warnings.into_iter().map(Message::Warning));
     let records = merged.profile.records.len();
     if r.exit_after {
         std::mem::forget(merged.profile);

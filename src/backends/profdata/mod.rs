@@ -30,7 +30,7 @@ use crate::bytes::{ByteWriter, Slot, pad8};
 use crate::codec::chained_hash;
 use crate::codec::summary as codec_summary;
 use crate::codec::value_prof_data;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::fx::FxBuildHasher;
 use crate::ir::summary::SummaryBuilder;
 use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind};
@@ -135,7 +135,7 @@ fn record_size(version: u32, r: &FunctionRecord<'_>) -> u64 {
 ///
 /// Every record's name must be in `profile.names`. Records sharing a key must already be
 /// merged. Warnings (e.g. about front-end hash schemes) are returned with the bytes.
-pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<String>)> {
+pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<Warning>)> {
     let capacity = 4096
         + profile
             .records
@@ -154,7 +154,7 @@ pub fn write_to(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
     sink: &mut dyn crate::bytes::SeekWrite,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let mut w = ByteWriter::streaming(sink);
     let warnings = write_into(profile, opts, &mut w)?;
     w.finish().map_err(|e| Error::new(ErrorKind::Io(e)))?;
@@ -166,7 +166,7 @@ fn write_into(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
     w: &mut ByteWriter<'_>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let version = opts.version;
     if !(OLDEST_WRITTEN..=NEWEST_WRITTEN).contains(&version) {
         return Err(Error::new(ErrorKind::Usage(format!(
@@ -238,7 +238,7 @@ fn write_into(
     warnings.extend(
         losses
             .into_iter()
-            .map(|(r, w)| format!("{r}: left out {w}")),
+            .map(|(r, w)| Warning::new(format!("{r}: left out {w}"))),
     );
 
     match model.key_order {
@@ -622,7 +622,7 @@ struct Group<'p> {
 /// rustc's coverage instrumentation (`-C instrument-coverage`) stores its 64-bit source
 /// hashes, which only llvm-cov reads and matches as they are, so functions with Rust symbol
 /// names are left out.
-fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<String>) {
+fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<Warning>) {
     let clang: Vec<&FunctionRecord<'_>> = profile
         .records
         .iter()
@@ -636,11 +636,11 @@ fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<Stri
     let wide: Vec<&&FunctionRecord<'_>> = clang.iter().filter(|r| r.key.cfg >> 60 != 0).collect();
     if version < 13 {
         if wide.is_empty() && !clang.is_empty() {
-            warnings.push(format!(
+            warnings.push(Warning::new(format!(
                 "front-end profile written as index version {version}: clang 22 and later then \
                  hash functions with the older scheme; if this profile came from clang 22 or \
                  later, write version 13 (--target-llvm 22)"
-            ));
+            )));
         }
     } else if let Some(first) = wide.first() {
         let name = profile
@@ -648,14 +648,14 @@ fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<Stri
             .get(first.key.name)
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .unwrap_or_else(|| format!("{:#018x}", first.key.name));
-        warnings.push(format!(
+        warnings.push(Warning::new(format!(
             "front-end profile: {} of {} functions (e.g. {name}) have hashes that use the top \
              4 bits, which clang 22 and later reserve; they were made by clang 21 or earlier, \
              and clang 22 reading index version {version} will not match them: use \
              --target-llvm 19 (version 12) for such profiles",
             wide.len(),
             clang.len(),
-        ));
+        )));
     }
 }
 
@@ -821,17 +821,19 @@ fn write_record(w: &mut ByteWriter, version: u32, r: &FunctionRecord<'_>) {
 }
 
 /// LLVM's `validateRecord`: a mem-op site must not list a value twice.
-fn check_duplicate_values(r: &FunctionRecord<'_>, name: &[u8], warnings: &mut Vec<String>) {
+fn check_duplicate_values(r: &FunctionRecord<'_>, name: &[u8], warnings: &mut Vec<Warning>) {
     let Some(v) = &r.values else { return };
     for s in v.kind(crate::ir::ValueKind::MemOpSize) {
         let mut vals: Vec<u64> = s.values.iter().map(|x| x.value).collect();
         vals.sort_unstable();
         if vals.windows(2).any(|p| p[0] == p[1]) {
-            warnings.push(format!(
-                "{}: a memory-operation value site lists the same size twice (llvm-profdata \
-                 reports this as an invalid profile)",
-                String::from_utf8_lossy(name)
-            ));
+            warnings.push(
+                Warning::new(
+                    "a memory-operation value site lists the same size twice (llvm-profdata \
+                     reports this as an invalid profile)",
+                )
+                .in_function(String::from_utf8_lossy(name)),
+            );
             return;
         }
     }
