@@ -173,9 +173,20 @@ pub enum ErrorKind {
         /// The environment variable that sets it.
         env: &'static str,
     },
-    /// An option or argument combination that cannot work.
+    /// An option or argument combination that cannot work, whatever the inputs hold (a bad
+    /// option value, options that cannot go together, an option a kind of input does not
+    /// take): the binary exits with its usage code, as for [`ErrorKind::Request`].
     #[error("{0}")]
     Usage(String),
+    /// The output cannot be written as asked from what the inputs hold (a profile the chosen
+    /// format or layout cannot carry, a size limit no output meets): the work failed, not the
+    /// request.
+    #[error("{0}")]
+    CannotWrite(String),
+    /// A broken promise inside this crate (a caller of a library function broke its
+    /// documented precondition, or a bug), neither the inputs' fault nor the request's.
+    #[error("{0}")]
+    Internal(String),
     /// A request to the driver that cannot work as asked (options that do not fit the
     /// inputs, no inputs, no output): the binary exits with its usage code.
     #[error("{0}")]
@@ -183,9 +194,17 @@ pub enum ErrorKind {
 }
 
 /// An error with the location it refers to.
+///
+/// One word (a box): every `Result` of the crate carries an `Error` in its `Err` arm, so a
+/// small error keeps the `Ok` path's moves and returns small. Errors are rare; the
+/// allocation is paid only when one happens.
 #[derive(Debug)]
-pub struct Error {
-    kind: Box<ErrorKind>,
+pub struct Error(Box<Inner>);
+
+/// What an [`Error`] holds, behind its box.
+#[derive(Debug)]
+struct Inner {
+    kind: ErrorKind,
     offset: Option<u64>,
     line: Option<u64>,
     path: Option<PathBuf>,
@@ -193,37 +212,30 @@ pub struct Error {
 }
 
 impl Error {
-    /// A new error without location.
-    pub fn new(kind: ErrorKind) -> Self {
-        Error {
-            kind: Box::new(kind),
-            offset: None,
-            line: None,
+    /// An error of `kind` at `offset` and `line` (either may be unknown).
+    fn located(kind: ErrorKind, offset: Option<u64>, line: Option<u64>) -> Self {
+        Error(Box::new(Inner {
+            kind,
+            offset,
+            line,
             path: None,
             hint: None,
-        }
+        }))
+    }
+
+    /// A new error without location.
+    pub fn new(kind: ErrorKind) -> Self {
+        Error::located(kind, None, None)
     }
 
     /// A new error at a 1-based line of a text input.
     pub fn at_line(line: u64, kind: ErrorKind) -> Self {
-        Error {
-            kind: Box::new(kind),
-            offset: None,
-            line: Some(line),
-            path: None,
-            hint: None,
-        }
+        Error::located(kind, None, Some(line))
     }
 
     /// A new error at an absolute byte offset of the input.
     pub fn at(offset: u64, kind: ErrorKind) -> Self {
-        Error {
-            kind: Box::new(kind),
-            offset: Some(offset),
-            line: None,
-            path: None,
-            hint: None,
-        }
+        Error::located(kind, Some(offset), None)
     }
 
     /// Shorthand for [`ErrorKind::Malformed`] at an offset.
@@ -240,8 +252,8 @@ impl Error {
     /// Attaches the input path unless one is already set.
     #[must_use]
     pub fn with_path(mut self, path: &Path) -> Self {
-        if self.path.is_none() {
-            self.path = Some(path.to_path_buf());
+        if self.0.path.is_none() {
+            self.0.path = Some(path.to_path_buf());
         }
         self
     }
@@ -249,19 +261,19 @@ impl Error {
     /// Adds what the user can do about it, printed after the message (`…; HINT`).
     #[must_use]
     pub fn with_hint(mut self, hint: &'static str) -> Self {
-        self.hint = Some(hint);
+        self.0.hint = Some(hint);
         self
     }
 
     /// What the user can do about it, if the error says.
     pub fn hint(&self) -> Option<&'static str> {
-        self.hint
+        self.0.hint
     }
 
     /// Moves the offset by `base` (used when a sub-slice was parsed on its own).
     #[must_use]
     pub fn rebase(mut self, base: u64) -> Self {
-        if let Some(o) = self.offset.as_mut() {
+        if let Some(o) = self.0.offset.as_mut() {
             *o = o.saturating_add(base);
         }
         self
@@ -269,43 +281,45 @@ impl Error {
 
     /// What went wrong.
     pub fn kind(&self) -> &ErrorKind {
-        &self.kind
+        &self.0.kind
     }
 
     /// The absolute byte offset in the input, when the error is about input bytes.
     pub fn offset(&self) -> Option<u64> {
-        self.offset
+        self.0.offset
     }
 
     /// The 1-based line of a text input, when the error is about a line.
     pub fn line(&self) -> Option<u64> {
-        self.line
+        self.0.line
     }
 
     /// The input file, when known.
     pub fn path(&self) -> Option<&Path> {
-        self.path.as_deref()
+        self.0.path.as_deref()
     }
 
-    /// True if the request was at fault, not an input ([`ErrorKind::Request`]).
+    /// True if the request was at fault, not an input ([`ErrorKind::Request`],
+    /// [`ErrorKind::Usage`]): the binary exits with its usage code (2).
     pub fn is_request_error(&self) -> bool {
-        matches!(*self.kind, ErrorKind::Request(_))
+        matches!(self.0.kind, ErrorKind::Request(_) | ErrorKind::Usage(_))
     }
 }
 
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(p) = &self.path {
+        let e = &*self.0;
+        if let Some(p) = &e.path {
             write!(f, "{}: ", p.display())?;
         }
-        if let Some(o) = self.offset {
+        if let Some(o) = e.offset {
             write!(f, "at offset {o:#x}: ")?;
         }
-        if let Some(l) = self.line {
+        if let Some(l) = e.line {
             write!(f, "line {l}: ")?;
         }
-        fmt::Display::fmt(&self.kind, f)?;
-        if let Some(h) = self.hint {
+        fmt::Display::fmt(&e.kind, f)?;
+        if let Some(h) = e.hint {
             write!(f, "; {h}")?;
         }
         Ok(())
@@ -314,7 +328,7 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match &*self.kind {
+        match &self.0.kind {
             ErrorKind::Io(e) => Some(e),
             _ => None,
         }
@@ -403,6 +417,38 @@ impl Warning {
         }
     }
 
+    /// A warning made of an error that did not stop the work: its path, location (the
+    /// offset, else the line) and message (with its hint) are the error's.
+    pub fn from_error(e: &Error) -> Self {
+        let message = match e.hint() {
+            Some(h) => format!("{}; {h}", e.kind()),
+            None => e.kind().to_string(),
+        };
+        Warning {
+            path: e.path().map(Path::to_path_buf),
+            location: e
+                .offset()
+                .map(Location::Offset)
+                .or(e.line().map(Location::Line)),
+            function: None,
+            message,
+        }
+    }
+
+    /// Names the function the warning concerns.
+    #[must_use]
+    pub fn in_function(mut self, function: impl Into<String>) -> Self {
+        self.function = Some(function.into());
+        self
+    }
+
+    /// Adds words after the message (`message; more`).
+    #[must_use]
+    pub fn append(mut self, more: &str) -> Self {
+        self.message.push_str(more);
+        self
+    }
+
     /// Attaches the input path unless one is already set.
     #[must_use]
     pub fn with_path(mut self, path: &Path) -> Self {
@@ -425,5 +471,19 @@ impl fmt::Display for Warning {
             write!(f, "{func}: ")?;
         }
         f.write_str(&self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every `Result` of the crate carries an `Error`: it stays one word.
+    #[test]
+    fn error_is_one_word() {
+        assert!(std::mem::size_of::<Error>() <= 16);
+        assert_eq!(std::mem::size_of::<Error>(), std::mem::size_of::<usize>());
+        assert!(std::mem::size_of::<Result<()>>() <= 16);
+        assert!(std::mem::size_of::<Result<u64>>() <= 16);
     }
 }

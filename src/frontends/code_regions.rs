@@ -19,9 +19,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::Path;
 
-use super::jitdump::{self, JitDumpReader, Record, WarningSink, record_type_name};
+use super::jitdump::{self, JitDumpReader, MAX_WARNINGS, Record, record_type_name};
 use super::perfmap::{self, MapEntry, NulLines, PerfMapReader};
-use crate::error::Result;
+use crate::error::{Result, Warning};
 use crate::ir::code::{
     CodeRegion, CodeSource, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
     SourceKind,
@@ -34,6 +34,36 @@ pub fn perf_map_pid(path: &Path) -> Option<u32> {
     n.strip_prefix("perf-")?.strip_suffix(".map")?.parse().ok()
 }
 
+/// The warnings of one [`CodeSource`]: the first [`MAX_WARNINGS`] kept, the rest counted
+/// (a damaged input would otherwise bury the other messages).
+#[derive(Debug, Default)]
+struct SourceWarnings {
+    kept: Vec<Warning>,
+    dropped: u64,
+}
+
+impl SourceWarnings {
+    /// Adds one.
+    fn push(&mut self, w: Warning) {
+        if self.kept.len() < MAX_WARNINGS {
+            self.kept.push(w);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// The kept warnings plus one counting the dropped ones.
+    fn finish(mut self) -> Vec<Warning> {
+        if self.dropped > 0 {
+            self.kept.push(Warning::new(format!(
+                "… and {} more warnings like these",
+                self.dropped
+            )));
+        }
+        self.kept
+    }
+}
+
 /// The CODE_LOAD and CODE_MOVE records of a jitdump (its bytes, normally a memory map: the
 /// walk never copies them) as regions of the header's pid. A load of no bytes (or whose end
 /// would wrap) is a region covering nothing, as is such a move. A truncated or malformed
@@ -42,21 +72,23 @@ pub fn perf_map_pid(path: &Path) -> Option<u32> {
 pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>> {
     let mut r = JitDumpReader::new(data).map_err(|e| e.with_path(path))?;
     let pid = r.header().pid;
-    let mut w = WarningSink::default();
+    let mut w = SourceWarnings::default();
     if r.header().reserved_flags() != 0 {
-        w.push(format!(
-            "at offset 0x20: header flags {:#x} have reserved bits set (perf rejects such \
-             a file); records read anyway",
-            r.header().flags
+        w.push(Warning::at(
+            0x20,
+            format!(
+                "header flags {:#x} have reserved bits set (perf rejects such a file); \
+                 records read anyway",
+                r.header().flags
+            ),
         ));
     }
     if r.header().flags & jitdump::FLAG_ARCH_TIMESTAMP != 0 {
-        w.push(
+        w.push(Warning::new(
             "header flag bit 0 is set: timestamps are architecture counter (TSC) values, \
              which perf script's times are not; resolution by time will be wrong unless \
-             the samples use the same counter"
-                .into(),
-        );
+             the samples use the same counter",
+        ));
     }
     // code_index → the region of its latest load.
     let mut by_index: FxHashMap<u64, usize> = FxHashMap::default();
@@ -71,7 +103,7 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
             Ok(Some(x)) => x,
             Ok(None) => break,
             Err(e) => {
-                w.push(format!("{e}; the records before it are kept"));
+                w.push(Warning::from_error(&e).append("; the records before it are kept"));
                 continue;
             }
         };
@@ -96,10 +128,12 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
             }
             Record::CodeMove(m) => {
                 let Some(&orig) = by_index.get(&m.code_index) else {
-                    w.push(format!(
-                        "at offset {:#x}: CODE_MOVE of code_index {} that no earlier \
-                         CODE_LOAD has; skipped",
-                        rh.offset, m.code_index
+                    w.push(Warning::at(
+                        rh.offset,
+                        format!(
+                            "CODE_MOVE of code_index {} that no earlier CODE_LOAD has; skipped",
+                            m.code_index
+                        ),
                     ));
                     continue;
                 };
@@ -122,14 +156,16 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
         }
     }
     if unknown > 0 {
-        w.push(format!("{unknown} records of unknown type skipped"));
+        w.push(Warning::new(format!(
+            "{unknown} records of unknown type skipped"
+        )));
     }
     if backwards.0 > 0 {
-        w.push(format!(
+        w.push(Warning::new(format!(
             "{} records have a timestamp earlier than a previous record's (at most {} ns); \
              tolerated",
             backwards.0, backwards.1
-        ));
+        )));
     }
     threads.sort_unstable();
     threads.dedup();
@@ -147,7 +183,7 @@ pub fn jitdump_source<'a>(path: &Path, data: &'a [u8]) -> Result<CodeSource<'a>>
 /// at the last address, where the region covers nothing). The pid comes from the file name
 /// ([`perf_map_pid`]). Bad lines become warnings with their line numbers.
 pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
-    let mut w = WarningSink::default();
+    let mut w = SourceWarnings::default();
     let mut regions = Vec::new();
     let mut nul = NulLines::default();
     for e in PerfMapReader::new(data).entries() {
@@ -166,11 +202,11 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
                 load_time: None,
                 code_index: None,
             }),
-            Err(e) => w.push(format!("{e}; line skipped")),
+            Err(e) => w.push(Warning::from_error(&e).append("; line skipped")),
         }
     }
     if let Some(m) = nul.warning() {
-        w.push(m);
+        w.push(Warning::new(m));
     }
     CodeSource {
         path: path.to_path_buf(),
@@ -187,20 +223,21 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
 /// with a warning. Errors: a bad or unsupported header (carrying `path`).
 pub fn r2rmap_source<'a>(path: &Path, data: &'a [u8], base: u64) -> Result<CodeSource<'a>> {
     let m = perfmap::read_r2rmap(data).map_err(|e| e.with_path(path))?;
-    let mut w = WarningSink::default();
+    let mut w = SourceWarnings::default();
+    // The reader's warnings are sentences that start with their line ("line 7: …").
     for x in m.warnings {
-        w.push(x);
+        w.push(Warning::new(x));
     }
     let mut regions = Vec::with_capacity(m.entries.len());
     for e in &m.entries {
         let Some(start) = base.checked_add(e.start) else {
-            w.push(format!("line {}: base + RVA overflows; skipped", e.line));
+            w.push(Warning::at_line(e.line, "base + RVA overflows; skipped"));
             continue;
         };
         let Some(end) = start.checked_add(e.size.max(1)) else {
-            w.push(format!(
-                "line {}: base + RVA + length overflows; skipped",
-                e.line
+            w.push(Warning::at_line(
+                e.line,
+                "base + RVA + length overflows; skipped",
             ));
             continue;
         };
@@ -388,14 +425,14 @@ mod tests {
         assert_eq!(
             s.warnings,
             vec![
-                format!(
-                    "at offset {:#x}: CODE_MOVE of code_index 9 that no earlier CODE_LOAD has; \
-                     skipped",
-                    b.bytes.len() - 64
+                Warning::at(
+                    (b.bytes.len() - 64) as u64,
+                    "CODE_MOVE of code_index 9 that no earlier CODE_LOAD has; skipped"
                 ),
-                "1 records have a timestamp earlier than a previous record's (at most 1000 \
-                 ns); tolerated"
-                    .to_string(),
+                Warning::new(
+                    "1 records have a timestamp earlier than a previous record's (at most 1000 \
+                     ns); tolerated"
+                ),
             ]
         );
         let e = jitdump_source(Path::new("x.dump"), b"nope").unwrap_err();
@@ -413,7 +450,18 @@ mod tests {
             .collect();
         assert_eq!(got, vec![("a", 0x10, 0x11), ("c d", 0x20, 0x28)]);
         assert_eq!(s.warnings.len(), 1);
-        assert!(s.warnings[0].starts_with("line 2:"), "{:?}", s.warnings);
+        assert_eq!(
+            s.warnings[0].location,
+            Some(crate::error::Location::Line(2)),
+            "{:?}",
+            s.warnings
+        );
+        assert!(
+            s.warnings[0].to_string().starts_with("line 2: ")
+                && s.warnings[0].message.ends_with("; line skipped"),
+            "{:?}",
+            s.warnings
+        );
         assert_eq!(perf_map_pid(Path::new("jit.map")), None);
         let m = b"FFFFFFFF 00 734D59D6DE0E96AA3C77B3E2ED498097\n\
                   FFFFFFFE 00 1\nFFFFFFFD 00 2\nFFFFFFFC 00 3\nFFFFFFFB 00 1\n\
@@ -435,8 +483,8 @@ mod tests {
         assert_eq!(
             s.warnings,
             vec![
-                "line 6: base + RVA + length overflows; skipped",
-                "line 7: base + RVA overflows; skipped"
+                Warning::at_line(6, "base + RVA + length overflows; skipped"),
+                Warning::at_line(7, "base + RVA overflows; skipped")
             ]
         );
     }

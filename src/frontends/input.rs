@@ -120,7 +120,9 @@ impl InputFile {
         let io = |e: std::io::Error| Error::new(ErrorKind::Io(e)).with_path(path);
         let meta = file.metadata().map_err(io)?;
         if meta.is_dir() {
-            return Err(Error::new(ErrorKind::Usage("is a directory".into())).with_path(path));
+            // An input that cannot be read, not a usage error: exit 1, as for a missing file.
+            let e = std::io::Error::from(std::io::ErrorKind::IsADirectory);
+            return Err(Error::new(ErrorKind::Io(e)).with_path(path));
         }
         if !meta.is_file() {
             let data = read_stream(&file, path)?;

@@ -19,7 +19,7 @@ use std::borrow::Cow;
 use std::path::PathBuf;
 
 use crate::bytes::Endian;
-use crate::error::Result;
+use crate::error::{Result, Warning};
 
 /// The kind of input a code region came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -74,9 +74,9 @@ pub struct CodeSource<'a> {
     /// that wrote them), ascending, distinct: a sample that shows only a thread id is
     /// matched to its process through them.
     pub threads: Vec<u32>,
-    /// Problems met while reading, each naming its offset or line (not the path), in the
-    /// order found.
-    pub warnings: Vec<String>,
+    /// Problems met while reading, each with its offset or line where it has one (not the
+    /// path: the source's own), in the order found.
+    pub warnings: Vec<Warning>,
 }
 
 /// The name perf prints for a frame it could not symbolise.

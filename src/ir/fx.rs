@@ -1,7 +1,12 @@
-//! A small, fast, non-cryptographic hasher for in-memory interning tables (the "Fx" hash of
-//! rustc and Firefox). The keys hashed with it are ids and short names produced by this
-//! process, so hash-flooding resistance (what std's SipHash buys) is not needed, and the
-//! tables are on the hot path of iprof merging.
+//! A small, fast, non-cryptographic hasher for in-memory tables (the "Fx" hash of rustc and
+//! Firefox), on the hot paths of iprof, sample-profile and text-profile reading and merging.
+//!
+//! Its keys include bytes read from inputs (function names of text and sample profiles,
+//! Java symbols of iprof files, `perf script` frames), not only ids this process made up.
+//! It is not resistant to hash flooding: an input crafted so that many names collide makes
+//! those tables slow (never wrong). Profiles are build artefacts of the user's own builds,
+//! and SipHash (std's flooding-resistant default) costs these tables a large share of their
+//! time; the trade is made knowingly.
 
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

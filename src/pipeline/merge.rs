@@ -504,10 +504,10 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         None => None,
     };
     let format = match r.output_format {
-        // `merge_routed` sends every run with an .iprof output to the iprof merge, which
-        // converts LLVM inputs; reaching this arm would be a routing bug, not a user error.
+        // `route` sends every run with an .iprof output to the iprof merge, which converts
+        // LLVM inputs; reaching this arm would be a routing bug, not a user error.
         Some(OutputFormat::Iprof) => {
-            return Err(Error::new(ErrorKind::KindConflict(
+            return Err(Error::new(ErrorKind::Internal(
                 "internal error: an .iprof output was routed to the LLVM merge".into(),
             )));
         }
@@ -725,11 +725,7 @@ fn merge_llvm(
             Vec::new()
         }
     };
-    messages.extend(
-        writer_warnings
-            .into_iter()
-            .map(|m| Message::Warning(Warning::new(m))),
-    );
+    messages.extend(writer_warnings.into_iter().map(Message::Warning));
     let records = merged.profile.records.len();
     if r.exit_after {
         std::mem::forget(merged.profile);

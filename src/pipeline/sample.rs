@@ -568,7 +568,7 @@ pub fn encode_within(
                  profile under a size limit"
             .to_string(),
     };
-    Err(Error::new(ErrorKind::Usage(format!(
+    Err(Error::new(ErrorKind::CannotWrite(format!(
         "--output-size-limit={limit} cannot be met: {why} (llvm-profdata: \"Too much profile \
          data\")"
     ))))

@@ -28,6 +28,7 @@ mod jit_names;
 mod jit_runtimes;
 mod jit_wild;
 mod jitdump;
+mod library_api;
 mod libstdcxx_sort;
 mod llvm_identity;
 mod llvm_suite;

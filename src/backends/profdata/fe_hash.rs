@@ -1,6 +1,7 @@
 //! Warnings about the function hashes of front-end (clang, rustc) profiles, which depend on
 //! the index version the compiler reads.
 
+use crate::error::Warning;
 use crate::ir::{FunctionRecord, Profile};
 
 /// The top 4 bits of a function hash in a front-end profile. Clang 22 and later reserve
@@ -12,7 +13,7 @@ use crate::ir::{FunctionRecord, Profile};
 /// rustc's coverage instrumentation (`-C instrument-coverage`) stores its 64-bit source
 /// hashes, which only llvm-cov reads and matches as they are, so functions with Rust symbol
 /// names are left out.
-pub(super) fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<String>) {
+pub(super) fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &mut Vec<Warning>) {
     let clang: Vec<&FunctionRecord<'_>> = profile
         .records
         .iter()
@@ -26,11 +27,11 @@ pub(super) fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &m
     let wide: Vec<&&FunctionRecord<'_>> = clang.iter().filter(|r| r.key.cfg >> 60 != 0).collect();
     if version < 13 {
         if wide.is_empty() && !clang.is_empty() {
-            warnings.push(format!(
+            warnings.push(Warning::new(format!(
                 "front-end profile written as index version {version}: clang 22 and later then \
                  hash functions with the older scheme; if this profile came from clang 22 or \
                  later, write version 13 (--target-llvm 22)"
-            ));
+            )));
         }
     } else if let Some(first) = wide.first() {
         let name = profile
@@ -38,14 +39,14 @@ pub(super) fn fe_hash_warnings(profile: &Profile<'_>, version: u32, warnings: &m
             .get(first.key.name)
             .map(|n| String::from_utf8_lossy(n).into_owned())
             .unwrap_or_else(|| format!("{:#018x}", first.key.name));
-        warnings.push(format!(
+        warnings.push(Warning::new(format!(
             "front-end profile: {} of {} functions (e.g. {name}) have hashes that use the top \
              4 bits, which clang 22 and later reserve; they were made by clang 21 or earlier, \
              and clang 22 reading index version {version} will not match them: use \
              --target-llvm 19 (version 12) for such profiles",
             wide.len(),
             clang.len(),
-        ));
+        )));
     }
 }
 

@@ -71,13 +71,13 @@ pub(super) fn group_by_name<'p>(
     }
     if let Some(i) = duplicate {
         let r = &records[i as usize];
-        return Err(Error::new(ErrorKind::Usage(format!(
+        return Err(Error::new(ErrorKind::Internal(format!(
             "internal error: record {:#x}/{:#x} appears twice; merge before writing",
             r.key.name, r.key.cfg
         ))));
     }
     if let Some((_, h)) = missing {
-        return Err(Error::new(ErrorKind::Usage(format!(
+        return Err(Error::new(ErrorKind::Internal(format!(
             "function with name hash {h:#018x} has no name; indexed profiles are keyed by name"
         ))));
     }

@@ -3,7 +3,7 @@
 
 use super::ProfdataOptions;
 use super::target::WriterModel;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::{Profile, ProfileKind, ValueKind};
 
 /// The writer's warnings about what `opts`' target cannot hold (`left out …`); an error
@@ -12,7 +12,7 @@ pub(super) fn losses_or_refusal(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
     model: &WriterModel,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let losses = losses(profile, opts.version, opts.llvm, model);
     if opts.strict && !losses.is_empty() {
         let what: Vec<String> = losses.iter().map(|(r, w)| format!("{r}: {w}")).collect();
@@ -23,7 +23,7 @@ pub(super) fn losses_or_refusal(
     }
     Ok(losses
         .into_iter()
-        .map(|(r, w)| format!("{r}: left out {w}"))
+        .map(|(r, w)| Warning::new(format!("{r}: left out {w}")))
         .collect())
 }
 

@@ -33,7 +33,7 @@ pub mod target;
 use crate::bytes::ByteWriter;
 use crate::codec::indexed_header::{self, Field, IndexedHeader, RELEASES};
 use crate::codec::summary as codec_summary;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::summary::SummaryBuilder;
 use crate::ir::{Profile, ProfileKind};
 use target::WriterModel;
@@ -99,7 +99,7 @@ impl Default for ProfdataOptions {
 ///
 /// Every record's name must be in `profile.names`. Records sharing a key must already be
 /// merged. Warnings (e.g. about front-end hash schemes) are returned with the bytes.
-pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<String>)> {
+pub fn write(profile: &Profile<'_>, opts: &ProfdataOptions) -> Result<(Vec<u8>, Vec<Warning>)> {
     let capacity = 4096
         + profile
             .records
@@ -118,7 +118,7 @@ pub fn write_to(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
     sink: &mut dyn crate::bytes::SeekWrite,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let mut w = ByteWriter::streaming(sink);
     let warnings = write_into(profile, opts, &mut w)?;
     w.finish().map_err(|e| Error::new(ErrorKind::Io(e)))?;
@@ -132,7 +132,7 @@ fn write_into(
     profile: &Profile<'_>,
     opts: &ProfdataOptions,
     w: &mut ByteWriter<'_>,
-) -> Result<Vec<String>> {
+) -> Result<Vec<Warning>> {
     let version = opts.version;
     if !(OLDEST_WRITTEN..=NEWEST_WRITTEN).contains(&version) {
         return Err(Error::new(ErrorKind::Usage(format!(

@@ -10,6 +10,7 @@ use super::record_order::{self, DenseMapHash};
 use crate::bytes::{ByteWriter, pad8};
 use crate::codec::chained_hash;
 use crate::codec::value_prof_data;
+use crate::error::Warning;
 use crate::ir::summary::SummaryBuilder;
 use crate::ir::{FunctionRecord, Profile, ValueKind};
 
@@ -34,7 +35,7 @@ pub(super) fn write(
     record_hash: DenseMapHash,
     groups: &[Group<'_>],
     summary: impl Fn() -> SummaryBuilder,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<Warning>,
 ) -> Written {
     let mut keys: Vec<(&[u8], u64)> = groups.iter().map(|g| (g.name, g.hash)).collect();
     // LLVM's layout for sorted keys, or the input's own layout.
@@ -128,7 +129,7 @@ impl<'a, 'p> NameWriter<'a, 'p> {
         name: &[u8],
         h: u64,
         g: &Group<'_>,
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Warning>,
     ) {
         let records = self.records;
         self.recs.clear();
@@ -214,17 +215,19 @@ fn write_record(w: &mut ByteWriter, version: u32, r: &FunctionRecord<'_>) {
 }
 
 /// LLVM's `validateRecord`: a mem-op site must not list a value twice.
-fn check_duplicate_values(r: &FunctionRecord<'_>, name: &[u8], warnings: &mut Vec<String>) {
+fn check_duplicate_values(r: &FunctionRecord<'_>, name: &[u8], warnings: &mut Vec<Warning>) {
     let Some(v) = &r.values else { return };
     for s in v.kind(crate::ir::ValueKind::MemOpSize) {
         let mut vals: Vec<u64> = s.values.iter().map(|x| x.value).collect();
         vals.sort_unstable();
         if vals.windows(2).any(|p| p[0] == p[1]) {
-            warnings.push(format!(
-                "{}: a memory-operation value site lists the same size twice (llvm-profdata \
-                 reports this as an invalid profile)",
-                String::from_utf8_lossy(name)
-            ));
+            warnings.push(
+                Warning::new(
+                    "a memory-operation value site lists the same size twice (llvm-profdata \
+                     reports this as an invalid profile)",
+                )
+                .in_function(String::from_utf8_lossy(name)),
+            );
             return;
         }
     }

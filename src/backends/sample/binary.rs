@@ -19,7 +19,7 @@ use crate::ir::sample::{FunctionId, SampleProfile};
 /// Writes `profile` as `SPF_Binary`.
 pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
     if profile.flags.context_sensitive || profile.flags.probe_based {
-        return Err(Error::new(ErrorKind::Usage(
+        return Err(Error::new(ErrorKind::CannotWrite(
             "the binary sample format cannot hold context-sensitive or probe-based profiles \
              (llvm-profdata: \"Profile encoding format unsupported for writing operations\"); \
              write extbinary or text"

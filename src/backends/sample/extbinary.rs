@@ -99,7 +99,7 @@ pub fn write_again(
 ) -> Result<Vec<u8>> {
     let cs = profile.flags.context_sensitive;
     if cs && opts.split_layout {
-        return Err(Error::new(ErrorKind::Usage(
+        return Err(Error::new(ErrorKind::CannotWrite(
             "--split-layout cannot hold a context-sensitive profile: it has no context name \
              table (llvm-profdata writes a file it cannot read back)"
                 .into(),

@@ -1,5 +1,5 @@
-//! Front-end for LLVM raw instrumentation profiles (`.profraw`), raw versions 5 and 7–11,
-//! written by 32- or 64-bit programs of either byte order.
+//! Front-end for LLVM raw instrumentation profiles (`.profraw`), raw versions 4, 5 and 7–11
+//! (version 6 was never in an LLVM release), written by 32- or 64-bit programs of either byte order.
 //!
 //! A file holds one or more complete profiles back to back (an executable and each
 //! instrumented shared library append their own). Each profile is: header, binary IDs, data

@@ -189,7 +189,18 @@ struct KnownLayout {
     by_shard: Vec<Vec<(u32, u32)>>,
 }
 
-/// messages.
+/// Merges profiles that are already built, in the order given (the order decides what
+/// LLVM's merge decides by order: first-seen record order, value-site ties, which input a
+/// conflict names), each scaled by its weight; `opts.threads` of 0 means the current pool's
+/// thread count (the result does not depend on it). Each triple is (profile, weight, the
+/// path its warnings and errors name).
+///
+/// A record that conflicts with an earlier one of its key (another counter count, bitmap
+/// size or value-site count) is an error naming both files under [`FailureMode::Any`], else
+/// a warning, and the later record is dropped (see the module doc). An input of a kind that
+/// cannot merge with the earlier ones (IR-level and front-end) is an error under
+/// [`FailureMode::Any`], else skipped and named in [`MergeOutput::skipped`]; with
+/// [`FailureMode::All`] and no input merged, the last skipped input's error is returned.
 pub fn merge_profiles(
     inputs: &[(&Profile<'_>, Weight, &Path)],
     opts: &MergeOptions,
@@ -678,7 +689,7 @@ impl<'o> Merger<'o> {
         if self.opts.failure_mode == FailureMode::All && self.merged == 0 && total_inputs > 0 {
             let e = match self.skipped.pop() {
                 Some((_, e)) => e,
-                None => Error::new(ErrorKind::Usage("no profile can be merged".into())),
+                None => Error::new(ErrorKind::Internal("no profile can be merged".into())),
             };
             return Err(e);
         }

@@ -196,9 +196,12 @@ impl SymbolizerBuilder {
                 self.threads.insert(t, pid);
             }
         }
-        let p = src.path.display();
-        self.warnings
-            .extend(src.warnings.iter().map(|m| format!("{p}: {m}")));
+        let p = &src.path;
+        self.warnings.extend(
+            src.warnings
+                .iter()
+                .map(|m| m.clone().with_path(p).to_string()),
+        );
         self.sources.push(SourceStats {
             path: src.path,
             kind: Some(src.kind),
@@ -889,7 +892,7 @@ mod tests {
                 load("nothing", 0x4000, 0, 2_000_000_000, 3),
             ],
             threads: vec![4242],
-            warnings: vec!["at offset 0x28: something".into()],
+            warnings: vec![crate::error::Warning::at(0x28, "something")],
         })
         .unwrap();
         s.build().unwrap()
