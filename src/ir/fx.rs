@@ -1,5 +1,5 @@
 //! A small, fast, non-cryptographic hasher for in-memory tables (the "Fx" hash of rustc and
-//! Firefox), on the hot paths of iprof, sample-profile and text-profile reading and merging.
+//! Firefox, from the `rustc-hash` crate), on the hot paths of iprof, sample-profile and text-profile reading and merging.
 //!
 //! Its keys include bytes read from inputs (function names of text and sample profiles,
 //! Java symbols of iprof files, `perf script` frames), not only ids this process made up.
@@ -9,71 +9,12 @@
 //! time; the trade is made knowingly.
 
 use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 
-const SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+pub use rustc_hash::{FxBuildHasher, FxHasher};
 
-/// The Fx hasher: `h = (h.rotate_left(5) ^ word) * SEED` per 64-bit word.
-#[derive(Debug, Default, Clone, Copy)]
-pub struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-    #[inline]
-    fn write_i32(&mut self, i: i32) {
-        self.add(u64::from(i as u32));
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_i64(&mut self, i: i64) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The multiply leaves the best bits at the top; hash tables index with the low bits.
-        self.hash.rotate_left(26)
-    }
-}
-
-/// Hashes bytes with [`FxHasher`].
+/// Hashes bytes with [`FxHasher`] (a final `0xff` byte, as `str`'s `Hash` adds, keeps a
+/// byte string apart from its prefixes).
 #[inline]
 pub fn hash_bytes(b: &[u8]) -> u64 {
     let mut h = FxHasher::default();
@@ -82,8 +23,6 @@ pub fn hash_bytes(b: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Builder of [`FxHasher`]s.
-pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
 /// `HashMap` with the Fx hash.
 pub type FxHashMap<K, V> = HashMap<K, V, FxBuildHasher>;
 /// `HashSet` with the Fx hash.

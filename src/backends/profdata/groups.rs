@@ -97,7 +97,7 @@ fn first_repeat(run: &[(u64, u32)], records: &[FunctionRecord]) -> Option<u32> {
             .find_map(|(k, &(_, i))| run[..k].iter().any(|&(_, j)| cfg(j) == cfg(i)).then_some(i));
     }
     let mut seen: HashSet<u64, FxBuildHasher> =
-        HashSet::with_capacity_and_hasher(run.len(), FxBuildHasher::default());
+        HashSet::with_capacity_and_hasher(run.len(), FxBuildHasher);
     run.iter()
         .find(|&&(_, i)| !seen.insert(cfg(i)))
         .map(|&(_, i)| i)
