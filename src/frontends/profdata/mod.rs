@@ -191,30 +191,11 @@ pub struct IndexedScan<'a> {
     pub warnings: Vec<Warning>,
 }
 
-/// Reads an indexed profile.
+/// Reads an indexed profile: the records of [`read_parts`]' views, built.
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let mut records = Vec::new();
     let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
-        let values = if p.version >= 3 {
-            let v = value_prof_data::parse(&mut p.values)?;
-            (!v.is_empty()).then(|| Box::new(v))
-        } else {
-            None
-        };
-        records.push(FunctionRecord {
-            key: p.key,
-            counters: Counters::Raw64 {
-                bytes: &file[p.counters..p.counters + 8 * p.num_counters],
-                endian: Endian::Little,
-            },
-            bitmap: match p.bitmap {
-                Bitmap::Bytes(at, n) => Cow::Borrowed(&file[at..at + n]),
-                Bitmap::Words(at, n) => {
-                    Cow::Owned(file[at..at + 8 * n].chunks_exact(8).map(|w| w[0]).collect())
-                }
-            },
-            values,
-        });
+        records.push(p.build(file)?);
         Ok(true)
     })?;
     // The sink above never stops the walk, so the parts are always there; should that change,
@@ -244,43 +225,16 @@ pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<Index
     if let Some(s) = one_pass::scan_known(data, cache) {
         return Ok(Some(s));
     }
-    let mut records = Vec::new();
-    let mut values = FlatValues::default();
-    let parts = read_parts(data, cache, &mut |_, p| {
-        let bitmap = match p.bitmap {
-            Bitmap::Bytes(at, n) => (at, n),
-            Bitmap::Words(_, 0) => (0, 0),
-            Bitmap::Words(..) => return Ok(false),
-        };
-        let block = if p.version < 3 {
-            None
-        } else if p.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
-            // Most records have no value sites: their block is its 8-byte header alone
-            // (total size 8, no kinds), which `parse_flat` would accept and store as a
-            // block without sites, equivalent to none.
-            p.values.skip(8, "value profile block")?;
-            None
-        } else {
-            Some(value_prof_data::parse_flat(&mut p.values, &mut values)?)
-        };
-        records.push(LayoutRecord {
-            key: p.key,
-            counters: p.counters,
-            num_counters: p.num_counters,
-            bitmap: bitmap.0,
-            bitmap_len: bitmap.1,
-            values: block,
-        });
-        Ok(true)
-    })?;
+    let mut out = Described::default();
+    let parts = read_parts(data, cache, &mut |_, p| p.describe(&mut out))?;
     Ok(parts.map(|r| IndexedScan {
         layout: CounterLayout {
             kind: r.profile.kind,
             endian: Endian::Little,
-            records,
+            records: out.records,
         },
         profile: r.profile,
-        values,
+        values: out.values,
         version: r.version,
         warnings: r.warnings,
     }))
@@ -311,8 +265,10 @@ enum Bitmap {
     Words(usize, usize),
 }
 
-/// One record as the walk found it, for a sink of [`read_parts`].
-struct RecordParts<'a> {
+/// One record as the walk found it, borrowed from the file: what a sink of [`read_parts`]
+/// decides to materialise ([`RecordView::build`]: an IR record; [`RecordView::describe`]:
+/// its place, for a merge).
+pub(crate) struct RecordView<'a> {
     key: FunctionKey,
     version: u32,
     /// Absolute offset of the first 8-byte counter (any alignment).
@@ -321,6 +277,89 @@ struct RecordParts<'a> {
     bitmap: Bitmap,
     /// At the record's value block (version 3 and later); the sink must read it to its end.
     values: Cursor<'a>,
+}
+
+/// Records described where they lie, and their value blocks: what [`scan`] gives.
+#[derive(Debug, Default)]
+pub(crate) struct Described {
+    records: Vec<LayoutRecord>,
+    values: FlatValues,
+}
+
+impl Described {
+    /// Room for `records` records and value stores of the given [`FlatValues::lens`].
+    pub(crate) fn with_capacity(records: usize, values: [usize; 3]) -> Self {
+        Described {
+            records: Vec::with_capacity(records),
+            values: FlatValues::with_capacity(values),
+        }
+    }
+
+    /// The records and their value blocks.
+    pub(crate) fn into_parts(self) -> (Vec<LayoutRecord>, FlatValues) {
+        (self.records, self.values)
+    }
+}
+
+impl<'a> RecordView<'a> {
+    /// The record built (IR), its counters borrowed from `file`; reads the value block.
+    fn build(&mut self, file: &'a [u8]) -> Result<FunctionRecord<'a>> {
+        let values = if self.version >= 3 {
+            let v = value_prof_data::parse(&mut self.values)?;
+            (!v.is_empty()).then(|| Box::new(v))
+        } else {
+            None
+        };
+        Ok(FunctionRecord {
+            key: self.key,
+            counters: Counters::Raw64 {
+                bytes: &file[self.counters..self.counters + 8 * self.num_counters],
+                endian: Endian::Little,
+            },
+            bitmap: match self.bitmap {
+                Bitmap::Bytes(at, n) => Cow::Borrowed(&file[at..at + n]),
+                Bitmap::Words(at, n) => {
+                    Cow::Owned(file[at..at + 8 * n].chunks_exact(8).map(|w| w[0]).collect())
+                }
+            },
+            values,
+        })
+    }
+
+    /// Describes the record into `out` (where its counters and bitmap lie, its value block
+    /// flat); reads the value block. False (nothing added) for a bitmap stored in 8-byte
+    /// words (index versions 11 to 13), which a description cannot place.
+    #[inline]
+    fn describe(&mut self, out: &mut Described) -> Result<bool> {
+        let bitmap = match self.bitmap {
+            Bitmap::Bytes(at, n) => (at, n),
+            Bitmap::Words(_, 0) => (0, 0),
+            Bitmap::Words(..) => return Ok(false),
+        };
+        let block = if self.version < 3 {
+            None
+        } else if self.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
+            // Most records have no value sites: their block is its 8-byte header alone
+            // (total size 8, no kinds), which `parse_flat` would accept and store as a
+            // block without sites, equivalent to none.
+            self.values.skip(8, "value profile block")?;
+            None
+        } else {
+            Some(value_prof_data::parse_flat(
+                &mut self.values,
+                &mut out.values,
+            )?)
+        };
+        out.records.push(LayoutRecord {
+            key: self.key,
+            counters: self.counters,
+            num_counters: self.num_counters,
+            bitmap: bitmap.0,
+            bitmap_len: bitmap.1,
+            values: block,
+        });
+        Ok(true)
+    }
 }
 
 /// What [`read_parts`] gives besides the records: the profile without records.
@@ -333,7 +372,7 @@ struct Parts<'a> {
 /// What [`read_parts`] hands each record to: the whole file and the record; it reads the
 /// record's value block through `values` (leaving the cursor after it) and returns false to
 /// stop the walk.
-type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordParts<'a>) -> Result<bool> + 's;
+type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + 's;
 
 /// Reads everything of an indexed profile but its records, handing each record to `sink` in
 /// file order. The sink reads the record's value block through `values` and returns false to
@@ -560,13 +599,16 @@ fn read_sections(
 }
 
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
-fn parse_records<'a>(
+fn parse_records<'a, S>(
     file: &'a [u8],
     version: u32,
     (at, len): (u64, u64),
     name: u64,
-    sink: &mut Sink<'_, 'a>,
-) -> Result<bool> {
+    sink: &mut S,
+) -> Result<bool>
+where
+    S: FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + ?Sized,
+{
     if len % 8 != 0 {
         return Err(Error::malformed(
             at,
@@ -613,7 +655,7 @@ fn parse_records<'a>(
                 c.skip(nb * 8, "record: bitmap bytes")?;
             }
         }
-        let mut parts = RecordParts {
+        let mut parts = RecordView {
             key: FunctionKey { name, cfg },
             version,
             counters,
