@@ -11,12 +11,16 @@
 //! `llvm-profdata` does); the bucket array is checked to lead to every item, as compilers look
 //! names up through it. Counters are borrowed from the input.
 //!
-//! Two forms of the same reading: [`read`] builds IR records; [`scan`], for merges, builds
+//! One reading, two materialisations: the walk (`read_parts`, its records by
+//! `parse_records`, the one record grammar) hands each record to its caller as a borrowed
+//! `RecordView`; [`read`] builds IR records from the views; [`scan`], for merges, builds
 //! none: it describes the file by a [`CounterLayout`] of its own (where each record's counters
 //! and bitmap lie) and its value blocks in one [`FlatValues`], so that a record costs no
 //! allocation, and it takes the names' hashes from an [`IndexedNameCache`] shared by the
-//! merge's inputs (module `names`). Both walk the file with the same code and give the same
-//! errors and warnings.
+//! merge's inputs (module `names`). Both give the same errors and warnings. For a file whose
+//! names are those the cache checked last, module `one_pass` is a cache in front of the walk:
+//! it compares the items with the known names as it meets them and describes their records
+//! through the same `parse_records`.
 
 mod names;
 mod one_pass;
@@ -191,7 +195,7 @@ pub struct IndexedScan<'a> {
     pub warnings: Vec<Warning>,
 }
 
-/// Reads an indexed profile: the records of [`read_parts`]' views, built.
+/// Reads an indexed profile: the walk's record views, built into IR records.
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let mut records = Vec::new();
     let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
@@ -492,110 +496,119 @@ fn read_sections(
     cache: &IndexedNameCache,
 ) -> Result<Sections> {
     // Binary IDs (v9+): the section is always read by LLVM.
-    let mut binary_ids = Vec::new();
-    if version >= 9 {
-        let off = h.binary_id_offset;
-        if off == 0 || off as usize > data.len() {
-            return Err(Error::malformed(
-                48,
-                "binary ID offset",
-                format!(
-                    "{off:#x} does not point into the file ({} bytes); LLVM readers reject this as a corrupt header",
-                    data.len()
-                ),
-            ));
-        }
-        let mut c = Cursor::new(&data[off as usize..], off, Endian::Little);
-        let size = c.u64("binary IDs: section size")?;
-        if size % 8 != 0 {
-            return Err(Error::malformed(
-                off,
-                "binary IDs: section size",
-                format!("{size} is not a multiple of 8"),
-            ));
-        }
-        let body = c.bytes(size, "binary IDs")?;
-        let mut bc = Cursor::new(body, off + 8, Endian::Little);
-        while !bc.is_empty() {
-            let at = bc.offset();
-            let len = bc.u64("binary ID length")?;
-            if len == 0 {
-                return Err(Error::malformed(at, "binary ID", "length is 0"));
-            }
-            binary_ids.push(bc.bytes(len, "binary ID bytes")?.to_vec());
-            let pad = pad8(len).min(bc.remaining() as u64);
-            bc.skip(pad, "binary ID padding")?;
-        }
-    }
-
-    // Vtable names (v12+).
-    let mut vtable_names = SymbolTable::new();
-    let mut vtable_names_read = false;
-    if version >= 12 && h.vtable_names_offset != 0 {
-        let off = h.vtable_names_offset;
-        let rest = data.get(off as usize..).ok_or_else(|| {
-            Error::malformed(
-                64,
-                "vtable names offset",
-                format!("{off:#x} is past the end of the file"),
-            )
-        })?;
-        let mut c = Cursor::new(rest, off, Endian::Little);
-        let len = c.u64("vtable names: blob length")?;
-        let blob_at = c.offset();
-        let blob = c.bytes(len, "vtable names blob")?;
-        crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
-            vtable_names.insert(n);
-        })?;
-        vtable_names_read = true;
-    }
-    let vtable_names = if vtable_names_read && !vtable_names.is_empty() {
-        Arc::new(vtable_names)
+    let binary_ids = if version >= 9 {
+        read_binary_ids(data, h.binary_id_offset)?
     } else {
-        cache.empty_table()
+        Vec::new()
     };
-
-    // Temporal traces (v10+, only when flagged).
-    let mut temporal = TemporalProfile::default();
-    if version >= 10 && kind.contains(ProfileKind::TEMPORAL) {
-        let off = h.temporal_offset;
-        let rest = data
-            .get(off as usize..)
-            .filter(|_| off != 0)
-            .ok_or_else(|| {
-                Error::malformed(
-                    56,
-                    "temporal traces offset",
-                    format!("{off:#x} does not point into the file"),
-                )
-            })?;
-        let mut c = Cursor::new(rest, off, Endian::Little);
-        let n = c.u64("temporal traces: number of traces")?;
-        temporal.stream_size = c.u64("temporal traces: stream size")?;
-        if n.saturating_mul(16) > c.remaining() as u64 {
-            return Err(c.truncated("temporal traces", n.saturating_mul(16)));
-        }
-        for _ in 0..n {
-            let weight = c.u64("temporal trace: weight")?;
-            let len = c.u64("temporal trace: number of functions")?;
-            if len.saturating_mul(8) > c.remaining() as u64 {
-                return Err(c.truncated("temporal trace: function hashes", len.saturating_mul(8)));
-            }
-            let mut functions = crate::sys::alloc::with_capacity(len as usize, "a temporal trace")?;
-            for _ in 0..len {
-                functions.push(c.u64("temporal trace: function hash")?);
-            }
-            temporal.traces.push(TemporalTrace { weight, functions });
-        }
-    } else if kind.contains(ProfileKind::TEMPORAL) {
+    let vtable_names = match h.vtable_names_offset {
+        off if version >= 12 && off != 0 => read_vtable_names(data, off)?,
+        _ => None,
+    };
+    let temporal = if version >= 10 && kind.contains(ProfileKind::TEMPORAL) {
+        read_temporal(data, h.temporal_offset)?
+    } else {
         kind.remove(ProfileKind::TEMPORAL);
-    }
-
+        TemporalProfile::default()
+    };
     Ok(Sections {
         binary_ids,
-        vtable_names,
+        vtable_names: vtable_names.unwrap_or_else(|| cache.empty_table()),
         temporal,
     })
+}
+
+/// The binary IDs of the section at `off` (index version 9 and later).
+fn read_binary_ids(data: &[u8], off: u64) -> Result<Vec<Vec<u8>>> {
+    if off == 0 || off as usize > data.len() {
+        return Err(Error::malformed(
+            48,
+            "binary ID offset",
+            format!(
+                "{off:#x} does not point into the file ({} bytes); LLVM readers reject this as a corrupt header",
+                data.len()
+            ),
+        ));
+    }
+    let mut c = Cursor::new(&data[off as usize..], off, Endian::Little);
+    let size = c.u64("binary IDs: section size")?;
+    if size % 8 != 0 {
+        return Err(Error::malformed(
+            off,
+            "binary IDs: section size",
+            format!("{size} is not a multiple of 8"),
+        ));
+    }
+    let body = c.bytes(size, "binary IDs")?;
+    let mut bc = Cursor::new(body, off + 8, Endian::Little);
+    let mut binary_ids = Vec::new();
+    while !bc.is_empty() {
+        let at = bc.offset();
+        let len = bc.u64("binary ID length")?;
+        if len == 0 {
+            return Err(Error::malformed(at, "binary ID", "length is 0"));
+        }
+        binary_ids.push(bc.bytes(len, "binary ID bytes")?.to_vec());
+        let pad = pad8(len).min(bc.remaining() as u64);
+        bc.skip(pad, "binary ID padding")?;
+    }
+    Ok(binary_ids)
+}
+
+/// The vtable names of the section at `off` (index version 12 and later); `None` if there
+/// are none.
+fn read_vtable_names(data: &[u8], off: u64) -> Result<Option<Arc<SymbolTable>>> {
+    let rest = data.get(off as usize..).ok_or_else(|| {
+        Error::malformed(
+            64,
+            "vtable names offset",
+            format!("{off:#x} is past the end of the file"),
+        )
+    })?;
+    let mut c = Cursor::new(rest, off, Endian::Little);
+    let len = c.u64("vtable names: blob length")?;
+    let blob_at = c.offset();
+    let blob = c.bytes(len, "vtable names blob")?;
+    let mut vtable_names = SymbolTable::new();
+    crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
+        vtable_names.insert(n);
+    })?;
+    Ok((!vtable_names.is_empty()).then(|| Arc::new(vtable_names)))
+}
+
+/// The temporal traces of the section at `off` (index version 10 and later, temporal
+/// profiles only).
+fn read_temporal(data: &[u8], off: u64) -> Result<TemporalProfile> {
+    let rest = data
+        .get(off as usize..)
+        .filter(|_| off != 0)
+        .ok_or_else(|| {
+            Error::malformed(
+                56,
+                "temporal traces offset",
+                format!("{off:#x} does not point into the file"),
+            )
+        })?;
+    let mut c = Cursor::new(rest, off, Endian::Little);
+    let mut temporal = TemporalProfile::default();
+    let n = c.u64("temporal traces: number of traces")?;
+    temporal.stream_size = c.u64("temporal traces: stream size")?;
+    if n.saturating_mul(16) > c.remaining() as u64 {
+        return Err(c.truncated("temporal traces", n.saturating_mul(16)));
+    }
+    for _ in 0..n {
+        let weight = c.u64("temporal trace: weight")?;
+        let len = c.u64("temporal trace: number of functions")?;
+        if len.saturating_mul(8) > c.remaining() as u64 {
+            return Err(c.truncated("temporal trace: function hashes", len.saturating_mul(8)));
+        }
+        let mut functions = crate::sys::alloc::with_capacity(len as usize, "a temporal trace")?;
+        for _ in 0..len {
+            functions.push(c.u64("temporal trace: function hash")?);
+        }
+        temporal.traces.push(TemporalTrace { weight, functions });
+    }
+    Ok(temporal)
 }
 
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.

@@ -6,7 +6,9 @@
 //! the same names in the same table order, a consistent bucket array, no warnings) this
 //! module does all of it in one walk over the file, with no list of items: each item is
 //! checked against the known table as it is met, its bucket against the bucket array, and
-//! its records are described as they are reached.
+//! its records are described as they are reached, by the reader's one record grammar
+//! ([`super::parse_records`] and [`super::RecordView::describe`]): this module is a cache of
+//! checked names in front of that reader, not a second reader.
 //!
 //! It only ever accepts a file that the staged reading accepts without a warning, and then
 //! gives the same description. At anything else (a name that differs, a table the staged
