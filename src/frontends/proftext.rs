@@ -206,4 +206,61 @@ mod tests {
         assert_eq!(e.line(), Some(9), "{e}");
         assert!(e.to_string().contains("symbol name is empty"), "{e}");
     }
+
+    #[test]
+    fn reads_windows_line_ends_non_ascii_names_and_leading_zeros() {
+        let lf = ":ir\nfé\n0x10\n2\n5\n0000000000000000000000007\n1\n0\n1\n1\ng:3\n";
+        let a = read(lf.as_bytes()).unwrap();
+        let b = read(lf.replace('\n', "\r\n").as_bytes()).unwrap();
+        assert_eq!(a.records, b.records);
+        assert_eq!(a.records[0].key.name, md5_hash("fé".as_bytes()));
+        assert_eq!(a.records[0].counters.get(1), Some(7));
+        // The last line may end in a carriage return without a newline.
+        let c = read(b"f\n1\n1\n5\r").unwrap();
+        assert_eq!(c.records[0].counters.get(0), Some(5));
+        // Errors name the same lines either way.
+        let e = read(b"f\r\n1\r\n2\r\n\r\n5\r\nx\r\n").unwrap_err();
+        assert_eq!(e.line(), Some(6), "{e}");
+        let e = read(b"f\xff\n1\n1\n5\n").unwrap_err();
+        assert!(e.to_string().contains("UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn reads_temporal_traces_and_raw_hash_targets() {
+        let t = ":ir\n:temporal_prof_traces\n1\n4\n10\n f , g,\nf\n1\n1\n5\n1\n0\n1\n2\n\
+                 0x00000000000000ff:3\nf:4\n";
+        let p = read(t.as_bytes()).unwrap();
+        assert_eq!(p.temporal.stream_size, 4);
+        assert_eq!(p.temporal.traces[0].weight, 10);
+        assert_eq!(
+            p.temporal.traces[0].functions,
+            [md5_hash(b"f"), md5_hash(b"g")]
+        );
+        assert!(p.names.contains(md5_hash(b"g")));
+        let site = &p.records[0]
+            .values
+            .as_ref()
+            .unwrap()
+            .kind(ValueKind::IndirectCall)[0];
+        assert_eq!(site.values[0].value, 0xff);
+        assert_eq!(site.values[1].value, md5_hash(b"f"));
+        // A raw hash that is the name of a function met before is that name.
+        let t = "0x00000000000000ff\n1\n1\n5\n1\n0\n1\n1\n0x00000000000000ff:3\n";
+        let p = read(t.as_bytes()).unwrap();
+        let site = &p.records[0]
+            .values
+            .as_ref()
+            .unwrap()
+            .kind(ValueKind::IndirectCall)[0];
+        assert_eq!(site.values[0].value, md5_hash(b"0x00000000000000ff"));
+    }
+
+    #[test]
+    fn more_counters_than_lines_fail_at_the_end_of_the_file() {
+        let e = read(b"f\n1\n999999999999\n5\n\n").unwrap_err();
+        assert_eq!(e.line(), Some(5), "{e}");
+        assert!(e.to_string().contains("counter"), "{e}");
+        let e = read(b"f\n1\n999999999999\n5\nx\n").unwrap_err();
+        assert_eq!(e.line(), Some(5), "{e}");
+    }
 }

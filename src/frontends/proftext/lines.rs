@@ -387,13 +387,15 @@ mod tests {
             b"-1\n",
             b"3 \n",
             b"0x10\n",
+            b"0000000000000000000000042\n",
+            b"5\r\n",
         ];
         for &c in cases {
             let mut lines = Lines::new(c);
             let want = std::str::from_utf8(c)
                 .ok()
                 .and_then(|s| s.lines().find(|l| !l.is_empty() && !l.starts_with('#')))
-                .and_then(|l| decimal(l.as_bytes()));
+                .and_then(|l| super::super::parse_radix(l, 10));
             assert_eq!(
                 lines.number("n").ok(),
                 want,
