@@ -11,23 +11,20 @@
 //! that targets whose names are unknown survive a text round trip (our writer prints them that
 //! way; llvm-profdata prints them as external symbols and loses them).
 //!
-//! Merges read text inputs with [`scan_cached`] (module `fast`): the same records, read at
-//! close to the speed of scanning the bytes into one counter buffer and one store of value
-//! sites per file (no record built), with names hashed once per merge; it hands anything
-//! unusual back to [`read`]. [`read_cached`] is the same reader with the records built.
+//! One reader (module `reader`, one grammar) describes a file as its records lie: counters
+//! in one buffer, value sites in one store, names hashed once per merge through a
+//! [`TextNameCache`] ([`TextScan`]). A merge folds that description ([`scan_cached`]);
+//! [`read`] builds IR records from it.
 
-mod fast;
+mod cache;
+mod lines;
+mod reader;
 
-use std::sync::Arc;
+use crate::error::Result;
+use crate::ir::Profile;
 
-use crate::error::{Error, ErrorKind, Result};
-use crate::ir::name_hash::md5_hash;
-use crate::ir::{
-    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
-    TemporalProfile, TemporalTrace, ValueCount, ValueKind, ValueProfile, ValueSite,
-};
-
-pub use fast::{TextNameCache, TextScan, read as read_cached, scan as scan_cached};
+pub use cache::TextNameCache;
+pub use reader::{TextScan, scan};
 
 /// The literal LLVM uses for a value with no known name.
 pub const EXTERNAL_SYMBOL: &str = "** External Symbol **";
@@ -95,7 +92,7 @@ pub fn sniff(data: &[u8]) -> bool {
 }
 
 /// A hash written as `0x` + 16 hex digits (our extension for unnamed targets).
-fn raw_hash(s: &str) -> Option<u64> {
+pub(crate) fn raw_hash(s: &str) -> Option<u64> {
     let h = s.strip_prefix("0x")?;
     if h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()) {
         u64::from_str_radix(h, 16).ok()
@@ -104,289 +101,27 @@ fn raw_hash(s: &str) -> Option<u64> {
     }
 }
 
-/// Lines without blanks and comments, with 1-based numbers.
-struct Lines<'a> {
-    inner: std::iter::Peekable<std::iter::Enumerate<std::str::Lines<'a>>>,
-    last: u64,
-}
-
-impl<'a> Lines<'a> {
-    fn new(text: &'a str) -> Self {
-        Lines {
-            inner: text.lines().enumerate().peekable(),
-            last: 0,
-        }
-    }
-    fn skip_blanks(&mut self) {
-        while let Some((_, l)) = self.inner.peek() {
-            let l = l.strip_suffix('\r').unwrap_or(l);
-            if l.is_empty() || l.starts_with('#') {
-                self.inner.next();
-            } else {
-                break;
-            }
-        }
-    }
-    fn peek(&mut self) -> Option<&'a str> {
-        self.skip_blanks();
-        self.inner
-            .peek()
-            .map(|(_, l)| l.strip_suffix('\r').unwrap_or(l))
-    }
-    fn next(&mut self, what: &'static str) -> Result<(u64, &'a str)> {
-        self.skip_blanks();
-        match self.inner.next() {
-            Some((i, l)) => {
-                self.last = i as u64 + 1;
-                Ok((self.last, l.strip_suffix('\r').unwrap_or(l)))
-            }
-            None => Err(Error::at_line(
-                self.last + 1,
-                ErrorKind::Truncated {
-                    what,
-                    needed: 1,
-                    available: 0,
-                },
-            )),
-        }
-    }
-}
-
-fn bad(line: u64, what: &'static str, detail: impl Into<String>) -> Error {
-    Error::at_line(
-        line,
-        ErrorKind::Malformed {
-            what,
-            detail: detail.into(),
-        },
-    )
-}
-
-fn number(line: u64, s: &str, what: &'static str) -> Result<u64> {
-    parse_radix(s, 10).ok_or_else(|| bad(line, what, format!("{s:?} is not a decimal number")))
-}
-
-/// Reads a text profile.
+/// Reads a text profile into IR records (errors name the line).
 pub fn read(data: &[u8]) -> Result<Profile<'static>> {
-    let text = std::str::from_utf8(data).map_err(|e| {
-        Error::at(
-            e.valid_up_to() as u64,
-            ErrorKind::Malformed {
-                what: "text profile",
-                detail: "not valid UTF-8".into(),
-            },
-        )
-    })?;
-    let mut lines = Lines::new(text);
-    let mut kind = ProfileKind::empty();
-    let mut names = SymbolTable::new();
-    let mut vtable_names = SymbolTable::new();
-    let mut temporal = TemporalProfile::default();
-
-    // Header.
-    while let Some(l) = lines.peek() {
-        let Some(word) = l.strip_prefix(':') else {
-            break;
-        };
-        let (n, _) = lines.next("header")?;
-        match word.to_ascii_lowercase().as_str() {
-            "ir" => kind.insert(ProfileKind::IR),
-            "fe" => kind.insert(ProfileKind::FRONTEND),
-            "csir" => kind.insert(ProfileKind::IR.union(ProfileKind::CONTEXT_SENSITIVE)),
-            "entry_first" => kind.insert(ProfileKind::ENTRY_FIRST),
-            "not_entry_first" => kind.remove(ProfileKind::ENTRY_FIRST),
-            "single_byte_coverage" => kind.insert(ProfileKind::BYTE_COVERAGE),
-            "instrument_loop_entries" => kind.insert(ProfileKind::LOOP_ENTRIES),
-            "temporal_prof_traces" => {
-                kind.insert(ProfileKind::TEMPORAL);
-                let (ln, s) = lines.next("number of temporal traces")?;
-                let count = parse_auto_radix(s).ok_or_else(|| {
-                    bad(
-                        ln,
-                        "number of temporal traces",
-                        format!("{s:?} is not a number"),
-                    )
-                })?;
-                let (ln, s) = lines.next("temporal trace stream size")?;
-                temporal.stream_size = parse_auto_radix(s).ok_or_else(|| {
-                    bad(
-                        ln,
-                        "temporal trace stream size",
-                        format!("{s:?} is not a number"),
-                    )
-                })?;
-                for _ in 0..count {
-                    let (ln, s) = lines.next("temporal trace weight")?;
-                    let weight = parse_auto_radix(s).ok_or_else(|| {
-                        bad(
-                            ln,
-                            "temporal trace weight",
-                            format!("{s:?} is not a number"),
-                        )
-                    })?;
-                    let (_, s) = lines.next("temporal trace functions")?;
-                    let functions = s
-                        .split(',')
-                        .map(str::trim)
-                        .filter(|f| !f.is_empty())
-                        .map(|f| names.insert(f.as_bytes()))
-                        .collect();
-                    temporal.traces.push(TemporalTrace { weight, functions });
-                }
-            }
-            other => {
-                return Err(bad(
-                    n,
-                    "header line",
-                    format!(
-                        ":{other} is not a known header (ir, fe, csir, entry_first, not_entry_first, \
-                         single_byte_coverage, instrument_loop_entries, temporal_prof_traces)"
-                    ),
-                ));
-            }
-        }
-    }
-    if kind.contains(ProfileKind::IR) {
-        kind.remove(ProfileKind::FRONTEND);
-    } else {
-        kind.insert(ProfileKind::FRONTEND);
-    }
-
-    // Records.
-    let mut records = Vec::new();
-    while lines.peek().is_some() {
-        let (_, name) = lines.next("function name")?;
-        let name_hash = names.insert(name.as_bytes());
-        let (ln, s) = lines.next("function hash")?;
-        let cfg = parse_auto_radix(s)
-            .ok_or_else(|| bad(ln, "function hash", format!("{s:?} is not a valid integer")))?;
-        let (ln, s) = lines.next("number of counters")?;
-        let n = number(ln, s, "number of counters")?;
-        if n == 0 {
-            return Err(bad(ln, "number of counters", "is zero"));
-        }
-        let mut counters = Vec::with_capacity(n.min(1 << 20) as usize);
-        for _ in 0..n {
-            let (ln, s) = lines.next("counter")?;
-            counters.push(number(ln, s, "counter")?);
-        }
-        let mut bitmap = Vec::new();
-        if let Some(l) = lines.peek()
-            && let Some(count) = l.strip_prefix('$')
-        {
-            let (ln, _) = lines.next("number of bitmap bytes")?;
-            let nb = parse_auto_radix(count.trim()).ok_or_else(|| {
-                bad(
-                    ln,
-                    "number of bitmap bytes",
-                    format!("{count:?} is not a valid integer"),
-                )
-            })?;
-            for _ in 0..nb {
-                let (ln, s) = lines.next("bitmap byte")?;
-                let b = parse_auto_radix(s)
-                    .and_then(|v| u8::try_from(v).ok())
-                    .ok_or_else(|| bad(ln, "bitmap byte", format!("{s:?} is not a byte value")))?;
-                bitmap.push(b);
-            }
-        }
-        let values = read_values(&mut lines, &mut names, &mut vtable_names)?;
-        records.push(FunctionRecord {
-            key: FunctionKey {
-                name: name_hash,
-                cfg,
-            },
-            counters: Counters::Owned(counters),
-            bitmap: bitmap.into(),
-            values,
-        });
-    }
-
+    let s = scan(data, &TextNameCache::new())?;
+    let records = s.records();
     Ok(Profile {
-        kind,
         records,
-        names: Arc::new(names),
-        vtable_names: Arc::new(vtable_names),
-        binary_ids: Vec::new(),
-        temporal,
-        uncorrelated_counters: 0,
-        stored_summaries: None,
-        layout: None,
-        provenance: Provenance {
-            path: None,
-            format: "text profile".into(),
-        },
+        ..s.profile
     })
 }
 
-fn read_values(
-    lines: &mut Lines<'_>,
-    names: &mut SymbolTable,
-    vtable_names: &mut SymbolTable,
-) -> Result<Option<Box<ValueProfile>>> {
-    // No value data unless the next line is a number (otherwise it is the next name).
-    let Some(l) = lines.peek() else {
-        return Ok(None);
-    };
-    let Some(nkinds) = parse_radix(l, 10) else {
-        return Ok(None);
-    };
-    let (ln, _) = lines.next("number of value kinds")?;
-    if nkinds == 0 || nkinds > ValueKind::COUNT as u64 {
-        return Err(bad(
-            ln,
-            "number of value kinds",
-            format!("{nkinds} is not 1, 2 or 3"),
-        ));
-    }
-    let mut v = ValueProfile::default();
-    for _ in 0..nkinds {
-        let (ln, s) = lines.next("value kind")?;
-        let k = number(ln, s, "value kind")?;
-        let kind = u32::try_from(k)
-            .ok()
-            .and_then(ValueKind::from_u32)
-            .ok_or_else(|| bad(ln, "value kind", format!("{k} is not 0, 1 or 2")))?;
-        let (ln, s) = lines.next("number of value sites")?;
-        let nsites = number(ln, s, "number of value sites")?;
-        let mut sites = Vec::with_capacity(nsites.min(1 << 16) as usize);
-        for _ in 0..nsites {
-            let (ln, s) = lines.next("number of values at a site")?;
-            let nvalues = number(ln, s, "number of values at a site")?;
-            let mut site = ValueSite::default();
-            for _ in 0..nvalues {
-                let (ln, s) = lines.next("value")?;
-                let (val, count) = s
-                    .rsplit_once(':')
-                    .ok_or_else(|| bad(ln, "value", format!("{s:?} is not VALUE:COUNT")))?;
-                let count = number(ln, count, "value count")?;
-                let value = match kind {
-                    ValueKind::MemOpSize => number(ln, val, "value")?,
-                    _ if val == EXTERNAL_SYMBOL => 0,
-                    // llvm-profdata refuses these too ("symbol name is empty").
-                    _ if val.is_empty() => {
-                        return Err(bad(ln, "value", "the symbol name is empty"));
-                    }
-                    _ => match raw_hash(val) {
-                        Some(h) if !names.contains(md5_hash(val.as_bytes())) => h,
-                        _ if kind == ValueKind::VTable => vtable_names.insert(val.as_bytes()),
-                        _ => names.insert(val.as_bytes()),
-                    },
-                };
-                site.values.push(ValueCount { value, count });
-            }
-            sites.push(site);
-        }
-        if !sites.is_empty() {
-            *v.kind_mut(kind) = sites;
-        }
-    }
-    Ok((!v.is_empty()).then(|| Box::new(v)))
+/// Describes a text profile for a merge, its names hashed through `cache`; `None` if it is
+/// not one (then [`read`] gives the error, with its line).
+pub fn scan_cached(data: &[u8], cache: &TextNameCache) -> Option<TextScan> {
+    scan(data, cache).ok()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ir::name_hash::md5_hash;
+    use crate::ir::{ProfileKind, ValueCount, ValueKind};
 
     #[test]
     fn auto_radix_like_llvm() {
@@ -470,5 +205,62 @@ mod tests {
         let e = read(b"f\n1\n1\n5\n1\n0\n1\n1\n:10\n").unwrap_err();
         assert_eq!(e.line(), Some(9), "{e}");
         assert!(e.to_string().contains("symbol name is empty"), "{e}");
+    }
+
+    #[test]
+    fn reads_windows_line_ends_non_ascii_names_and_leading_zeros() {
+        let lf = ":ir\nfé\n0x10\n2\n5\n0000000000000000000000007\n1\n0\n1\n1\ng:3\n";
+        let a = read(lf.as_bytes()).unwrap();
+        let b = read(lf.replace('\n', "\r\n").as_bytes()).unwrap();
+        assert_eq!(a.records, b.records);
+        assert_eq!(a.records[0].key.name, md5_hash("fé".as_bytes()));
+        assert_eq!(a.records[0].counters.get(1), Some(7));
+        // The last line may end in a carriage return without a newline.
+        let c = read(b"f\n1\n1\n5\r").unwrap();
+        assert_eq!(c.records[0].counters.get(0), Some(5));
+        // Errors name the same lines either way.
+        let e = read(b"f\r\n1\r\n2\r\n\r\n5\r\nx\r\n").unwrap_err();
+        assert_eq!(e.line(), Some(6), "{e}");
+        let e = read(b"f\xff\n1\n1\n5\n").unwrap_err();
+        assert!(e.to_string().contains("UTF-8"), "{e}");
+    }
+
+    #[test]
+    fn reads_temporal_traces_and_raw_hash_targets() {
+        let t = ":ir\n:temporal_prof_traces\n1\n4\n10\n f , g,\nf\n1\n1\n5\n1\n0\n1\n2\n\
+                 0x00000000000000ff:3\nf:4\n";
+        let p = read(t.as_bytes()).unwrap();
+        assert_eq!(p.temporal.stream_size, 4);
+        assert_eq!(p.temporal.traces[0].weight, 10);
+        assert_eq!(
+            p.temporal.traces[0].functions,
+            [md5_hash(b"f"), md5_hash(b"g")]
+        );
+        assert!(p.names.contains(md5_hash(b"g")));
+        let site = &p.records[0]
+            .values
+            .as_ref()
+            .unwrap()
+            .kind(ValueKind::IndirectCall)[0];
+        assert_eq!(site.values[0].value, 0xff);
+        assert_eq!(site.values[1].value, md5_hash(b"f"));
+        // A raw hash that is the name of a function met before is that name.
+        let t = "0x00000000000000ff\n1\n1\n5\n1\n0\n1\n1\n0x00000000000000ff:3\n";
+        let p = read(t.as_bytes()).unwrap();
+        let site = &p.records[0]
+            .values
+            .as_ref()
+            .unwrap()
+            .kind(ValueKind::IndirectCall)[0];
+        assert_eq!(site.values[0].value, md5_hash(b"0x00000000000000ff"));
+    }
+
+    #[test]
+    fn more_counters_than_lines_fail_at_the_end_of_the_file() {
+        let e = read(b"f\n1\n999999999999\n5\n\n").unwrap_err();
+        assert_eq!(e.line(), Some(5), "{e}");
+        assert!(e.to_string().contains("counter"), "{e}");
+        let e = read(b"f\n1\n999999999999\n5\nx\n").unwrap_err();
+        assert_eq!(e.line(), Some(5), "{e}");
     }
 }

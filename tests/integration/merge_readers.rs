@@ -1,10 +1,11 @@
-//! The merge's readers of indexed and text profiles (`profdata::scan`, `proftext::read_cached`)
-//! against the full readers (`profdata::read`, `proftext::read`): the same records, names,
-//! warnings and errors, on every real file in testdata/profdata and on damaged copies, and
-//! with their name caches warm (a second input of the same program).
+//! The merge's reader of indexed profiles (`profdata::scan`) against the records it builds
+//! (`profdata::read`): the same records, names, warnings and errors, on every real file in
+//! testdata/profdata and on damaged copies, and with the name cache warm (a second input of
+//! the same program); and repeat text inputs of one program merged as llvm-profdata merges
+//! them.
 
 use pgo_merge::codec::value_prof_data::FlatValues;
-use pgo_merge::frontends::{profdata, proftext};
+use pgo_merge::frontends::profdata;
 use pgo_merge::ir::{
     Counters, FunctionRecord, LayoutRecord, SymbolTable, ValueKind, ValueProfile, ValueSite,
 };
@@ -135,83 +136,6 @@ fn a_name_that_is_not_its_stored_hash_is_reported_with_the_cache_warm() {
             "{:?}",
             s.warnings
         );
-    }
-}
-
-/// `read_cached` reads `text` as `read` does, or hands it back; it never accepts what `read`
-/// refuses.
-fn assert_text_like_read(text: &[u8], what: &str, cache: &proftext::TextNameCache) {
-    let full = proftext::read(text);
-    let Some(b) = proftext::read_cached(text, cache) else {
-        return;
-    };
-    let a = match full {
-        Ok(a) => a,
-        Err(e) => panic!("{what}: read fails ({e}) but read_cached accepts it"),
-    };
-    assert_eq!(a.kind, b.kind, "{what}");
-    assert_eq!(a.records, b.records, "{what}");
-    assert_eq!(names(&a.names), names(&b.names), "{what}");
-    assert_eq!(names(&a.vtable_names), names(&b.vtable_names), "{what}");
-    assert_eq!(a.temporal, b.temporal, "{what}");
-}
-
-#[test]
-fn text_reader_of_merges_reads_every_real_file_as_the_full_reader() {
-    let mut read = 0;
-    for f in files("proftext") {
-        let data = std::fs::read(&f).unwrap();
-        let cache = proftext::TextNameCache::new();
-        assert_text_like_read(&data, &f.display().to_string(), &cache);
-        assert_text_like_read(&data, &f.display().to_string(), &cache);
-        read += usize::from(proftext::read_cached(&data, &cache).is_some());
-    }
-    assert!(read > 10, "the merge's text reader read only {read} files");
-}
-
-#[test]
-fn text_reader_of_merges_hands_back_what_it_cannot_read_exactly() {
-    let data =
-        std::fs::read(root().join("testdata/profdata/clang22-vtable-llvm22.proftext")).unwrap();
-    let cache = proftext::TextNameCache::new();
-    assert_text_like_read(&data, "intact", &cache);
-    assert!(proftext::read_cached(&data, &cache).is_some());
-    let lines: Vec<&[u8]> = data.split(|&b| b == b'\n').collect();
-    let variants: &[&[u8]] = &[
-        b"",
-        b"#",
-        b"x",
-        b"0",
-        b"7",
-        b"00000000000000000000000000001",
-        b"99999999999999999999",
-        b"12345678",
-        b"1234567x",
-        b"123456789012345678",
-        b"9999999999999999999",
-        b"# Func Hash:",
-        b"# Counter Values: 3",
-        b"18446744073709551616",
-        b"0x0000000000000001",
-        b"0x0000000000000001:5",
-        b":5",
-        b" 5",
-        b"5\r",
-        b"$1",
-        b":ir",
-        b"\xc3\xa9",
-    ];
-    for i in 0..lines.len() {
-        for v in variants {
-            let mut d: Vec<u8> = Vec::with_capacity(data.len() + 32);
-            for (k, l) in lines.iter().enumerate() {
-                if k > 0 {
-                    d.push(b'\n');
-                }
-                d.extend_from_slice(if k == i { v } else { l });
-            }
-            assert_text_like_read(&d, &format!("line {} as {:?}", i + 1, v), &cache);
-        }
     }
 }
 

@@ -11,12 +11,16 @@
 //! `llvm-profdata` does); the bucket array is checked to lead to every item, as compilers look
 //! names up through it. Counters are borrowed from the input.
 //!
-//! Two forms of the same reading: [`read`] builds IR records; [`scan`], for merges, builds
+//! One reading, two materialisations: the walk (`read_parts`, its records by
+//! `parse_records`, the one record grammar) hands each record to its caller as a borrowed
+//! `RecordView`; [`read`] builds IR records from the views; [`scan`], for merges, builds
 //! none: it describes the file by a [`CounterLayout`] of its own (where each record's counters
 //! and bitmap lie) and its value blocks in one [`FlatValues`], so that a record costs no
 //! allocation, and it takes the names' hashes from an [`IndexedNameCache`] shared by the
-//! merge's inputs (module `names`). Both walk the file with the same code and give the same
-//! errors and warnings.
+//! merge's inputs (module `names`). Both give the same errors and warnings. For a file whose
+//! names are those the cache checked last, module `one_pass` is a cache in front of the walk:
+//! it compares the items with the known names as it meets them and describes their records
+//! through the same `parse_records`.
 
 mod names;
 mod one_pass;
@@ -118,30 +122,11 @@ pub struct IndexedScan<'a> {
     pub warnings: Vec<Warning>,
 }
 
-/// Reads an indexed profile.
+/// Reads an indexed profile: the walk's record views, built into IR records.
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let mut records = Vec::new();
     let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
-        let values = if p.version >= 3 {
-            let v = value_prof_data::parse(&mut p.values)?;
-            (!v.is_empty()).then(|| Box::new(v))
-        } else {
-            None
-        };
-        records.push(FunctionRecord {
-            key: p.key,
-            counters: Counters::Raw64 {
-                bytes: &file[p.counters..p.counters + 8 * p.num_counters],
-                endian: Endian::Little,
-            },
-            bitmap: match p.bitmap {
-                Bitmap::Bytes(at, n) => Cow::Borrowed(&file[at..at + n]),
-                Bitmap::Words(at, n) => {
-                    Cow::Owned(file[at..at + 8 * n].chunks_exact(8).map(|w| w[0]).collect())
-                }
-            },
-            values,
-        });
+        records.push(p.build(file)?);
         Ok(true)
     })?;
     // The sink above never stops the walk, so the parts are always there; should that change,
@@ -171,43 +156,16 @@ pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<Index
     if let Some(s) = one_pass::scan_known(data, cache) {
         return Ok(Some(s));
     }
-    let mut records = Vec::new();
-    let mut values = FlatValues::default();
-    let parts = read_parts(data, cache, &mut |_, p| {
-        let bitmap = match p.bitmap {
-            Bitmap::Bytes(at, n) => (at, n),
-            Bitmap::Words(_, 0) => (0, 0),
-            Bitmap::Words(..) => return Ok(false),
-        };
-        let block = if p.version < 3 {
-            None
-        } else if p.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
-            // Most records have no value sites: their block is its 8-byte header alone
-            // (total size 8, no kinds), which `parse_flat` would accept and store as a
-            // block without sites, equivalent to none.
-            p.values.skip(8, "value profile block")?;
-            None
-        } else {
-            Some(value_prof_data::parse_flat(&mut p.values, &mut values)?)
-        };
-        records.push(LayoutRecord {
-            key: p.key,
-            counters: p.counters,
-            num_counters: p.num_counters,
-            bitmap: bitmap.0,
-            bitmap_len: bitmap.1,
-            values: block,
-        });
-        Ok(true)
-    })?;
+    let mut out = Described::default();
+    let parts = read_parts(data, cache, &mut |_, p| p.describe(&mut out))?;
     Ok(parts.map(|r| IndexedScan {
         layout: CounterLayout {
             kind: r.profile.kind,
             endian: Endian::Little,
-            records,
+            records: out.records,
         },
         profile: r.profile,
-        values,
+        values: out.values,
         version: r.version,
         warnings: r.warnings,
     }))
@@ -238,8 +196,10 @@ enum Bitmap {
     Words(usize, usize),
 }
 
-/// One record as the walk found it, for a sink of [`read_parts`].
-struct RecordParts<'a> {
+/// One record as the walk found it, borrowed from the file: what a sink of [`read_parts`]
+/// decides to materialise ([`RecordView::build`]: an IR record; [`RecordView::describe`]:
+/// its place, for a merge).
+pub(crate) struct RecordView<'a> {
     key: FunctionKey,
     version: u32,
     /// Absolute offset of the first 8-byte counter (any alignment).
@@ -248,6 +208,89 @@ struct RecordParts<'a> {
     bitmap: Bitmap,
     /// At the record's value block (version 3 and later); the sink must read it to its end.
     values: Cursor<'a>,
+}
+
+/// Records described where they lie, and their value blocks: what [`scan`] gives.
+#[derive(Debug, Default)]
+pub(crate) struct Described {
+    records: Vec<LayoutRecord>,
+    values: FlatValues,
+}
+
+impl Described {
+    /// Room for `records` records and value stores of the given [`FlatValues::lens`].
+    pub(crate) fn with_capacity(records: usize, values: [usize; 3]) -> Self {
+        Described {
+            records: Vec::with_capacity(records),
+            values: FlatValues::with_capacity(values),
+        }
+    }
+
+    /// The records and their value blocks.
+    pub(crate) fn into_parts(self) -> (Vec<LayoutRecord>, FlatValues) {
+        (self.records, self.values)
+    }
+}
+
+impl<'a> RecordView<'a> {
+    /// The record built (IR), its counters borrowed from `file`; reads the value block.
+    fn build(&mut self, file: &'a [u8]) -> Result<FunctionRecord<'a>> {
+        let values = if self.version >= 3 {
+            let v = value_prof_data::parse(&mut self.values)?;
+            (!v.is_empty()).then(|| Box::new(v))
+        } else {
+            None
+        };
+        Ok(FunctionRecord {
+            key: self.key,
+            counters: Counters::Raw64 {
+                bytes: &file[self.counters..self.counters + 8 * self.num_counters],
+                endian: Endian::Little,
+            },
+            bitmap: match self.bitmap {
+                Bitmap::Bytes(at, n) => Cow::Borrowed(&file[at..at + n]),
+                Bitmap::Words(at, n) => {
+                    Cow::Owned(file[at..at + 8 * n].chunks_exact(8).map(|w| w[0]).collect())
+                }
+            },
+            values,
+        })
+    }
+
+    /// Describes the record into `out` (where its counters and bitmap lie, its value block
+    /// flat); reads the value block. False (nothing added) for a bitmap stored in 8-byte
+    /// words (index versions 11 to 13), which a description cannot place.
+    #[inline]
+    fn describe(&mut self, out: &mut Described) -> Result<bool> {
+        let bitmap = match self.bitmap {
+            Bitmap::Bytes(at, n) => (at, n),
+            Bitmap::Words(_, 0) => (0, 0),
+            Bitmap::Words(..) => return Ok(false),
+        };
+        let block = if self.version < 3 {
+            None
+        } else if self.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
+            // Most records have no value sites: their block is its 8-byte header alone
+            // (total size 8, no kinds), which `parse_flat` would accept and store as a
+            // block without sites, equivalent to none.
+            self.values.skip(8, "value profile block")?;
+            None
+        } else {
+            Some(value_prof_data::parse_flat(
+                &mut self.values,
+                &mut out.values,
+            )?)
+        };
+        out.records.push(LayoutRecord {
+            key: self.key,
+            counters: self.counters,
+            num_counters: self.num_counters,
+            bitmap: bitmap.0,
+            bitmap_len: bitmap.1,
+            values: block,
+        });
+        Ok(true)
+    }
 }
 
 /// What [`read_parts`] gives besides the records: the profile without records.
@@ -260,7 +303,7 @@ struct Parts<'a> {
 /// What [`read_parts`] hands each record to: the whole file and the record; it reads the
 /// record's value block through `values` (leaving the cursor after it) and returns false to
 /// stop the walk.
-type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordParts<'a>) -> Result<bool> + 's;
+type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + 's;
 
 /// Reads everything of an indexed profile but its records, handing each record to `sink` in
 /// file order. The sink reads the record's value block through `values` and returns false to
@@ -380,120 +423,132 @@ fn read_sections(
     cache: &IndexedNameCache,
 ) -> Result<Sections> {
     // Binary IDs (v9+): the section is always read by LLVM.
-    let mut binary_ids = Vec::new();
-    if version >= 9 {
-        let off = h.binary_id_offset;
-        if off == 0 || off as usize > data.len() {
-            return Err(Error::malformed(
-                48,
-                "binary ID offset",
-                format!(
-                    "{off:#x} does not point into the file ({} bytes); LLVM readers reject this as a corrupt header",
-                    data.len()
-                ),
-            ));
-        }
-        let mut c = Cursor::new(&data[off as usize..], off, Endian::Little);
-        let size = c.u64("binary IDs: section size")?;
-        if size % 8 != 0 {
-            return Err(Error::malformed(
-                off,
-                "binary IDs: section size",
-                format!("{size} is not a multiple of 8"),
-            ));
-        }
-        let body = c.bytes(size, "binary IDs")?;
-        let mut bc = Cursor::new(body, off + 8, Endian::Little);
-        while !bc.is_empty() {
-            let at = bc.offset();
-            let len = bc.u64("binary ID length")?;
-            if len == 0 {
-                return Err(Error::malformed(at, "binary ID", "length is 0"));
-            }
-            binary_ids.push(bc.bytes(len, "binary ID bytes")?.to_vec());
-            let pad = pad8(len).min(bc.remaining() as u64);
-            bc.skip(pad, "binary ID padding")?;
-        }
-    }
-
-    // Vtable names (v12+).
-    let mut vtable_names = SymbolTable::new();
-    let mut vtable_names_read = false;
-    if version >= 12 && h.vtable_names_offset != 0 {
-        let off = h.vtable_names_offset;
-        let rest = data.get(off as usize..).ok_or_else(|| {
-            Error::malformed(
-                64,
-                "vtable names offset",
-                format!("{off:#x} is past the end of the file"),
-            )
-        })?;
-        let mut c = Cursor::new(rest, off, Endian::Little);
-        let len = c.u64("vtable names: blob length")?;
-        let blob_at = c.offset();
-        let blob = c.bytes(len, "vtable names blob")?;
-        crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
-            vtable_names.insert(n);
-        })?;
-        vtable_names_read = true;
-    }
-    let vtable_names = if vtable_names_read && !vtable_names.is_empty() {
-        Arc::new(vtable_names)
+    let binary_ids = if version >= 9 {
+        read_binary_ids(data, h.binary_id_offset)?
     } else {
-        cache.empty_table()
+        Vec::new()
     };
-
-    // Temporal traces (v10+, only when flagged).
-    let mut temporal = TemporalProfile::default();
-    if version >= 10 && kind.contains(ProfileKind::TEMPORAL) {
-        let off = h.temporal_offset;
-        let rest = data
-            .get(off as usize..)
-            .filter(|_| off != 0)
-            .ok_or_else(|| {
-                Error::malformed(
-                    56,
-                    "temporal traces offset",
-                    format!("{off:#x} does not point into the file"),
-                )
-            })?;
-        let mut c = Cursor::new(rest, off, Endian::Little);
-        let n = c.u64("temporal traces: number of traces")?;
-        temporal.stream_size = c.u64("temporal traces: stream size")?;
-        if n.saturating_mul(16) > c.remaining() as u64 {
-            return Err(c.truncated("temporal traces", n.saturating_mul(16)));
-        }
-        for _ in 0..n {
-            let weight = c.u64("temporal trace: weight")?;
-            let len = c.u64("temporal trace: number of functions")?;
-            if len.saturating_mul(8) > c.remaining() as u64 {
-                return Err(c.truncated("temporal trace: function hashes", len.saturating_mul(8)));
-            }
-            let mut functions = crate::sys::alloc::with_capacity(len as usize, "a temporal trace")?;
-            for _ in 0..len {
-                functions.push(c.u64("temporal trace: function hash")?);
-            }
-            temporal.traces.push(TemporalTrace { weight, functions });
-        }
-    } else if kind.contains(ProfileKind::TEMPORAL) {
+    let vtable_names = match h.vtable_names_offset {
+        off if version >= 12 && off != 0 => read_vtable_names(data, off)?,
+        _ => None,
+    };
+    let temporal = if version >= 10 && kind.contains(ProfileKind::TEMPORAL) {
+        read_temporal(data, h.temporal_offset)?
+    } else {
         kind.remove(ProfileKind::TEMPORAL);
-    }
-
+        TemporalProfile::default()
+    };
     Ok(Sections {
         binary_ids,
-        vtable_names,
+        vtable_names: vtable_names.unwrap_or_else(|| cache.empty_table()),
         temporal,
     })
 }
 
+/// The binary IDs of the section at `off` (index version 9 and later).
+fn read_binary_ids(data: &[u8], off: u64) -> Result<Vec<Vec<u8>>> {
+    if off == 0 || off as usize > data.len() {
+        return Err(Error::malformed(
+            48,
+            "binary ID offset",
+            format!(
+                "{off:#x} does not point into the file ({} bytes); LLVM readers reject this as a corrupt header",
+                data.len()
+            ),
+        ));
+    }
+    let mut c = Cursor::new(&data[off as usize..], off, Endian::Little);
+    let size = c.u64("binary IDs: section size")?;
+    if size % 8 != 0 {
+        return Err(Error::malformed(
+            off,
+            "binary IDs: section size",
+            format!("{size} is not a multiple of 8"),
+        ));
+    }
+    let body = c.bytes(size, "binary IDs")?;
+    let mut bc = Cursor::new(body, off + 8, Endian::Little);
+    let mut binary_ids = Vec::new();
+    while !bc.is_empty() {
+        let at = bc.offset();
+        let len = bc.u64("binary ID length")?;
+        if len == 0 {
+            return Err(Error::malformed(at, "binary ID", "length is 0"));
+        }
+        binary_ids.push(bc.bytes(len, "binary ID bytes")?.to_vec());
+        let pad = pad8(len).min(bc.remaining() as u64);
+        bc.skip(pad, "binary ID padding")?;
+    }
+    Ok(binary_ids)
+}
+
+/// The vtable names of the section at `off` (index version 12 and later); `None` if there
+/// are none.
+fn read_vtable_names(data: &[u8], off: u64) -> Result<Option<Arc<SymbolTable>>> {
+    let rest = data.get(off as usize..).ok_or_else(|| {
+        Error::malformed(
+            64,
+            "vtable names offset",
+            format!("{off:#x} is past the end of the file"),
+        )
+    })?;
+    let mut c = Cursor::new(rest, off, Endian::Little);
+    let len = c.u64("vtable names: blob length")?;
+    let blob_at = c.offset();
+    let blob = c.bytes(len, "vtable names blob")?;
+    let mut vtable_names = SymbolTable::new();
+    crate::codec::names_blob::for_each_name(blob, blob_at, |n| {
+        vtable_names.insert(n);
+    })?;
+    Ok((!vtable_names.is_empty()).then(|| Arc::new(vtable_names)))
+}
+
+/// The temporal traces of the section at `off` (index version 10 and later, temporal
+/// profiles only).
+fn read_temporal(data: &[u8], off: u64) -> Result<TemporalProfile> {
+    let rest = data
+        .get(off as usize..)
+        .filter(|_| off != 0)
+        .ok_or_else(|| {
+            Error::malformed(
+                56,
+                "temporal traces offset",
+                format!("{off:#x} does not point into the file"),
+            )
+        })?;
+    let mut c = Cursor::new(rest, off, Endian::Little);
+    let mut temporal = TemporalProfile::default();
+    let n = c.u64("temporal traces: number of traces")?;
+    temporal.stream_size = c.u64("temporal traces: stream size")?;
+    if n.saturating_mul(16) > c.remaining() as u64 {
+        return Err(c.truncated("temporal traces", n.saturating_mul(16)));
+    }
+    for _ in 0..n {
+        let weight = c.u64("temporal trace: weight")?;
+        let len = c.u64("temporal trace: number of functions")?;
+        if len.saturating_mul(8) > c.remaining() as u64 {
+            return Err(c.truncated("temporal trace: function hashes", len.saturating_mul(8)));
+        }
+        let mut functions = crate::sys::alloc::with_capacity(len as usize, "a temporal trace")?;
+        for _ in 0..len {
+            functions.push(c.u64("temporal trace: function hash")?);
+        }
+        temporal.traces.push(TemporalTrace { weight, functions });
+    }
+    Ok(temporal)
+}
+
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
-fn parse_records<'a>(
+fn parse_records<'a, S>(
     file: &'a [u8],
     version: u32,
     (at, len): (u64, u64),
     name: u64,
-    sink: &mut Sink<'_, 'a>,
-) -> Result<bool> {
+    sink: &mut S,
+) -> Result<bool>
+where
+    S: FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + ?Sized,
+{
     if len % 8 != 0 {
         return Err(Error::malformed(
             at,
@@ -540,7 +595,7 @@ fn parse_records<'a>(
                 c.skip(nb * 8, "record: bitmap bytes")?;
             }
         }
-        let mut parts = RecordParts {
+        let mut parts = RecordView {
             key: FunctionKey { name, cfg },
             version,
             counters,

@@ -6,7 +6,9 @@
 //! the same names in the same table order, a consistent bucket array, no warnings) this
 //! module does all of it in one walk over the file, with no list of items: each item is
 //! checked against the known table as it is met, its bucket against the bucket array, and
-//! its records are described as they are reached.
+//! its records are described as they are reached, by the reader's one record grammar
+//! ([`super::parse_records`] and [`super::RecordView::describe`]): this module is a cache of
+//! checked names in front of that reader, not a second reader.
 //!
 //! It only ever accepts a file that the staged reading accepts without a warning, and then
 //! gives the same description. At anything else (a name that differs, a table the staged
@@ -18,12 +20,12 @@ use std::sync::Arc;
 
 use super::names::KnownNames;
 use super::{
-    EMPTY_VALUE_BLOCK, IndexedNameCache, IndexedScan, parse_header, parse_summary, read_sections,
+    Described, IndexedNameCache, IndexedScan, parse_header, parse_records, parse_summary,
+    read_sections,
 };
-use crate::bytes::{Cursor, Endian, pad8};
+use crate::bytes::{Cursor, Endian};
 use crate::codec::chained_hash::reader::Table;
-use crate::codec::value_prof_data::{self, FlatValues};
-use crate::ir::{CounterLayout, FunctionKey, LayoutRecord, ProfileKind, TableLayout};
+use crate::ir::{CounterLayout, ProfileKind, TableLayout};
 
 /// Describes `data` for a merge in one pass if its hash table holds exactly the names of the
 /// table `cache` saw last (see the module documentation); `None` to read it the staged way.
@@ -57,18 +59,16 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
         return None;
     }
     let [nrec, blocks, sites, nvalues] = cache.sizes();
-    let mut records = Vec::with_capacity(nrec.max(known.hashes.len()));
-    let mut values = FlatValues::with_capacity([blocks, sites, nvalues]);
-    walk_known(
+    let mut out = Described::with_capacity(nrec.max(known.hashes.len()), [blocks, sites, nvalues]);
+    let walk = Walk {
         data,
-        payload,
-        &table,
-        &known,
+        table: &table,
+        known: &known,
         version,
-        &mut records,
-        &mut values,
-    )?;
+    };
+    walk.items(payload, &mut out)?;
     let sections = read_sections(data, &h, version, &mut kind, cache).ok()?;
+    let (records, values) = out.into_parts();
     let [blocks, sites, nvalues] = values.lens();
     cache.set_sizes([records.len(), blocks, sites, nvalues]);
     Some(IndexedScan {
@@ -110,140 +110,88 @@ fn le_word<const N: usize>(head: &[u8; N], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// Walks the `table.num_entries` items from `payload`: each bucket is a u16 item count and
-/// its items. Checks what the staged reading checks (every item's stored hash and name are
-/// the known table's, in order; every bucket is where the bucket array entry of its items'
-/// hash points, and the array has no other entry) and describes each item's records into
-/// `records` and `values`. `None` at the first difference.
-#[allow(clippy::too_many_arguments)]
-fn walk_known(
-    data: &[u8],
-    payload: usize,
-    table: &Table,
-    known: &KnownNames,
+/// What the one pass walks: the file, its table, the known names it must hold, the index
+/// version.
+#[derive(Clone, Copy)]
+struct Walk<'w> {
+    data: &'w [u8],
+    table: &'w Table,
+    known: &'w KnownNames,
     version: u32,
-    records: &mut Vec<LayoutRecord>,
-    values: &mut FlatValues,
-) -> Option<()> {
-    let mask = table.num_buckets - 1;
-    let n = known.hashes.len();
-    let end = data.len();
-    let mut pos = payload;
-    let mut i = 0usize;
-    let mut buckets = 0u64;
-    while i < n {
-        let start = pos;
-        let count = usize::from(Endian::Little.u16_at(data, pos)?);
-        pos += 2;
-        if count == 0 || count > n - i {
-            return None;
-        }
-        buckets += 1;
-        let bucket = word(data, pos, end)? & mask;
-        if table.bucket(data, bucket) != Some(start as u64) {
-            return None;
-        }
-        for _ in 0..count {
-            // The item's header: stored hash, key length, data length.
-            let head = data.get(pos..)?.first_chunk::<24>()?;
-            let hash = le_word(head, 0);
-            let klen = usize::try_from(le_word(head, 8)).ok()?;
-            let dlen = usize::try_from(le_word(head, 16)).ok()?;
-            let key_at = pos + 24;
-            let data_at = key_at.checked_add(klen)?;
-            let data_end = data_at.checked_add(dlen)?;
-            if data_end > end
-                || dlen % 8 != 0
-                || hash & mask != bucket
-                || known.hashes.get(i) != Some(&hash)
-                || known.name(i) != data.get(key_at..data_at)
-            {
-                return None;
-            }
-            records_of(data, data_at, data_end, hash, version, records, values)?;
-            pos = data_end;
-            i += 1;
-        }
-    }
-    // `Table::parse` checked that the bucket array lies in the file; counted a word at a
-    // time over the array's bytes, which the compiler turns into vector compares.
-    let at = usize::try_from(table.buckets_at).ok()?;
-    let array =
-        data.get(at..at.checked_add(usize::try_from(table.num_buckets).ok()?.checked_mul(8)?)?)?;
-    let used = array
-        .as_chunks::<8>()
-        .0
-        .iter()
-        .filter(|w| u64::from_ne_bytes(**w) != 0)
-        .count() as u64;
-    (used == buckets).then_some(())
 }
 
-/// Describes the records of one key's data (`data[at..end]`, version 3 or later) as the
-/// staged reading does; `None` if anything is malformed or a bitmap is stored in words.
-#[allow(clippy::too_many_arguments)]
-fn records_of(
-    data: &[u8],
-    at: usize,
-    end: usize,
-    name: u64,
-    version: u32,
-    records: &mut Vec<LayoutRecord>,
-    values: &mut FlatValues,
-) -> Option<()> {
-    let mut pos = at;
-    // The records lie in `data[at..end]`: no read goes past `end`.
-    let data = data.get(..end)?;
-    while pos < end {
-        let head = data.get(pos..)?.first_chunk::<16>()?;
-        let cfg = le_word(head, 0);
-        let n = usize::try_from(le_word(head, 8)).ok()?;
-        pos += 16;
-        let counters = pos;
-        pos = pos.checked_add(n.checked_mul(8)?)?;
-        if pos > end {
-            return None;
-        }
-        let (mut bitmap, mut bitmap_len) = (0, 0);
-        if version >= 11 {
-            let nb = word(data, pos, end)?;
-            pos += 8;
-            if version < 14 {
-                // Bitmap bytes in 8-byte words: the staged reading handles those.
-                if nb != 0 {
+impl Walk<'_> {
+    /// Walks the `table.num_entries` items from `payload`: each bucket is a u16 item count and
+    /// its items. Checks what the staged reading checks (every item's stored hash and name are
+    /// the known table's, in order; every bucket is where the bucket array entry of its items'
+    /// hash points, and the array has no other entry) and describes each item's records into
+    /// `out` through the reader's own record walk ([`parse_records`]). `None` at the first
+    /// difference or error.
+    fn items(&self, payload: usize, out: &mut Described) -> Option<()> {
+        let Walk {
+            data,
+            table,
+            known,
+            version,
+        } = *self;
+        let mask = table.num_buckets - 1;
+        let n = known.hashes.len();
+        let end = data.len();
+        let mut pos = payload;
+        let mut i = 0usize;
+        let mut buckets = 0u64;
+        while i < n {
+            let start = pos;
+            let count = usize::from(Endian::Little.u16_at(data, pos)?);
+            pos += 2;
+            if count == 0 || count > n - i {
+                return None;
+            }
+            buckets += 1;
+            let bucket = word(data, pos, end)? & mask;
+            if table.bucket(data, bucket) != Some(start as u64) {
+                return None;
+            }
+            for _ in 0..count {
+                // The item's header: stored hash, key length, data length.
+                let head = data.get(pos..)?.first_chunk::<24>()?;
+                let hash = le_word(head, 0);
+                let klen = usize::try_from(le_word(head, 8)).ok()?;
+                let dlen = usize::try_from(le_word(head, 16)).ok()?;
+                let key_at = pos + 24;
+                let data_at = key_at.checked_add(klen)?;
+                let data_end = data_at.checked_add(dlen)?;
+                if data_end > end
+                    || dlen % 8 != 0
+                    || hash & mask != bucket
+                    || known.hashes.get(i) != Some(&hash)
+                    || known.name(i) != data.get(key_at..data_at)
+                {
                     return None;
                 }
-            } else {
-                bitmap = pos;
-                bitmap_len = usize::try_from(nb).ok()?;
-                pos = pos.checked_add(usize::try_from(nb.checked_add(pad8(nb))?).ok()?)?;
-                let nu = word(data, pos, end)?;
-                pos += 8;
-                pos = pos.checked_add(usize::try_from(nu.checked_add(pad8(nu))?).ok()?)?;
-                if pos > end {
+                let item = (data_at as u64, dlen as u64);
+                let described =
+                    parse_records(data, version, item, hash, &mut |_, r| r.describe(out));
+                if !matches!(described, Ok(true)) {
                     return None;
                 }
+                pos = data_end;
+                i += 1;
             }
         }
-        let block = if pos + 8 <= end && data.get(pos..pos + 8) == Some(&EMPTY_VALUE_BLOCK) {
-            pos += 8;
-            None
-        } else {
-            let mut c = Cursor::new(data.get(pos..end)?, pos as u64, Endian::Little);
-            let b = value_prof_data::parse_flat(&mut c, values).ok()?;
-            pos += c.position();
-            Some(b)
-        };
-        records.push(LayoutRecord {
-            key: FunctionKey { name, cfg },
-            counters,
-            num_counters: n,
-            bitmap,
-            bitmap_len,
-            values: block,
-        });
+        // `Table::parse` checked that the bucket array lies in the file; counted a word at a
+        // time over the array's bytes, which the compiler turns into vector compares.
+        let at = usize::try_from(table.buckets_at).ok()?;
+        let array = data
+            .get(at..at.checked_add(usize::try_from(table.num_buckets).ok()?.checked_mul(8)?)?)?;
+        let used = array
+            .as_chunks::<8>()
+            .0
+            .iter()
+            .filter(|w| u64::from_ne_bytes(**w) != 0)
+            .count() as u64;
+        (used == buckets).then_some(())
     }
-    Some(())
 }
 
 #[cfg(test)]
