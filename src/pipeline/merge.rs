@@ -213,33 +213,6 @@ fn sources(r: &MergeRequest) -> Sources {
     }
 }
 
-/// The format of a file from its first bytes, or `None` if it cannot be read or is not a
-/// regular file (sniffing a pipe would consume what the real reader needs).
-fn sniff_file(p: &Path) -> Option<FormatKind> {
-    if !std::fs::metadata(p).ok()?.is_file() {
-        return None;
-    }
-    // Without waiting, should a FIFO have taken the file's place since.
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let mut f = options.open(p).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut head = [0u8; 512];
-    let mut n = 0;
-    while n < head.len() {
-        match std::io::Read::read(&mut f, head.get_mut(n..)?) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(_) => return None,
-        }
-    }
-    Some(FormatKind::sniff(head.get(..n)?))
-}
-
 /// The first option of `r` that applies to GraalVM profiles only, if any is set.
 fn iprof_only_option(r: &MergeRequest) -> Option<&'static str> {
     if r.max_context_depth.is_some() {
@@ -352,7 +325,7 @@ fn route(
                     // merge it would have been part of.
                     Some(FormatKind::Iprof)
                 } else {
-                    sniff_file(&i.path)
+                    FormatKind::sniff_path(&i.path)
                 }
             })
             .collect()
@@ -552,12 +525,10 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         merge: MergeOptions {
             failure_mode: r.failure_mode,
             threads: r.threads,
-            window: 0,
             weight_all_values: r.weight_all_values,
             temporal_reservoir_size: r.temporal_reservoir_size,
             temporal_max_trace_length: r.temporal_max_trace_length,
             remapping,
-            raw_layouts: true,
         },
         profdata: ProfdataOptions {
             version,
@@ -757,7 +728,7 @@ fn llvm_normalise_inputs(
     mode: NormalizeMode,
     _opts: &MergeOptions,
 ) -> Result<(Vec<InputSpec>, Vec<Message>)> {
-    let cache = crate::frontends::profraw::NameCache::new();
+    let cache = crate::frontends::NameCache::new();
     let mut totals = Vec::with_capacity(inputs.len());
     for i in inputs {
         let t = i.open().ok().and_then(|f| {
