@@ -1,5 +1,5 @@
-//! Raw profiles of a binary already seen: recognised by comparing bytes, read without
-//! building records.
+//! The cache in front of the raw reader: raw profiles of a binary already seen, recognised
+//! by comparing bytes and handed on without building records.
 //!
 //! Every run of one instrumented binary writes the same header (but for `NamesDelta`, an
 //! address, and `BitmapDelta` when the binary has no MC/DC bitmap: then it is the distance from
@@ -7,12 +7,14 @@
 //! position-independent executable), the same binary IDs, the same data records (but for `FunctionPointer` and
 //! `Values`, addresses that move with the load address of a position-independent executable)
 //! and the same names section. Only the counters, bitmap bytes and value data differ. A
-//! [`RawLayout`] is learned from one file that the full reader ([`super::read`]) accepted
-//! without a warning; later files of the same binary are checked against it byte for byte
+//! [`RawLayout`] is learned from one file that the reader ([`super::read`]) accepted
+//! without a warning, from the records the reader's parser located in it; later files of the same binary are checked against it byte for byte
 //! ([`RawLayout::scan`]) and their counters are then used where they lie, at offsets known in
 //! advance, with no per-record decoding, name lookup or allocation. A file that differs in
-//! any way the layout does not allow for is left to the full reader, which then reports
-//! whatever is wrong with it exactly as for any file.
+//! any way the layout does not allow for is left to the reader, which then reports
+//! whatever is wrong with it exactly as for any file. The value blocks are parsed by the
+//! codec the reader uses, their targets translated by the reader's address maps, and
+//! counters tested by the reader's plausibility test: nothing is decoded a second way.
 //!
 //! What a scan accepts is exactly what the full reader would read into the same records
 //! without a warning: same kind, same keys in the same order, counters and bitmaps at the same
@@ -22,14 +24,14 @@
 
 use std::sync::Arc;
 
+use super::build::{FunctionAddrs, VTableAddrs, first_implausible};
 use super::header::{Field, HeaderVariant};
 use super::records::PointerMode;
-use super::{Located, MAX_PLAUSIBLE_COUNTER, RecordSink, magic_at, parse_profile_with};
+use super::{Located, RecordSink, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::codec::value_prof_data::{self, FlatValues};
 pub use crate::ir::LayoutRecord;
-use crate::ir::symbols::HashKeyed;
-use crate::ir::{CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
+use crate::ir::{CounterBytes, CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
 
 /// The invariant part of the raw profiles of one binary (see the module docs).
 #[derive(Debug)]
@@ -58,8 +60,8 @@ pub struct RawLayout {
     /// Records with a value block, in file order.
     value_records: usize,
     /// FunctionPointer of the learned file → name hash of the first record (in file order)
-    /// at that address, keyed by [`address_key`], as the full reader finds it.
-    fn_addrs: HashKeyed<u64>,
+    /// at that address, as the reader finds it.
+    fn_addrs: FunctionAddrs,
     /// The counters of all records form one contiguous, gap-free range.
     counter_range: Option<(usize, usize)>,
 }
@@ -158,12 +160,7 @@ impl RawLayout {
         let data_start = usize::try_from(p.sections.data).ok()?;
         let data_end = data_start.checked_add(record_size.checked_mul(records.len())?)?;
         let names_start = usize::try_from(p.sections.names).ok()?;
-        let mut by_addr: HashKeyed<u64> = HashKeyed::default();
-        by_addr.reserve(fn_addrs.len());
-        for (a, h) in fn_addrs {
-            by_addr.entry(address_key(a)).or_insert(h);
-        }
-        let fn_addrs = by_addr;
+        let fn_addrs = FunctionAddrs::from_pairs(fn_addrs.iter().copied(), fn_addrs.len());
         let mut spans: Vec<(usize, usize)> = records
             .iter()
             .map(|r| (r.counters, r.counters + 8 * r.num_counters))
@@ -298,17 +295,17 @@ impl RawLayout {
         if data.get(pos..)?.iter().any(|&b| b != 0) {
             return None;
         }
+        // No vtable records in a layout: every vtable address is unknown.
+        let vtables = VTableAddrs::default();
         for block in 0..values.len() as u32 {
             values.for_each_site_mut(block, ValueKind::IndirectCall, |site| {
                 for vc in site.iter_mut() {
-                    let addr = vc.value.wrapping_sub(fp_delta);
-                    vc.value = self.fn_addrs.get(&address_key(addr)).copied().unwrap_or(0);
+                    vc.value = self.fn_addrs.function_at(vc.value.wrapping_sub(fp_delta));
                 }
             });
-            // No vtable records in a layout: every vtable address is unknown.
             values.for_each_site_mut(block, ValueKind::VTable, |site| {
                 for vc in site.iter_mut() {
-                    vc.value = 0;
+                    vc.value = vtables.vtable_at(vc.value);
                 }
             });
         }
@@ -322,30 +319,16 @@ impl RawLayout {
         }
     }
 
-    /// True if no record's counter exceeds [`MAX_PLAUSIBLE_COUNTER`] (the full reader would
-    /// flag the input).
+    /// True if no record's counter exceeds [`super::MAX_PLAUSIBLE_COUNTER`] (the reader
+    /// would flag the input).
     fn counters_plausible(&self, data: &[u8]) -> bool {
-        let mut check = |bytes: &[u8]| -> bool {
-            // An OR of all counters is below 2^56 when every counter is; only then is it
-            // worth looking at the counters one by one.
-            let mut or = 0u64;
-            for c in bytes.chunks_exact(8) {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(c);
-                or |= self.endian.u64(a);
-            }
-            or <= MAX_PLAUSIBLE_COUNTER
-                || bytes.chunks_exact(8).all(|c| {
-                    let mut a = [0u8; 8];
-                    a.copy_from_slice(c);
-                    self.endian.u64(a) <= MAX_PLAUSIBLE_COUNTER
-                })
-        };
+        let check =
+            |bytes: &[u8]| first_implausible(CounterBytes::new(bytes, self.endian)).is_none();
         match self.counter_range {
-            Some((a, b)) => data.get(a..b).is_some_and(&mut check),
+            Some((a, b)) => data.get(a..b).is_some_and(check),
             None => self.shape.records.iter().all(|r| {
                 data.get(r.counters..r.counters + 8 * r.num_counters)
-                    .is_some_and(&mut check)
+                    .is_some_and(check)
             }),
         }
     }
