@@ -581,24 +581,11 @@ fn merge_llvm(
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
-    // llvm-profdata skips empty inputs (a process killed before it wrote its profile leaves
-    // one) without a word; the drop-in does the same, and says so.
-    let mut empty = 0;
-    if r.llvm_profdata {
-        let dropped = super::inputs::drop_non_regular(&mut inputs);
-        messages.extend(dropped.into_iter().map(Message::Warning));
-        inputs.retain(|i| {
-            let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
-            if is_empty {
-                empty += 1;
-                messages.push(Message::Skipped(
-                    i.path.clone(),
-                    Error::at(0, ErrorKind::Empty).with_path(&i.path),
-                ));
-            }
-            !is_empty
-        });
-    }
+    let empty = if r.llvm_profdata {
+        drop_empty_inputs(&mut inputs, &mut messages)
+    } else {
+        0
+    };
     if inputs.is_empty() && converted.is_none() && empty == 0 {
         return Err(request_error("no input files"));
     }
@@ -666,6 +653,56 @@ fn merge_llvm(
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
         messages.push(Message::Filtered { removed, total });
     }
+    let writer_warnings = write_llvm(&plan, &merged)?;
+    messages.extend(
+        writer_warnings
+            .into_iter()
+            .map(|m| Message::Warning(Warning::new(m))),
+    );
+    let records = merged.profile.records.len();
+    if r.exit_after {
+        std::mem::forget(merged.profile);
+    }
+    Ok(MergeOutcome {
+        output: plan.output.clone(),
+        written: match plan.format {
+            OutputFormat::Profdata => Written::Profdata {
+                version: plan.profdata.version,
+            },
+            _ => Written::Proftext,
+        },
+        records,
+        inputs_merged: merged.inputs_merged,
+        inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
+        messages,
+    })
+}
+
+/// The drop-in's handling of what llvm-profdata skips: inputs that are not regular files
+/// (with a warning each) and empty inputs (a process killed before it wrote its profile
+/// leaves one; llvm-profdata skips them without a word, the drop-in says so). Returns the
+/// number of empty inputs dropped.
+fn drop_empty_inputs(inputs: &mut Vec<InputSpec>, messages: &mut Vec<Message>) -> usize {
+    let dropped = super::inputs::drop_non_regular(inputs);
+    messages.extend(dropped.into_iter().map(Message::Warning));
+    let mut empty = 0;
+    inputs.retain(|i| {
+        let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
+        if is_empty {
+            empty += 1;
+            messages.push(Message::Skipped(
+                i.path.clone(),
+                Error::at(0, ErrorKind::Empty).with_path(&i.path),
+            ));
+        }
+        !is_empty
+    });
+    empty
+}
+
+/// Writes the merged profile as the plan says (indexed, streamed to a file; or text);
+/// returns the writer's warnings.
+fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<String>> {
     let dest = Destination::of(&plan.output);
     let writer_warnings = match plan.format {
         OutputFormat::Profdata => {
@@ -696,28 +733,7 @@ fn merge_llvm(
             Vec::new()
         }
     };
-    messages.extend(
-        writer_warnings
-            .into_iter()
-            .map(|m| Message::Warning(Warning::new(m))),
-    );
-    let records = merged.profile.records.len();
-    if r.exit_after {
-        std::mem::forget(merged.profile);
-    }
-    Ok(MergeOutcome {
-        output: plan.output.clone(),
-        written: match plan.format {
-            OutputFormat::Profdata => Written::Profdata {
-                version: plan.profdata.version,
-            },
-            _ => Written::Proftext,
-        },
-        records,
-        inputs_merged: merged.inputs_merged,
-        inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
-        messages,
-    })
+    Ok(writer_warnings)
 }
 
 /// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
