@@ -265,7 +265,7 @@ impl MergeReader {
     }
 
     /// Takes the layouts learned while a window's files of several profiles were folded
-    /// ([`MergeReader::fold_parts`]'s `learned`), registered already.
+    /// (the `learned` of [`MergeReader::learn_part`]), registered already.
     pub fn adopt(&mut self, learned: &mut Vec<Known>) {
         self.layouts.append(learned);
     }
