@@ -481,12 +481,14 @@ pub fn raw_fast_path(data: &[u8]) {
                     _ => FailureMode::Warn,
                 },
                 threads: 1,
-                // One input per window: the first teaches the layout, the next use it.
-                window: 1,
-                raw_layouts: fast,
                 ..MergeOptions::default()
             };
-            let m = pgo_merge::pipeline::merge_files(&inputs, &opts, None)
+            // One input per window: the first teaches the layout, the next use it.
+            let read = pgo_merge::pipeline::ReadOptions {
+                window: 1,
+                raw_layouts: fast,
+            };
+            let m = pgo_merge::pipeline::merge_files_with(&inputs, &opts, &read, None)
                 .map_err(|e| e.to_string())?;
             let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
             msgs.extend(

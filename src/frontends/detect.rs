@@ -40,6 +40,33 @@ pub enum FormatKind {
 }
 
 impl FormatKind {
+    /// The format of a file from its first bytes, or `None` if it cannot be read or is not a
+    /// regular file (sniffing a pipe would consume what the real reader needs).
+    pub fn sniff_path(p: &std::path::Path) -> Option<FormatKind> {
+        if !std::fs::metadata(p).ok()?.is_file() {
+            return None;
+        }
+        // Without waiting, should a FIFO have taken the file's place since.
+        let mut options = std::fs::OpenOptions::new();
+        options.read(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+        let mut f = options.open(p).ok()?;
+        if !f.metadata().ok()?.is_file() {
+            return None;
+        }
+        let mut head = [0u8; 512];
+        let mut n = 0;
+        while n < head.len() {
+            match std::io::Read::read(&mut f, head.get_mut(n..)?) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(_) => return None,
+            }
+        }
+        Some(Self::sniff(head.get(..n)?))
+    }
+
     /// Detects the format of `data` from its first bytes.
     pub fn sniff(data: &[u8]) -> FormatKind {
         if data.is_empty() {

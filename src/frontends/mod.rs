@@ -12,6 +12,7 @@ pub mod fault_guard;
 mod input;
 pub mod iprof;
 pub mod jitdump;
+pub mod merge_input;
 pub mod perf_script;
 pub mod perfmap;
 pub mod profdata;
@@ -23,6 +24,9 @@ use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::Profile;
 pub use detect::FormatKind;
 pub use input::{DEFAULT_STREAM_LIMIT, InputFile, STREAM_LIMIT_ENV, file_type_name, stream_limit};
+pub use merge_input::{MergeInput, MergeReader};
+/// The cache of decoded raw-profile names sections that [`read`] takes.
+pub use profraw::NameCache;
 
 /// What a front-end produced from one input.
 #[derive(Debug)]
@@ -43,6 +47,13 @@ pub struct ReadOutput<'a> {
 }
 
 impl<'a> ReadOutput<'a> {
+    /// The implausibly large counter, if any, as (file offset, value).
+    pub fn suspicious(&self) -> Option<(u64, u64)> {
+        self.suspicious_counter
+            .as_ref()
+            .map(|s| (s.offset, s.value))
+    }
+
     /// Wraps a profile built in memory.
     pub fn from_profile(profile: Profile<'a>) -> Self {
         ReadOutput {

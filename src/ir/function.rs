@@ -4,11 +4,121 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use super::value::ValueProfile;
+use super::weight::Weight;
 
 use crate::bytes::Endian;
 
 /// Bit 60 of a structural hash marks a context-sensitive (CS-IRPGO) record.
 pub const CS_HASH_FLAG: u64 = 1 << 60;
+
+/// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.
+pub const MAX_COUNT: u64 = u64::MAX - 2;
+/// First counter value LLVM uses to mark a pseudo-hot function.
+pub const PSEUDO_HOT: u64 = u64::MAX;
+/// First counter value LLVM uses to mark a pseudo-warm function.
+pub const PSEUDO_WARM: u64 = u64::MAX - 1;
+
+/// 8-byte counters as they lie in an input, possibly unaligned, with the input's byte order
+/// kept private: a pass reads them as values ([`CounterBytes::get`], [`CounterBytes::iter`])
+/// or adds them to counts in memory ([`CounterBytes::add_to`]) without knowing the order.
+///
+/// Invariant: `bytes.len()` is a multiple of 8 (a shorter tail is never read).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CounterBytes<'a> {
+    bytes: &'a [u8],
+    endian: Endian,
+}
+
+impl<'a> CounterBytes<'a> {
+    /// The counters in `bytes` (8 bytes each, in `endian` order; bytes after the last whole
+    /// counter are not counters).
+    #[inline]
+    pub fn new(bytes: &'a [u8], endian: Endian) -> Self {
+        let whole = bytes.len() - bytes.len() % 8;
+        CounterBytes {
+            bytes: &bytes[..whole],
+            endian,
+        }
+    }
+
+    /// The bytes, in the input's order.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// Number of counters.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len() / 8
+    }
+
+    /// True if there is no counter.
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// Counter `i`, if it exists.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<u64> {
+        self.endian.u64_at(self.bytes, i.checked_mul(8)?)
+    }
+
+    /// The first counter, if any.
+    #[inline]
+    pub fn first(&self) -> Option<u64> {
+        self.bytes.first_chunk::<8>().map(|b| self.endian.u64(*b))
+    }
+
+    /// The counts, in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = u64> + use<'a> {
+        let endian = self.endian;
+        self.bytes
+            .as_chunks::<8>()
+            .0
+            .iter()
+            .map(move |b| endian.u64(*b))
+    }
+
+    /// True if every counter is zero.
+    pub fn all_zero(&self) -> bool {
+        self.bytes.iter().all(|&b| b == 0)
+    }
+
+    /// `dst[i] = min(dst[i] + weight × self[i], MAX_COUNT)` for the counters both have;
+    /// returns true if any sum saturated (overflowed or exceeded [`MAX_COUNT`]).
+    #[inline]
+    pub fn add_to(&self, dst: &mut [u64], weight: Weight) -> bool {
+        if weight.is_one() {
+            return match self.endian {
+                Endian::Little => add_raw(dst, self.bytes, u64::from_le_bytes),
+                Endian::Big => add_raw(dst, self.bytes, u64::from_be_bytes),
+            };
+        }
+        let mut overflow = false;
+        for (d, s) in dst.iter_mut().zip(self.iter()) {
+            let (v, o) = weight.scale_add(s, *d);
+            overflow |= o | (v > MAX_COUNT);
+            *d = v.min(MAX_COUNT);
+        }
+        overflow
+    }
+}
+
+/// `dst[i] = min(dst[i] + src[i], MAX_COUNT)` for 8-byte counters in `bytes`, decoded by
+/// `decode`; returns true on saturation. Kept branch-free for the compiler: this loop is where
+/// most bytes of a merge go.
+#[inline(always)]
+fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
+    let (src, _) = bytes.as_chunks::<8>();
+    let mut sat = false;
+    for (d, s) in dst.iter_mut().zip(src) {
+        let (v, o) = d.overflowing_add(decode(*s));
+        let over = o | (v > MAX_COUNT);
+        sat |= over;
+        *d = if over { MAX_COUNT } else { v };
+    }
+    sat
+}
 
 /// Identity of a function record: LLVM keys records by the MD5 of the PGO name and the
 /// structural (CFG) hash of the body. Two bodies with one name are two records.
@@ -54,6 +164,15 @@ pub enum Counters<'a> {
     },
     /// Single-byte coverage counters: `0x00` means covered (count 1), anything else 0.
     Coverage(&'a [u8]),
+}
+
+impl<'a> From<CounterBytes<'a>> for Counters<'a> {
+    fn from(c: CounterBytes<'a>) -> Self {
+        Counters::Raw64 {
+            bytes: c.bytes,
+            endian: c.endian,
+        }
+    }
 }
 
 impl Default for Counters<'_> {
@@ -109,6 +228,15 @@ impl<'a> Counters<'a> {
     /// True if there are no counters.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// The counters of [`Counters::Raw64`] as values; None for the other variants.
+    #[inline]
+    pub fn raw(&self) -> Option<CounterBytes<'a>> {
+        match self {
+            Counters::Raw64 { bytes, endian } => Some(CounterBytes::new(bytes, *endian)),
+            _ => None,
+        }
     }
 
     /// Counter `i`, if it exists.

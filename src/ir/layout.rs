@@ -7,7 +7,7 @@
 //! never looks at how the front-end recognised the file.
 
 use crate::bytes::Endian;
-use crate::ir::{FunctionKey, ProfileKind};
+use crate::ir::{CounterBytes, FunctionKey, ProfileKind};
 
 /// Where one data record's payload lies in every file of a layout.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,4 +39,20 @@ pub struct CounterLayout {
     pub endian: Endian,
     /// The records, in file order.
     pub records: Vec<LayoutRecord>,
+}
+
+impl CounterLayout {
+    /// The counters of record `r` in `bytes`, a file of this layout, as values (None if they
+    /// do not lie inside `bytes`, which the invariant rules out for an accepted file).
+    #[inline]
+    pub fn counters<'b>(&self, bytes: &'b [u8], r: &LayoutRecord) -> Option<CounterBytes<'b>> {
+        let end = r.counters.checked_add(r.num_counters.checked_mul(8)?)?;
+        Some(CounterBytes::new(bytes.get(r.counters..end)?, self.endian))
+    }
+
+    /// The MC/DC bitmap bytes of record `r` in `bytes`, a file of this layout.
+    #[inline]
+    pub fn bitmap<'b>(&self, bytes: &'b [u8], r: &LayoutRecord) -> Option<&'b [u8]> {
+        bytes.get(r.bitmap..r.bitmap.checked_add(r.bitmap_len)?)
+    }
 }

@@ -27,7 +27,7 @@ pub mod value;
 // Input weights (exact positive ratios), applied by every merge.
 pub mod weight;
 
-pub use function::{CS_HASH_FLAG, Counters, FunctionKey, FunctionRecord};
+pub use function::{CS_HASH_FLAG, CounterBytes, Counters, FunctionKey, FunctionRecord};
 pub use kind::ProfileKind;
 pub use layout::{CounterLayout, LayoutRecord};
 pub use profile::{Profile, Provenance, TableLayout, TemporalProfile, TemporalTrace};

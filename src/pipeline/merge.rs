@@ -213,33 +213,6 @@ fn sources(r: &MergeRequest) -> Sources {
     }
 }
 
-/// The format of a file from its first bytes, or `None` if it cannot be read or is not a
-/// regular file (sniffing a pipe would consume what the real reader needs).
-fn sniff_file(p: &Path) -> Option<FormatKind> {
-    if !std::fs::metadata(p).ok()?.is_file() {
-        return None;
-    }
-    // Without waiting, should a FIFO have taken the file's place since.
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
-    let mut f = options.open(p).ok()?;
-    if !f.metadata().ok()?.is_file() {
-        return None;
-    }
-    let mut head = [0u8; 512];
-    let mut n = 0;
-    while n < head.len() {
-        match std::io::Read::read(&mut f, head.get_mut(n..)?) {
-            Ok(0) => break,
-            Ok(k) => n += k,
-            Err(_) => return None,
-        }
-    }
-    Some(FormatKind::sniff(head.get(..n)?))
-}
-
 /// The first option of `r` that applies to GraalVM profiles only, if any is set.
 fn iprof_only_option(r: &MergeRequest) -> Option<&'static str> {
     if r.max_context_depth.is_some() {
@@ -352,7 +325,7 @@ fn route(
                     // merge it would have been part of.
                     Some(FormatKind::Iprof)
                 } else {
-                    sniff_file(&i.path)
+                    FormatKind::sniff_path(&i.path)
                 }
             })
             .collect()
@@ -552,12 +525,10 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         merge: MergeOptions {
             failure_mode: r.failure_mode,
             threads: r.threads,
-            window: 0,
             weight_all_values: r.weight_all_values,
             temporal_reservoir_size: r.temporal_reservoir_size,
             temporal_max_trace_length: r.temporal_max_trace_length,
             remapping,
-            raw_layouts: true,
         },
         profdata: ProfdataOptions {
             version,
@@ -610,24 +581,11 @@ fn merge_llvm(
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
-    // llvm-profdata skips empty inputs (a process killed before it wrote its profile leaves
-    // one) without a word; the drop-in does the same, and says so.
-    let mut empty = 0;
-    if r.llvm_profdata {
-        let dropped = super::inputs::drop_non_regular(&mut inputs);
-        messages.extend(dropped.into_iter().map(Message::Warning));
-        inputs.retain(|i| {
-            let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
-            if is_empty {
-                empty += 1;
-                messages.push(Message::Skipped(
-                    i.path.clone(),
-                    Error::at(0, ErrorKind::Empty).with_path(&i.path),
-                ));
-            }
-            !is_empty
-        });
-    }
+    let empty = if r.llvm_profdata {
+        drop_empty_inputs(&mut inputs, &mut messages)
+    } else {
+        0
+    };
     if inputs.is_empty() && converted.is_none() && empty == 0 {
         return Err(request_error("no input files"));
     }
@@ -695,6 +653,52 @@ fn merge_llvm(
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
         messages.push(Message::Filtered { removed, total });
     }
+    let writer_warnings = write_llvm(&plan, &merged)?;
+    messages.extend(writer_warnings.into_iter().map(Message::Warning));
+    let records = merged.profile.records.len();
+    if r.exit_after {
+        std::mem::forget(merged.profile);
+    }
+    Ok(MergeOutcome {
+        output: plan.output.clone(),
+        written: match plan.format {
+            OutputFormat::Profdata => Written::Profdata {
+                version: plan.profdata.version,
+            },
+            _ => Written::Proftext,
+        },
+        records,
+        inputs_merged: merged.inputs_merged,
+        inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
+        messages,
+    })
+}
+
+/// The drop-in's handling of what llvm-profdata skips: inputs that are not regular files
+/// (with a warning each) and empty inputs (a process killed before it wrote its profile
+/// leaves one; llvm-profdata skips them without a word, the drop-in says so). Returns the
+/// number of empty inputs dropped.
+fn drop_empty_inputs(inputs: &mut Vec<InputSpec>, messages: &mut Vec<Message>) -> usize {
+    let dropped = super::inputs::drop_non_regular(inputs);
+    messages.extend(dropped.into_iter().map(Message::Warning));
+    let mut empty = 0;
+    inputs.retain(|i| {
+        let is_empty = std::fs::metadata(&i.path).is_ok_and(|m| m.is_file() && m.len() == 0);
+        if is_empty {
+            empty += 1;
+            messages.push(Message::Skipped(
+                i.path.clone(),
+                Error::at(0, ErrorKind::Empty).with_path(&i.path),
+            ));
+        }
+        !is_empty
+    });
+    empty
+}
+
+/// Writes the merged profile as the plan says (indexed, streamed to a file; or text);
+/// returns the writer's warnings.
+fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<Warning>> {
     let dest = Destination::of(&plan.output);
     let writer_warnings = match plan.format {
         OutputFormat::Profdata => {
@@ -725,24 +729,7 @@ fn merge_llvm(
             Vec::new()
         }
     };
-    messages.extend(writer_warnings.into_iter().map(Message::Warning));
-    let records = merged.profile.records.len();
-    if r.exit_after {
-        std::mem::forget(merged.profile);
-    }
-    Ok(MergeOutcome {
-        output: plan.output.clone(),
-        written: match plan.format {
-            OutputFormat::Profdata => Written::Profdata {
-                version: plan.profdata.version,
-            },
-            _ => Written::Proftext,
-        },
-        records,
-        inputs_merged: merged.inputs_merged,
-        inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
-        messages,
-    })
+    Ok(writer_warnings)
 }
 
 /// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
@@ -753,7 +740,7 @@ fn llvm_normalise_inputs(
     mode: NormalizeMode,
     _opts: &MergeOptions,
 ) -> Result<(Vec<InputSpec>, Vec<Message>)> {
-    let cache = crate::frontends::profraw::NameCache::new();
+    let cache = crate::frontends::NameCache::new();
     let mut totals = Vec::with_capacity(inputs.len());
     for i in inputs {
         let t = i.open().ok().and_then(|f| {

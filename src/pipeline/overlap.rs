@@ -7,7 +7,7 @@ use super::output::{self, Destination};
 use super::request_error;
 use crate::backends::{cfmt, overlap as overlap_report};
 use crate::error::Result;
-use crate::frontends::{self, InputFile, profraw::NameCache};
+use crate::frontends::{self, InputFile, NameCache};
 use crate::passes::Weight;
 use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
 use crate::passes::overlap::{OverlapOptions, overlap as compare};

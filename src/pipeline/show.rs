@@ -10,7 +10,7 @@ use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontends::code_regions as cr;
-use crate::frontends::{self, FormatKind, InputFile, profraw::NameCache};
+use crate::frontends::{self, FormatKind, InputFile, NameCache};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]

@@ -194,3 +194,114 @@ fn rayon_only_through_sys_threads() {
         }
     }
 }
+
+/// The LLVM instrumentation formats whose reading for a merge goes through the read side's
+/// one entry point, `frontends::merge_input` (`MergeReader::read` → `MergeInput`).
+const LLVM_FORMATS: [&str; 3] = ["profraw", "profdata", "proftext"];
+
+/// Every module path that follows `frontends::` in `code`, a group (`frontends::{a, b::C}`)
+/// giving each of its items.
+fn paths_after_frontends(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = code;
+    while let Some(i) = rest.find("frontends::") {
+        rest = &rest[i + "frontends::".len()..];
+        if let Some(group) = rest.strip_prefix('{') {
+            // Up to the matching brace.
+            let mut depth = 1;
+            let end = group
+                .char_indices()
+                .find(|&(_, c)| {
+                    depth += match c {
+                        '{' => 1,
+                        '}' => -1,
+                        _ => 0,
+                    };
+                    depth == 0
+                })
+                .map_or(group.len(), |(k, _)| k);
+            out.extend(
+                group[..end]
+                    .split([',', '{', '}'])
+                    .map(|s| s.trim().to_string())
+                    .filter(|s| !s.is_empty()),
+            );
+        } else {
+            let end = rest
+                .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .unwrap_or(rest.len());
+            out.push(rest[..end].to_string());
+        }
+    }
+    out
+}
+
+/// The driver keeps windows, threads and outputs: it reads LLVM profiles only through the
+/// read side's entry point and names no type of the raw, indexed or text readers (nor the
+/// raw layout cache), so format knowledge stays on the read side.
+#[test]
+fn pipeline_names_no_llvm_reader_type() {
+    let pipeline = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pipeline");
+    let mut files = Vec::new();
+    rust_files(&pipeline, &mut files);
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code: Vec<&str> = code_lines(&text).collect();
+        let code = code.join("\n");
+        for path in paths_after_frontends(&code) {
+            if LLVM_FORMATS
+                .iter()
+                .any(|m| path == *m || path.starts_with(&format!("{m}::")))
+            {
+                bad.push(format!("{}: frontends::{path}", f.display()));
+            }
+        }
+        for name in [
+            "RawLayout",
+            "IndexedScan",
+            "TextScan",
+            "IndexedNameCache",
+            "TextNameCache",
+        ] {
+            if code.contains(name) {
+                bad.push(format!("{}: {name}", f.display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the driver names LLVM reader types (go through frontends::MergeReader):\n{}",
+        bad.join("\n")
+    );
+}
+
+/// Counter bytes reach the merge pass as typed values (`ir::CounterBytes`): no pass decodes
+/// bytes in a file's byte order.
+#[test]
+fn passes_never_name_a_byte_order() {
+    let passes = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/passes");
+    let mut files = Vec::new();
+    rust_files(&passes, &mut files);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            assert!(
+                !line.contains("Endian"),
+                "{}:{}: a pass names a byte order: {line}",
+                f.display(),
+                n + 1
+            );
+        }
+    }
+}
+
+#[test]
+fn frontends_paths_are_found_in_groups() {
+    let code = "use crate::frontends::{self, InputFile, profraw::NameCache};\n\
+                let c = crate::frontends::profdata::scan(b);";
+    assert_eq!(
+        paths_after_frontends(code),
+        ["self", "InputFile", "profraw::NameCache", "profdata::scan"]
+    );
+}

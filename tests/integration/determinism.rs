@@ -50,7 +50,7 @@ fn thread_count_and_window_do_not_change_the_output() {
 #[test]
 fn library_window_size_does_not_change_the_output() {
     use pgo_merge::passes::{MergeOptions, Weight};
-    use pgo_merge::pipeline::{InputSpec, merge_files};
+    use pgo_merge::pipeline::{InputSpec, ReadOptions, merge_files_with};
     let inputs: Vec<InputSpec> = raws_of("clang22")
         .into_iter()
         .filter(|f| {
@@ -63,11 +63,14 @@ fn library_window_size_does_not_change_the_output() {
         .collect();
     let write = |window, threads| {
         let opts = MergeOptions {
-            window,
             threads,
             ..MergeOptions::default()
         };
-        let m = merge_files(&inputs, &opts, None).expect("merge");
+        let read = ReadOptions {
+            window,
+            ..ReadOptions::default()
+        };
+        let m = merge_files_with(&inputs, &opts, &read, None).expect("merge");
         pgo_merge::backends::profdata::write(&m.profile, &Default::default())
             .expect("write")
             .0

@@ -10,7 +10,7 @@ use pgo_merge::frontends::profraw::NameCache;
 use pgo_merge::frontends::profraw::layout::RawLayout;
 use pgo_merge::passes::{FailureMode, MergeOptions};
 
-use pgo_merge::pipeline::{InputSpec, merge_files};
+use pgo_merge::pipeline::{InputSpec, ReadOptions, merge_files_with};
 
 use crate::common::*;
 
@@ -24,11 +24,13 @@ fn merge(inputs: &[InputSpec], fast: bool, threads: usize, mode: FailureMode) ->
     let opts = MergeOptions {
         threads,
         failure_mode: mode,
-        raw_layouts: fast,
-        window: 1,
         ..MergeOptions::default()
     };
-    let m = merge_files(inputs, &opts, None).map_err(|e| e.to_string())?;
+    let read = ReadOptions {
+        raw_layouts: fast,
+        window: 1,
+    };
+    let m = merge_files_with(inputs, &opts, &read, None).map_err(|e| e.to_string())?;
     let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     msgs.extend(
         m.skipped

@@ -1,5 +1,5 @@
-//! Raw profiles of a binary already seen: recognised by comparing bytes, read without
-//! building records.
+//! The cache in front of the raw reader: raw profiles of a binary already seen, recognised
+//! by comparing bytes and handed on without building records.
 //!
 //! Every run of one instrumented binary writes the same header (but for `NamesDelta`, an
 //! address, and `BitmapDelta` when the binary has no MC/DC bitmap: then it is the distance from
@@ -7,12 +7,14 @@
 //! position-independent executable), the same binary IDs, the same data records (but for `FunctionPointer` and
 //! `Values`, addresses that move with the load address of a position-independent executable)
 //! and the same names section. Only the counters, bitmap bytes and value data differ. A
-//! [`RawLayout`] is learned from one file that the full reader ([`super::read`]) accepted
-//! without a warning; later files of the same binary are checked against it byte for byte
+//! [`RawLayout`] is learned from one file that the reader ([`super::read`]) accepted
+//! without a warning, from the records the reader's parser located in it; later files of the same binary are checked against it byte for byte
 //! ([`RawLayout::scan`]) and their counters are then used where they lie, at offsets known in
 //! advance, with no per-record decoding, name lookup or allocation. A file that differs in
-//! any way the layout does not allow for is left to the full reader, which then reports
-//! whatever is wrong with it exactly as for any file.
+//! any way the layout does not allow for is left to the reader, which then reports
+//! whatever is wrong with it exactly as for any file. The value blocks are parsed by the
+//! codec the reader uses, their targets translated by the reader's address maps, and
+//! counters tested by the reader's plausibility test: nothing is decoded a second way.
 //!
 //! What a scan accepts is exactly what the full reader would read into the same records
 //! without a warning: same kind, same keys in the same order, counters and bitmaps at the same
@@ -22,14 +24,14 @@
 
 use std::sync::Arc;
 
-use super::header::{Field, HeaderVariant};
+use super::build::{FunctionAddrs, VTableAddrs, first_implausible};
+use super::header::{Field, HeaderVariant, RawHeader};
 use super::records::PointerMode;
-use super::{Located, MAX_PLAUSIBLE_COUNTER, RecordSink, magic_at, parse_profile_with};
+use super::{Located, RecordSink, magic_at, parse_profile_with};
 use crate::bytes::{Cursor, Endian, PointerWidth};
 use crate::codec::value_prof_data::{self, FlatValues};
 pub use crate::ir::LayoutRecord;
-use crate::ir::symbols::HashKeyed;
-use crate::ir::{CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
+use crate::ir::{CounterBytes, CounterLayout, FunctionKey, ProfileKind, SymbolTable, ValueKind};
 
 /// The invariant part of the raw profiles of one binary (see the module docs).
 #[derive(Debug)]
@@ -58,8 +60,8 @@ pub struct RawLayout {
     /// Records with a value block, in file order.
     value_records: usize,
     /// FunctionPointer of the learned file → name hash of the first record (in file order)
-    /// at that address, keyed by [`address_key`], as the full reader finds it.
-    fn_addrs: HashKeyed<u64>,
+    /// at that address, as the reader finds it.
+    fn_addrs: FunctionAddrs,
     /// The counters of all records form one contiguous, gap-free range.
     counter_range: Option<(usize, usize)>,
 }
@@ -79,43 +81,12 @@ impl RawLayout {
     /// byte-coverage counters, vtables, uniform counters, raw versions before 8, ...).
     pub fn learn(data: &[u8], kind: ProfileKind, names: Arc<SymbolTable>) -> Option<RawLayout> {
         let enc = magic_at(data, 0)?;
-        let mut records = Vec::new();
-        let mut fn_addrs = Vec::new();
-        let mut value_records = 0u32;
-        let mut usable = true;
-        let mut visit = |l: Located<'_>| {
-            if !usable {
-                return;
-            }
-            if !names.contains(l.rec.name_ref) {
-                usable = false;
-                return;
-            }
-            if l.rec.function_ptr != 0 {
-                fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
-            }
-            let values = l.rec.has_value_block().then(|| {
-                value_records += 1;
-                value_records - 1
-            });
-            let (Ok(counters), Ok(bitmap)) = (
-                usize::try_from(l.counters_offset),
-                usize::try_from(l.bitmap_offset),
-            ) else {
-                usable = false;
-                return;
-            };
-            records.push(LayoutRecord {
-                key: FunctionKey {
-                    name: l.rec.name_ref,
-                    cfg: l.rec.func_hash,
-                },
-                counters,
-                num_counters: l.counters.len() / 8,
-                bitmap,
-                bitmap_len: l.bitmap.len(),
-                values,
-            });
+        let mut seen = Seen {
+            names: &names,
+            records: Vec::new(),
+            fn_addrs: Vec::new(),
+            value_records: 0,
+            usable: true,
         };
         let p = parse_profile_with(
             data,
@@ -123,63 +94,24 @@ impl RawLayout {
             enc,
             HeaderVariant::Standard,
             PointerMode::Relative,
-            RecordSink::Visit(&mut visit),
+            RecordSink::Visit(&mut |l| seen.visit(l)),
         )
         .ok()?;
-        if !usable {
-            return None;
-        }
         let h = &p.header;
-        let (_, unknown) = ProfileKind::from_version_word(h.version_word);
-        if !(8..=11).contains(&h.version)
-            || unknown != 0
-            || h.version_word & (1 << 63) != 0
-            || h.counter_entry_size() != 8
-            || h.num_uniform_counters != 0
-            || h.num_vtables != 0
-            || h.vnames_size != 0
-            || h.num_data == 0
-            || h.value_kind_last != h.value_kind_slots() as u64 - 1
-            || data.get(p.end..)?.iter().any(|&b| b != 0)
-        {
+        if !seen.usable || !cacheable(h, data.get(p.end..)?) {
             return None;
         }
-        let layout = h.record_layout();
-        let mut free_words = vec![usize::try_from(h.offset_of(Field::NamesDelta)).ok()?];
-        if h.fields.contains(&Field::BitmapDelta) && records.iter().all(|r| r.bitmap_len == 0) {
-            // The full reader locates bitmap bytes through BitmapDelta only for records that
-            // have some, and a scanned file's records are those of this one (their bitmap
-            // sizes are compared with the rest of the data records).
-            free_words.push(usize::try_from(h.offset_of(Field::BitmapDelta)).ok()?);
-        }
-        free_words.sort_unstable();
-        free_words.dedup();
-        let record_size = usize::try_from(layout.size).ok()?;
+        let Seen {
+            records,
+            fn_addrs,
+            value_records,
+            ..
+        } = seen;
+        let free_words = free_words(h, &records)?;
+        let record_size = usize::try_from(h.record_layout().size).ok()?;
         let data_start = usize::try_from(p.sections.data).ok()?;
         let data_end = data_start.checked_add(record_size.checked_mul(records.len())?)?;
-        let names_start = usize::try_from(p.sections.names).ok()?;
-        let mut by_addr: HashKeyed<u64> = HashKeyed::default();
-        by_addr.reserve(fn_addrs.len());
-        for (a, h) in fn_addrs {
-            by_addr.entry(address_key(a)).or_insert(h);
-        }
-        let fn_addrs = by_addr;
-        let mut spans: Vec<(usize, usize)> = records
-            .iter()
-            .map(|r| (r.counters, r.counters + 8 * r.num_counters))
-            .collect();
-        spans.sort_unstable();
-        let counter_range = match (spans.first(), spans.last()) {
-            (Some(&(a, _)), Some(&(_, b))) if spans.windows(2).all(|w| w[0].1 == w[1].0) => {
-                Some((a, b))
-            }
-            _ => None,
-        };
-        let shape = Arc::new(CounterLayout {
-            kind,
-            endian: enc.endian,
-            records,
-        });
+        let counter_range = contiguous_counters(&records);
         Some(RawLayout {
             endian: enc.endian,
             width: enc.width,
@@ -190,13 +122,17 @@ impl RawLayout {
             data_start,
             data: data.get(data_start..data_end)?.to_vec(),
             record_size,
-            fp_at: layout.function_ptr,
-            names_start,
+            fp_at: h.record_layout().function_ptr,
+            names_start: usize::try_from(p.sections.names).ok()?,
             names_blob: p.names.0.to_vec(),
             values_start: usize::try_from(p.sections.values).ok()?,
-            shape,
+            shape: Arc::new(CounterLayout {
+                kind,
+                endian: enc.endian,
+                records,
+            }),
             value_records: value_records as usize,
-            fn_addrs,
+            fn_addrs: FunctionAddrs::from_pairs(fn_addrs.iter().copied(), fn_addrs.len()),
             counter_range,
         })
     }
@@ -298,17 +234,17 @@ impl RawLayout {
         if data.get(pos..)?.iter().any(|&b| b != 0) {
             return None;
         }
+        // No vtable records in a layout: every vtable address is unknown.
+        let vtables = VTableAddrs::default();
         for block in 0..values.len() as u32 {
             values.for_each_site_mut(block, ValueKind::IndirectCall, |site| {
                 for vc in site.iter_mut() {
-                    let addr = vc.value.wrapping_sub(fp_delta);
-                    vc.value = self.fn_addrs.get(&address_key(addr)).copied().unwrap_or(0);
+                    vc.value = self.fn_addrs.function_at(vc.value.wrapping_sub(fp_delta));
                 }
             });
-            // No vtable records in a layout: every vtable address is unknown.
             values.for_each_site_mut(block, ValueKind::VTable, |site| {
                 for vc in site.iter_mut() {
-                    vc.value = 0;
+                    vc.value = vtables.vtable_at(vc.value);
                 }
             });
         }
@@ -322,32 +258,114 @@ impl RawLayout {
         }
     }
 
-    /// True if no record's counter exceeds [`MAX_PLAUSIBLE_COUNTER`] (the full reader would
-    /// flag the input).
+    /// True if no record's counter exceeds [`super::MAX_PLAUSIBLE_COUNTER`] (the reader
+    /// would flag the input).
     fn counters_plausible(&self, data: &[u8]) -> bool {
-        let mut check = |bytes: &[u8]| -> bool {
-            // An OR of all counters is below 2^56 when every counter is; only then is it
-            // worth looking at the counters one by one.
-            let mut or = 0u64;
-            for c in bytes.chunks_exact(8) {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(c);
-                or |= self.endian.u64(a);
-            }
-            or <= MAX_PLAUSIBLE_COUNTER
-                || bytes.chunks_exact(8).all(|c| {
-                    let mut a = [0u8; 8];
-                    a.copy_from_slice(c);
-                    self.endian.u64(a) <= MAX_PLAUSIBLE_COUNTER
-                })
-        };
+        let check =
+            |bytes: &[u8]| first_implausible(CounterBytes::new(bytes, self.endian)).is_none();
         match self.counter_range {
-            Some((a, b)) => data.get(a..b).is_some_and(&mut check),
+            Some((a, b)) => data.get(a..b).is_some_and(check),
             None => self.shape.records.iter().all(|r| {
                 data.get(r.counters..r.counters + 8 * r.num_counters)
-                    .is_some_and(&mut check)
+                    .is_some_and(check)
             }),
         }
+    }
+}
+
+/// What [`RawLayout::learn`] takes from the records the reader's parser locates.
+struct Seen<'n> {
+    names: &'n SymbolTable,
+    records: Vec<LayoutRecord>,
+    /// (FunctionPointer, name hash) of the records, in file order.
+    fn_addrs: Vec<(u64, u64)>,
+    /// Records with a value block so far.
+    value_records: u32,
+    /// False once a record the cache cannot describe was seen (a name not in the names
+    /// section, an offset beyond `usize`).
+    usable: bool,
+}
+
+impl Seen<'_> {
+    fn visit(&mut self, l: Located<'_>) {
+        if !self.usable {
+            return;
+        }
+        if !self.names.contains(l.rec.name_ref) {
+            self.usable = false;
+            return;
+        }
+        if l.rec.function_ptr != 0 {
+            self.fn_addrs.push((l.rec.function_ptr, l.rec.name_ref));
+        }
+        let values = l.rec.has_value_block().then(|| {
+            self.value_records += 1;
+            self.value_records - 1
+        });
+        let (Ok(counters), Ok(bitmap)) = (
+            usize::try_from(l.counters_offset),
+            usize::try_from(l.bitmap_offset),
+        ) else {
+            self.usable = false;
+            return;
+        };
+        self.records.push(LayoutRecord {
+            key: FunctionKey {
+                name: l.rec.name_ref,
+                cfg: l.rec.func_hash,
+            },
+            counters,
+            num_counters: l.counters.len() / 8,
+            bitmap,
+            bitmap_len: l.bitmap.len(),
+            values,
+        });
+    }
+}
+
+/// True if a profile of header `h`, followed by `rest`, is of a kind the cache handles:
+/// raw version 8–11, known flags, not temporal, 8-byte counters, no uniform counters or
+/// vtables, some data records, the value kinds of its version, only zero bytes after it.
+fn cacheable(h: &RawHeader, rest: &[u8]) -> bool {
+    let (_, unknown) = ProfileKind::from_version_word(h.version_word);
+    (8..=11).contains(&h.version)
+        && unknown == 0
+        && h.version_word & (1 << 63) == 0
+        && h.counter_entry_size() == 8
+        && h.num_uniform_counters == 0
+        && h.num_vtables == 0
+        && h.vnames_size == 0
+        && h.num_data != 0
+        && h.value_kind_last == h.value_kind_slots() as u64 - 1
+        && rest.iter().all(|&b| b == 0)
+}
+
+/// Offsets of the header words not compared (see [`RawLayout::free_words`]), ascending.
+fn free_words(h: &RawHeader, records: &[LayoutRecord]) -> Option<Vec<usize>> {
+    let mut free = vec![usize::try_from(h.offset_of(Field::NamesDelta)).ok()?];
+    if h.fields.contains(&Field::BitmapDelta) && records.iter().all(|r| r.bitmap_len == 0) {
+        // The full reader locates bitmap bytes through BitmapDelta only for records that
+        // have some, and a scanned file's records are those of this one (their bitmap
+        // sizes are compared with the rest of the data records).
+        free.push(usize::try_from(h.offset_of(Field::BitmapDelta)).ok()?);
+    }
+    free.sort_unstable();
+    free.dedup();
+    Some(free)
+}
+
+/// The byte range of all records' counters, if they form one contiguous, gap-free range.
+fn contiguous_counters(records: &[LayoutRecord]) -> Option<(usize, usize)> {
+    let mut spans: Vec<(usize, usize)> = records
+        .iter()
+        .map(|r| (r.counters, r.counters + 8 * r.num_counters))
+        .collect();
+    spans.sort_unstable();
+    match (spans.first(), spans.last()) {
+        (Some(&(a, _)), Some(&(_, b))) if spans.windows(2).all(|w| w[0].1 == w[1].0) => {
+            Some((a, b))
+        }
+        _ => None,
     }
 }
 

@@ -16,14 +16,13 @@
 //! addresses to the hash of the vtable whose `[start, start + size]` range contains them,
 //! exactly as `llvm-profdata` does.
 
+mod build;
 pub mod header;
 pub mod layout;
 mod name_cache;
 pub mod records;
 
-use std::borrow::Cow;
-use std::sync::Arc;
-
+use header::RecordLayout;
 pub use header::{Encoding, Field, HeaderVariant, MAGIC_32, MAGIC_64, RawHeader};
 pub use name_cache::NameCache;
 use records::{DataRecord, PointerMode, Span, SpanKind, check_span, section_offset};
@@ -31,12 +30,7 @@ use records::{DataRecord, PointerMode, Span, SpanKind, check_span, section_offse
 use crate::bytes::{Cursor, PointerWidth, pad8};
 use crate::codec::value_prof_data;
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::ir::symbols::HashKeyed;
-use crate::ir::{
-    Counters, FunctionKey, FunctionRecord, Profile, ProfileKind, Provenance, SymbolTable,
-    TemporalProfile, TemporalTrace, ValueKind, ValueProfile,
-};
-use layout::address_key;
+use crate::ir::{Profile, ProfileKind, ValueProfile};
 
 /// Counters above this value make `llvm-profdata merge` reject a raw input as corrupt
 /// ("excessively large counter value suggests corrupted profile data"); we do the same.
@@ -140,7 +134,7 @@ pub fn read<'a>(data: &'a [u8], cache: &NameCache) -> Result<RawRead<'a>> {
             }
         }
     }
-    build(data, parsed, cache, warnings)
+    build::build(parsed, cache, warnings)
 }
 
 /// The byte ranges of the profiles in `data`, a raw file that holds several (as a process
@@ -407,45 +401,47 @@ enum RecordSink<'s, 'a> {
     Visit(&'s mut dyn FnMut(Located<'a>)),
 }
 
-/// [`parse_profile`], with a choice of what happens to the records.
-fn parse_profile_with<'a>(
-    data: &'a [u8],
-    pos: usize,
-    enc: Encoding,
-    variant: HeaderVariant,
-    mode: PointerMode,
-    mut sink: RecordSink<'_, 'a>,
-) -> Result<Parsed<'a>> {
-    let keep_values = matches!(sink, RecordSink::Collect);
-    let mut skipped_values = value_prof_data::FlatValues::default();
-    let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
-    let h = RawHeader::parse(&mut c, enc, variant)?;
-    let s = pos as u64;
-    let avail = (data.len() - pos) as u64;
-    let layout = h.record_layout();
-    let entry = h.counter_entry_size();
+/// Where one profile's sections lie, relative to the profile start (format reference §6),
+/// checked against the bytes present.
+struct SectionOffsets {
+    data: u64,
+    counters: u64,
+    counters_len: u64,
+    bitmap: u64,
+    names: u64,
+    names_end: u64,
+    vtables: u64,
+    vtables_len: u64,
+    vnames: u64,
+    values: u64,
+}
 
-    // Section offsets relative to the profile start (format reference §6).
+/// Lays the sections of the profile of header `h` out one after another; `avail` is the
+/// number of bytes from the profile start to the end of the file. An error names the header
+/// field responsible and points at it.
+fn section_offsets(h: &RawHeader, avail: u64) -> Result<SectionOffsets> {
+    let layout = h.record_layout();
     let mut l = Layout {
-        h: &h,
+        h,
         avail,
         end: h.size,
     };
     l.extend(Field::BinaryIdsSize, h.binary_ids_size, "binary IDs")?;
-    let data_start = l.take(Field::NumData, h.num_data, layout.size, "data records")?;
+    let data = l.take(Field::NumData, h.num_data, layout.size, "data records")?;
     l.extend(
         Field::PaddingBeforeCounters,
         h.padding_before_counters,
         "padding before the counters",
     )?;
-    let counters_start = l.take(Field::NumCounters, h.num_counters, entry, "counters")?;
-    let counters_len = l.end - counters_start;
+    let entry = h.counter_entry_size();
+    let counters = l.take(Field::NumCounters, h.num_counters, entry, "counters")?;
+    let counters_len = l.end - counters;
     l.extend(
         Field::PaddingAfterCounters,
         h.padding_after_counters,
         "padding after the counters",
     )?;
-    let bitmap_start = l.extend(
+    let bitmap = l.extend(
         Field::NumBitmapBytes,
         h.num_bitmap_bytes,
         "MC/DC bitmap bytes",
@@ -466,73 +462,110 @@ fn parse_profile_with<'a>(
         h.padding_after_uniform,
         "padding after the uniform counters",
     )?;
-    let names_start = l.extend(Field::NamesSize, h.names_size, "names")?;
+    let names = l.extend(Field::NamesSize, h.names_size, "names")?;
     let names_end = l.end;
     l.extend(
         Field::NamesSize,
         pad8(h.names_size),
         "padding after the names",
     )?;
-    let vrec = if enc.width == PointerWidth::W64 {
+    let vrec = if h.encoding.width == PointerWidth::W64 {
         24
     } else {
         16
     };
-    let vtables_start = l.take(Field::NumVTables, h.num_vtables, vrec, "vtable records")?;
-    let vtables_len = l.end - vtables_start;
+    let vtables = l.take(Field::NumVTables, h.num_vtables, vrec, "vtable records")?;
+    let vtables_len = l.end - vtables;
     l.extend(
         Field::NumVTables,
         pad8(vtables_len),
         "padding after the vtable records",
     )?;
-    let vnames_start = l.extend(Field::VNamesSize, h.vnames_size, "vtable names")?;
+    let vnames = l.extend(Field::VNamesSize, h.vnames_size, "vtable names")?;
     l.extend(
         Field::VNamesSize,
         pad8(h.vnames_size),
         "padding after the vtable names",
     )?;
-    let values_start = l.end;
-    let sl = |a: u64, b: u64| -> &'a [u8] { &data[(s + a) as usize..(s + b) as usize] };
+    Ok(SectionOffsets {
+        data,
+        counters,
+        counters_len,
+        bitmap,
+        names,
+        names_end,
+        vtables,
+        vtables_len,
+        vnames,
+        values: l.end,
+    })
+}
 
-    // Binary IDs.
-    let binary_ids = parse_binary_ids(&h, sl(h.size, data_start), s + h.size)?;
-
-    // Vtable records (v10+).
+/// The vtable records (v10+) in `bytes`, at absolute offset `base`.
+fn parse_vtables(h: &RawHeader, bytes: &[u8], base: u64) -> Result<Vec<VTable>> {
     let mut vtables =
         crate::sys::alloc::with_capacity(h.num_vtables as usize, "the vtable records")?;
-    {
-        let vbytes = sl(vtables_start, vtables_start + vtables_len);
-        let mut vc = Cursor::new(vbytes, s + vtables_start, enc.endian);
-        for _ in 0..h.num_vtables {
-            let name_hash = vc.u64("vtable record: name hash")?;
-            let start = vc.ptr(enc.width, "vtable record: pointer")?;
-            let size = u64::from(vc.u32("vtable record: size")?);
-            if enc.width == PointerWidth::W64 {
-                vc.skip(4, "vtable record: padding")?;
-            }
-            vtables.push(VTable {
-                name_hash,
-                start,
-                size,
-            });
+    let mut vc = Cursor::new(bytes, base, h.encoding.endian);
+    for _ in 0..h.num_vtables {
+        let name_hash = vc.u64("vtable record: name hash")?;
+        let start = vc.ptr(h.encoding.width, "vtable record: pointer")?;
+        let size = u64::from(vc.u32("vtable record: size")?);
+        if h.encoding.width == PointerWidth::W64 {
+            vc.skip(4, "vtable record: padding")?;
         }
+        vtables.push(VTable {
+            name_hash,
+            start,
+            size,
+        });
     }
+    Ok(vtables)
+}
 
-    // Data records, counters, bitmaps.
-    let counters_sec = sl(counters_start, counters_start + counters_len);
-    let bitmap_sec = sl(bitmap_start, bitmap_start + h.num_bitmap_bytes);
-    let temporal = h.version_word & (1 << 63) != 0;
-    let mut located = match sink {
-        RecordSink::Collect => {
-            crate::sys::alloc::with_capacity(h.num_data as usize, "the data records")?
-        }
-        RecordSink::Visit(_) => Vec::new(),
-    };
-    let mut values_pos = values_start;
-    for i in 0..h.num_data {
-        let roff = data_start + i * layout.size;
-        let rbytes = sl(roff, roff + layout.size);
-        let rec = DataRecord::decode(&h, &layout, rbytes, i, s + roff).ok_or_else(|| {
+/// What locating the data records of one profile needs: the header, how its pointers are
+/// read, and its sections' bytes.
+struct RecordWalk<'h, 'a> {
+    h: &'h RawHeader,
+    mode: PointerMode,
+    /// The whole file.
+    data: &'a [u8],
+    /// Absolute offset of the profile.
+    start: u64,
+    offsets: &'h SectionOffsets,
+    /// The counters section.
+    counters: &'a [u8],
+    /// The MC/DC bitmap section.
+    bitmap: &'a [u8],
+    layout: RecordLayout,
+    record_size: u64,
+    /// Value blocks are parsed into [`Located::values`]; otherwise only checked.
+    keep_values: bool,
+}
+
+/// A section records point into: the header's delta for it, its size in bytes, the size of
+/// one entry and which it is.
+#[derive(Clone, Copy)]
+struct Target {
+    delta: u64,
+    len: u64,
+    entry: u64,
+    kind: SpanKind,
+}
+
+impl<'a> RecordWalk<'_, 'a> {
+    /// Decodes data record `i` and locates its counters, bitmap bytes, (v11) uniform
+    /// counters and value block, which starts at `*values_pos` (relative to the profile
+    /// start; moved past the block). `skipped` is scratch space for blocks not kept.
+    fn record(
+        &self,
+        i: u64,
+        values_pos: &mut u64,
+        skipped: &mut value_prof_data::FlatValues,
+    ) -> Result<Located<'a>> {
+        let (h, s) = (self.h, self.start);
+        let roff = self.offsets.data + i * self.record_size;
+        let rbytes = &self.data[(s + roff) as usize..(s + roff + self.record_size) as usize];
+        let rec = DataRecord::decode(h, &self.layout, rbytes, i, s + roff).ok_or_else(|| {
             Error::malformed(s + roff, "data record", "record is shorter than its layout")
         })?;
         if rec.num_counters == 0 {
@@ -542,21 +575,17 @@ fn parse_profile_with<'a>(
                 "number of counters is zero",
             ));
         }
-        let span = locate(
-            &h,
-            mode,
-            &rec,
-            h.counters_delta,
-            u64::from(rec.num_counters),
-            entry,
-            counters_len,
-            SpanKind::Counter,
-            layout.size,
-        )?;
-        let mut cbytes = &counters_sec[span.start as usize..(span.start + span.len) as usize];
-        let mut counters_offset = s + counters_start + span.start;
+        let counters = Target {
+            delta: h.counters_delta,
+            len: self.offsets.counters_len,
+            entry: h.counter_entry_size(),
+            kind: SpanKind::Counter,
+        };
+        let span = self.locate(self.mode, &rec, u64::from(rec.num_counters), counters)?;
+        let mut cbytes = &self.counters[span.start as usize..(span.start + span.len) as usize];
+        let mut counters_offset = s + self.offsets.counters + span.start;
         let mut timestamp = None;
-        if temporal {
+        if h.version_word & (1 << 63) != 0 {
             // The first counter entry is a u64 timestamp (8 one-byte entries in byte mode).
             if cbytes.len() < 8 {
                 return Err(Error::malformed(
@@ -565,60 +594,33 @@ fn parse_profile_with<'a>(
                     "a temporal profile record has no room for its 8-byte timestamp",
                 ));
             }
-            timestamp = enc.endian.u64_at(cbytes, 0);
+            timestamp = h.encoding.endian.u64_at(cbytes, 0);
             cbytes = &cbytes[8..];
             counters_offset += 8;
         }
-        let mut bitmap_offset = s + bitmap_start;
-        let bitmap: &'a [u8] = if rec.num_bitmap_bytes > 0 {
-            let bspan = locate(
-                &h,
-                PointerMode::Relative,
-                &rec,
-                h.bitmap_delta,
-                u64::from(rec.num_bitmap_bytes),
-                1,
-                h.num_bitmap_bytes,
-                SpanKind::Bitmap,
-                layout.size,
-            )?;
-            bitmap_offset += bspan.start;
-            &bitmap_sec[bspan.start as usize..(bspan.start + bspan.len) as usize]
-        } else {
-            &[]
-        };
+        let (bitmap, bitmap_offset) = self.bitmap_of(&rec)?;
         if h.num_uniform_counters > 0 {
             // Validated as llvm-profdata 23 does (one 8-byte uniform counter per counter), but
             // not carried: no index version stores them per record yet.
-            locate(
-                &h,
+            let uniform = Target {
+                delta: h.uniform_counters_delta,
+                len: h.num_uniform_counters.saturating_mul(8),
+                entry: 8,
+                kind: SpanKind::UniformCounter,
+            };
+            self.locate(
                 PointerMode::Relative,
                 &rec,
-                h.uniform_counters_delta,
                 u64::from(rec.num_counters),
-                8,
-                h.num_uniform_counters.saturating_mul(8),
-                SpanKind::UniformCounter,
-                layout.size,
+                uniform,
             )?;
         }
         let values = if rec.has_value_block() {
-            let vstart = values_pos;
-            let vbytes = &data[(s + vstart) as usize..];
-            let mut vc = Cursor::new(vbytes, s + vstart, enc.endian);
-            let v = if keep_values {
-                Some(value_prof_data::parse(&mut vc)?)
-            } else {
-                skipped_values.clear();
-                value_prof_data::parse_flat(&mut vc, &mut skipped_values)?;
-                None
-            };
-            values_pos = vstart + vc.position() as u64;
-            v
+            self.value_block(values_pos, skipped)?
         } else {
             None
         };
-        let l = Located {
+        Ok(Located {
             rec,
             counters: cbytes,
             counters_offset,
@@ -626,7 +628,108 @@ fn parse_profile_with<'a>(
             bitmap,
             bitmap_offset,
             values,
+        })
+    }
+
+    /// A record's MC/DC bitmap bytes and their absolute offset.
+    fn bitmap_of(&self, rec: &DataRecord) -> Result<(&'a [u8], u64)> {
+        let base = self.start + self.offsets.bitmap;
+        if rec.num_bitmap_bytes == 0 {
+            return Ok((&[], base));
+        }
+        let target = Target {
+            delta: self.h.bitmap_delta,
+            len: self.h.num_bitmap_bytes,
+            entry: 1,
+            kind: SpanKind::Bitmap,
         };
+        let count = u64::from(rec.num_bitmap_bytes);
+        let span = self.locate(PointerMode::Relative, rec, count, target)?;
+        let bytes = &self.bitmap[span.start as usize..(span.start + span.len) as usize];
+        Ok((bytes, base + span.start))
+    }
+
+    /// The value block at `*values_pos`, parsed if values are kept (else checked into
+    /// `skipped`, and None); `*values_pos` moves past it.
+    fn value_block(
+        &self,
+        values_pos: &mut u64,
+        skipped: &mut value_prof_data::FlatValues,
+    ) -> Result<Option<ValueProfile>> {
+        let at = self.start + *values_pos;
+        let mut vc = Cursor::new(&self.data[at as usize..], at, self.h.encoding.endian);
+        let v = if self.keep_values {
+            Some(value_prof_data::parse(&mut vc)?)
+        } else {
+            skipped.clear();
+            value_prof_data::parse_flat(&mut vc, skipped)?;
+            None
+        };
+        *values_pos += vc.position() as u64;
+        Ok(v)
+    }
+
+    /// Finds `count` entries of a record in section `t`, with the 32-bit-delta retry for
+    /// 64-bit Windows writers (which truncate the deltas to 32 bits).
+    fn locate(&self, mode: PointerMode, rec: &DataRecord, count: u64, t: Target) -> Result<Span> {
+        let width = self.h.encoding.width;
+        let pointer = t.kind.pointer(rec);
+        let at = |width| section_offset(mode, width, pointer, t.delta, rec.index, self.record_size);
+        let check = |off| check_span(off, count, t.entry, t.len, t.kind, rec.offset);
+        match check(at(width)) {
+            Ok(s) => Ok(s),
+            Err(e) => {
+                if width == PointerWidth::W64
+                    && t.delta >> 32 == 0
+                    && let Ok(s) = check(at(PointerWidth::W32))
+                {
+                    return Ok(s);
+                }
+                Err(e)
+            }
+        }
+    }
+}
+
+/// [`parse_profile`], with a choice of what happens to the records.
+fn parse_profile_with<'a>(
+    data: &'a [u8],
+    pos: usize,
+    enc: Encoding,
+    variant: HeaderVariant,
+    mode: PointerMode,
+    mut sink: RecordSink<'_, 'a>,
+) -> Result<Parsed<'a>> {
+    let mut c = Cursor::new(&data[pos..], pos as u64, enc.endian);
+    let h = RawHeader::parse(&mut c, enc, variant)?;
+    let s = pos as u64;
+    let o = section_offsets(&h, (data.len() - pos) as u64)?;
+    let sl = |a: u64, b: u64| -> &'a [u8] { &data[(s + a) as usize..(s + b) as usize] };
+    let binary_ids = parse_binary_ids(&h, sl(h.size, o.data), s + h.size)?;
+    let vtables = parse_vtables(&h, sl(o.vtables, o.vtables + o.vtables_len), s + o.vtables)?;
+
+    let walk = RecordWalk {
+        h: &h,
+        mode,
+        data,
+        start: s,
+        offsets: &o,
+        counters: sl(o.counters, o.counters + o.counters_len),
+        bitmap: sl(o.bitmap, o.bitmap + h.num_bitmap_bytes),
+        layout: h.record_layout(),
+        record_size: h.record_layout().size,
+        keep_values: matches!(sink, RecordSink::Collect),
+    };
+    let mut located = match sink {
+        RecordSink::Collect => {
+            crate::sys::alloc::with_capacity(h.num_data as usize, "the data records")?
+        }
+        RecordSink::Visit(_) => Vec::new(),
+    };
+    let mut skipped = value_prof_data::FlatValues::default();
+    let mut values_pos = o.values;
+    for i in 0..h.num_data {
+        let l = walk.record(i, &mut values_pos, &mut skipped)?;
         match &mut sink {
             RecordSink::Collect => located.push(l),
             RecordSink::Visit(f) => f(l),
@@ -634,60 +737,19 @@ fn parse_profile_with<'a>(
     }
 
     Ok(Parsed {
-        names: (sl(names_start, names_end), s + names_start),
-        vnames: (
-            sl(vnames_start, vnames_start + h.vnames_size),
-            s + vnames_start,
-        ),
-        header: h,
+        names: (sl(o.names, o.names_end), s + o.names),
+        vnames: (sl(o.vnames, o.vnames + h.vnames_size), s + o.vnames),
         binary_ids,
         records: located,
         vtables,
         sections: Sections {
-            data: s + data_start,
-            names: s + names_start,
-            values: s + values_start,
+            data: s + o.data,
+            names: s + o.names,
+            values: s + o.values,
         },
         end: (s + values_pos) as usize,
+        header: h,
     })
-}
-
-/// Finds a record's counters or bitmap bytes, with the 32-bit-delta retry for 64-bit Windows
-/// writers (which truncate the deltas to 32 bits).
-#[allow(clippy::too_many_arguments)]
-fn locate(
-    h: &RawHeader,
-    mode: PointerMode,
-    rec: &DataRecord,
-    delta: u64,
-    count: u64,
-    entry: u64,
-    section_len: u64,
-    what: SpanKind,
-    record_size: u64,
-) -> Result<Span> {
-    let width = h.encoding.width;
-    let pointer = what.pointer(rec);
-    let off = section_offset(mode, width, pointer, delta, rec.index, record_size);
-    match check_span(off, count, entry, section_len, what, rec.offset) {
-        Ok(s) => Ok(s),
-        Err(e) => {
-            if width == PointerWidth::W64 && delta >> 32 == 0 {
-                let off32 = section_offset(
-                    mode,
-                    PointerWidth::W32,
-                    pointer,
-                    delta,
-                    rec.index,
-                    record_size,
-                );
-                if let Ok(s) = check_span(off32, count, entry, section_len, what, rec.offset) {
-                    return Ok(s);
-                }
-            }
-            Err(e)
-        }
-    }
 }
 
 fn parse_binary_ids<'a>(h: &RawHeader, bytes: &'a [u8], base: u64) -> Result<Vec<&'a [u8]>> {
@@ -706,288 +768,4 @@ fn parse_binary_ids<'a>(h: &RawHeader, bytes: &'a [u8], base: u64) -> Result<Vec
         }
     }
     Ok(ids)
-}
-
-fn build<'a>(
-    data: &'a [u8],
-    parsed: Vec<Parsed<'a>>,
-    cache: &NameCache,
-    mut warnings: Vec<Warning>,
-) -> Result<RawRead<'a>> {
-    let _ = data;
-    let mut kind = ProfileKind::empty();
-    let mut headers = Vec::with_capacity(parsed.len());
-    let mut records = Vec::new();
-    let mut binary_ids = Vec::new();
-    let mut timestamps: Vec<(u64, u64)> = Vec::new();
-    let mut suspicious = None;
-    let mut uncorrelated = 0u64;
-    let mut tables: Vec<Arc<SymbolTable>> = Vec::new();
-    let mut vtables_tables: Vec<Arc<SymbolTable>> = Vec::new();
-
-    for p in parsed {
-        let h = &p.header;
-        let (k, unknown) = ProfileKind::from_version_word(h.version_word);
-        if unknown != 0 {
-            warnings.push(Warning::at(
-                h.start,
-                format!("unknown flag bits {unknown:#018x} in the version word are ignored"),
-            ));
-        }
-        if !kind.is_ir() && !kind.contains(ProfileKind::FRONTEND) {
-            kind = k;
-        } else if kind.is_ir() != k.is_ir() {
-            warnings.push(Warning::at(
-                h.start,
-                format!(
-                    "this profile is {} but an earlier profile in the same file is {}",
-                    if k.is_ir() { "IR-level" } else { "front-end" },
-                    if kind.is_ir() {
-                        "IR-level"
-                    } else {
-                        "front-end"
-                    },
-                ),
-            ));
-            kind.insert(k);
-        } else {
-            kind.insert(k);
-        }
-        if h.value_kind_last != h.value_kind_slots() as u64 - 1 {
-            warnings.push(Warning::at(
-                h.start,
-                format!(
-                    "ValueKindLast is {} but raw version {} has {} value kinds; using {}",
-                    h.value_kind_last,
-                    h.version,
-                    h.value_kind_slots(),
-                    h.value_kind_slots()
-                ),
-            ));
-        }
-        if h.num_uniform_counters > 0 {
-            warnings.push(Warning::at(
-                h.start,
-                format!(
-                    "{} uniform counters (GPU offload profiling, raw v11) are not carried to the \
-                     output",
-                    h.num_uniform_counters
-                ),
-            ));
-        }
-        if h.num_data == 0 && h.names_size == 0 && h.num_counters > 0 {
-            uncorrelated += h.num_counters;
-        }
-        binary_ids.extend(p.binary_ids.iter().map(|b| b.to_vec()));
-        let decoded = cache.get_or_decode(p.names.0, p.names.1)?;
-        let (names, order) = (decoded.table, decoded.order);
-        let vnames = if p.vnames.0.is_empty() {
-            Arc::new(SymbolTable::new())
-        } else {
-            cache.get_or_decode(p.vnames.0, p.vnames.1)?.table
-        };
-
-        // Address maps for value translation. Functions by address only if a target is
-        // to be translated (a million records are a million inserts).
-        let fn_addrs = p
-            .records
-            .iter()
-            .any(|l| {
-                l.values.as_ref().is_some_and(|v| {
-                    v.kind(ValueKind::IndirectCall)
-                        .iter()
-                        .any(|s| !s.values.is_empty())
-                })
-            })
-            .then(|| FunctionAddrs::new(&p.records));
-        let mut vt: Vec<VTable> = p.vtables.iter().copied().filter(|v| v.start != 0).collect();
-        vt.sort_by_key(|v| v.start);
-
-        let byte_coverage = h.counter_entry_size() == 1;
-        let mut in_order = NameOrder::new(&order);
-        for l in p.records {
-            let name_ok = in_order.has(l.rec.name_ref) || names.contains(l.rec.name_ref);
-            if !name_ok {
-                warnings.push(Warning::at(
-                    l.rec.offset,
-                    format!(
-                        "data record with name hash {:#018x}, which is not in the names section; \
-                         the record is dropped",
-                        l.rec.name_ref
-                    ),
-                ));
-                continue;
-            }
-            if let Some(ts) = l.timestamp
-                && ts != 0
-                && ts != u64::MAX
-            {
-                timestamps.push((ts, l.rec.name_ref));
-            }
-            let counters = if byte_coverage {
-                Counters::Coverage(l.counters)
-            } else {
-                if suspicious.is_none() {
-                    for (j, chunk) in l.counters.chunks_exact(8).enumerate() {
-                        let v = h.encoding.endian.u64(chunk.try_into().unwrap_or([0; 8]));
-                        if v > MAX_PLAUSIBLE_COUNTER {
-                            suspicious = Some(SuspiciousCounter {
-                                value: v,
-                                offset: l.counters_offset + 8 * j as u64,
-                            });
-                            break;
-                        }
-                    }
-                }
-                Counters::Raw64 {
-                    bytes: l.counters,
-                    endian: h.encoding.endian,
-                }
-            };
-            let values = l.values.map(|mut v| {
-                if let Some(addrs) = &fn_addrs {
-                    for site in v.kind_mut(ValueKind::IndirectCall) {
-                        for vc in &mut site.values {
-                            vc.value = addrs.function_at(vc.value);
-                        }
-                    }
-                }
-                for site in v.kind_mut(ValueKind::VTable) {
-                    for vc in &mut site.values {
-                        let i = vt.partition_point(|t| t.start <= vc.value);
-                        vc.value = match i.checked_sub(1).and_then(|j| vt.get(j)) {
-                            Some(t) if vc.value <= t.start.saturating_add(t.size) => t.name_hash,
-                            _ => 0,
-                        };
-                    }
-                }
-                Box::new(v)
-            });
-            records.push(FunctionRecord {
-                key: FunctionKey {
-                    name: l.rec.name_ref,
-                    cfg: l.rec.func_hash,
-                },
-                counters,
-                bitmap: Cow::Borrowed(l.bitmap),
-                values,
-            });
-        }
-        tables.push(names);
-        vtables_tables.push(vnames);
-        headers.push(p.header);
-    }
-
-    let mut temporal = TemporalProfile::default();
-    if !timestamps.is_empty() {
-        timestamps.sort_unstable();
-        temporal.traces.push(TemporalTrace {
-            weight: 1,
-            functions: timestamps.into_iter().map(|(_, n)| n).collect(),
-        });
-        temporal.stream_size = 1;
-    }
-    let format = match headers.first() {
-        Some(h) => format!("raw profile v{} ({})", h.version, h.encoding.describe()),
-        None => "raw profile".into(),
-    };
-    Ok(RawRead {
-        profile: Profile {
-            kind,
-            records,
-            names: merge_tables(tables),
-            vtable_names: merge_tables(vtables_tables),
-            binary_ids,
-            temporal,
-            uncorrelated_counters: uncorrelated,
-            stored_summaries: None,
-            layout: None,
-            provenance: Provenance { path: None, format },
-        },
-        headers,
-        warnings,
-        suspicious_counter: suspicious,
-    })
-}
-
-/// A walk along the hashes of a names section in its order, beside the data records: a
-/// record whose name is the next one (or a few further: a function whose record the linker
-/// dropped still has its name) is known to be named without a probe into the names table,
-/// a random memory access per record with a million functions.
-struct NameOrder<'o> {
-    order: &'o [u64],
-    /// The position after the last name matched.
-    next: usize,
-}
-
-impl<'o> NameOrder<'o> {
-    /// Names looked at beyond the expected one.
-    const REACH: usize = 8;
-
-    fn new(order: &'o [u64]) -> Self {
-        NameOrder { order, next: 0 }
-    }
-
-    /// True if `hash` is among the next few names (then the walk moves past it); false says
-    /// nothing.
-    fn has(&mut self, hash: u64) -> bool {
-        let ahead = self.order.get(self.next..).unwrap_or(&[]);
-        match ahead.iter().take(Self::REACH).position(|&h| h == hash) {
-            Some(k) => {
-                self.next += k + 1;
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-/// The functions of one profile by run-time address (`FunctionPointer`), for translating
-/// indirect-call targets to name hashes.
-///
-/// A hash map, not a sorted list: with a million functions a binary search is some twenty
-/// dependent cache misses per target, a probe here about one.
-struct FunctionAddrs {
-    /// `address_key` of an address → name hash of the first record (in record order) at
-    /// that address.
-    by_key: HashKeyed<u64>,
-}
-
-impl FunctionAddrs {
-    fn new(records: &[Located<'_>]) -> Self {
-        let mut by_key = HashKeyed::default();
-        by_key.reserve(records.len());
-        for l in records {
-            if l.rec.function_ptr != 0 {
-                by_key
-                    .entry(address_key(l.rec.function_ptr))
-                    .or_insert(l.rec.name_ref);
-            }
-        }
-        FunctionAddrs { by_key }
-    }
-
-    /// The name hash of the function at run-time address `addr`, 0 if none. Several
-    /// functions at one address (identical code folding) give the first in record order.
-    fn function_at(&self, addr: u64) -> u64 {
-        if addr == 0 {
-            return 0;
-        }
-        self.by_key.get(&address_key(addr)).copied().unwrap_or(0)
-    }
-}
-
-fn merge_tables(mut tables: Vec<Arc<SymbolTable>>) -> Arc<SymbolTable> {
-    tables.dedup_by(|a, b| Arc::ptr_eq(a, b));
-    match tables.len() {
-        0 => Arc::new(SymbolTable::new()),
-        1 => tables.pop().unwrap_or_default(),
-        _ => {
-            let mut t = SymbolTable::new();
-            for x in &tables {
-                t.extend_from(x);
-            }
-            Arc::new(t)
-        }
-    }
 }

@@ -50,7 +50,7 @@ use crate::ir::{
 };
 use record::{AccRecord, EventKind};
 pub use record::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
-use shard::{Event, Shard, shard_of};
+use shard::{Event, FileRecords, Shard, shard_of};
 use value_site::finish_value_order;
 
 /// Most layouts (distinct binaries) a merge registers for the fast path.
@@ -75,8 +75,6 @@ pub struct MergeOptions {
     pub failure_mode: FailureMode,
     /// Worker threads; 0 means one per core.
     pub threads: usize,
-    /// Inputs read and parsed at once; 0 means `2 × threads` (at least 2).
-    pub window: usize,
     /// Weight value counts that an input adds to a site for the first time (LLVM does not).
     pub weight_all_values: bool,
     /// Temporal traces kept (`--temporal-profile-trace-reservoir-size`).
@@ -85,10 +83,6 @@ pub struct MergeOptions {
     pub temporal_max_trace_length: u64,
     /// Renames functions before merging (`--remapping-file`).
     pub remapping: Option<Arc<super::remap::Remapping>>,
-    /// Recognise raw files of a binary already seen by comparing their bytes with the first
-    /// one's, and merge their counters where they lie (on by default). The result is the same
-    /// either way; turning it off is for testing that.
-    pub raw_layouts: bool,
 }
 
 impl Default for MergeOptions {
@@ -96,23 +90,12 @@ impl Default for MergeOptions {
         MergeOptions {
             failure_mode: FailureMode::Any,
             threads: 0,
-            window: 0,
             weight_all_values: false,
             temporal_reservoir_size: 100,
             temporal_max_trace_length: 10_000,
             remapping: None,
-            raw_layouts: true,
         }
     }
-}
-
-/// One input of a merge.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct InputSpec {
-    /// The file.
-    pub path: PathBuf,
-    /// Its weight.
-    pub weight: Weight,
 }
 
 /// The result of a merge.
@@ -449,6 +432,11 @@ impl<'o> Merger<'o> {
         Ok(true)
     }
 
+    /// What to do with bad inputs (the merge's [`MergeOptions::failure_mode`]).
+    pub fn failure_mode(&self) -> FailureMode {
+        self.opts.failure_mode
+    }
+
     /// True if a layout may still be registered (at most [`MAX_LAYOUTS`], and none when a
     /// remapping renames functions: a layout's keys are the file's).
     pub fn wants_layouts(&self) -> bool {
@@ -516,7 +504,12 @@ impl<'o> Merger<'o> {
                     Some(c),
                 ) = (cached, &item.src, file_slots)
                 {
-                    shard.add_layout(layout, &c.by_shard[si], bytes, values, item, weight_all);
+                    let file = FileRecords {
+                        layout,
+                        bytes,
+                        values,
+                    };
+                    shard.add_layout(file, &c.by_shard[si], item, weight_all);
                     continue;
                 }
                 match &item.src {
@@ -568,7 +561,12 @@ impl<'o> Merger<'o> {
                             }
                             shard.reserve_new(records, counters);
                         }
-                        shard.add_file(layout, bytes, values, item, weight_all, |k| {
+                        let file = FileRecords {
+                            layout,
+                            bytes,
+                            values,
+                        };
+                        shard.add_file(file, item, weight_all, |k| {
                             let k = key_of(k);
                             (shard_of(k.name, n) == si).then_some(k)
                         });
@@ -581,14 +579,12 @@ impl<'o> Merger<'o> {
                         let Some(l) = layouts.get(*layout) else {
                             continue;
                         };
-                        shard.add_layout(
-                            &l.layout,
-                            &l.by_shard[si],
+                        let file = FileRecords {
+                            layout: &l.layout,
                             bytes,
                             values,
-                            item,
-                            weight_all,
-                        );
+                        };
+                        shard.add_layout(file, &l.by_shard[si], item, weight_all);
                     }
                 }
             }

@@ -10,12 +10,7 @@ use crate::codec::value_prof_data::FlatValues;
 use crate::ir::Weight;
 use crate::ir::{Counters, FunctionKey, ValueCount, ValueKind, ValueProfile, ValueSite};
 
-/// LLVM's largest stored count: `u64::MAX − 1` and `u64::MAX` mark pseudo counts.
-pub const MAX_COUNT: u64 = u64::MAX - 2;
-/// First counter value LLVM uses to mark a pseudo-hot function.
-pub const PSEUDO_HOT: u64 = u64::MAX;
-/// First counter value LLVM uses to mark a pseudo-warm function.
-pub const PSEUDO_WARM: u64 = u64::MAX - 1;
+pub use crate::ir::function::{MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 
 /// What merging one record into another found wrong.
 #[derive(Debug, Clone)]
@@ -102,17 +97,31 @@ impl<'s> SrcValues<'s> {
     }
 }
 
+/// How a record is merged: its input's weight and the merge's options.
+#[derive(Clone, Copy)]
+pub(super) struct MergeHow {
+    /// The input's weight.
+    pub(super) weight: Weight,
+    /// [`super::MergeOptions::weight_all_values`].
+    pub(super) weight_all: bool,
+}
+
+/// The accumulated record and its counters (a run of the shard's arena).
+pub(super) struct Dst<'d> {
+    pub(super) rec: &'d mut AccRecord,
+    pub(super) counters: &'d mut [u64],
+}
+
 /// LLVM's `InstrProfRecord::merge` followed by `sortValueData`.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn merge_into(
-    dst: &mut AccRecord,
-    counters: &mut [u64],
+    dst: Dst<'_>,
     src: &SrcRecord<'_, '_>,
-    w: Weight,
-    weight_all: bool,
+    how: MergeHow,
     scratch: &mut [Vec<ValueCount>; 2],
     report: &mut dyn FnMut(EventKind),
 ) {
+    let Dst { rec: dst, counters } = dst;
+    let (w, weight_all) = (how.weight, how.weight_all);
     let first_input = dst.first_seen.0;
     if counters.len() != src.counters.len() {
         report(EventKind::Mismatch {
@@ -233,13 +242,8 @@ pub(super) fn merge_into(
 
 /// `dst[i] = min(dst[i] + src[i] × w, MAX_COUNT)`; returns true on saturation.
 fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
-    if w.is_one()
-        && let Counters::Raw64 { bytes, endian } = src
-    {
-        return match endian {
-            crate::bytes::Endian::Little => add_raw(dst, bytes, u64::from_le_bytes),
-            crate::bytes::Endian::Big => add_raw(dst, bytes, u64::from_be_bytes),
-        };
+    if let Some(raw) = src.raw() {
+        return raw.add_to(dst, w);
     }
     let mut overflow = false;
     let mut step = |d: &mut u64, s: u64| {
@@ -259,11 +263,9 @@ fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
                 step(d, *s);
             }
         }
-        Counters::Raw64 { bytes, endian } => {
-            for (d, b) in dst.iter_mut().zip(bytes.chunks_exact(8)) {
-                let mut a = [0u8; 8];
-                a.copy_from_slice(b);
-                step(d, endian.u64(a));
+        Counters::Raw64 { .. } => {
+            for (d, s) in dst.iter_mut().zip(src.iter()) {
+                step(d, s);
             }
         }
         Counters::Coverage(b) => {
@@ -273,22 +275,6 @@ fn add_counters(dst: &mut [u64], src: &Counters<'_>, w: Weight) -> bool {
         }
     }
     overflow
-}
-
-/// `dst[i] = min(dst[i] + src[i], MAX_COUNT)` for 8-byte counters in `bytes`, decoded by
-/// `decode`; returns true on saturation. Kept branch-free for the compiler: this loop is where
-/// most bytes of a merge go.
-#[inline(always)]
-pub(super) fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
-    let (src, _) = bytes.as_chunks::<8>();
-    let mut sat = false;
-    for (d, s) in dst.iter_mut().zip(src) {
-        let (v, o) = d.overflowing_add(decode(*s));
-        let over = o | (v > MAX_COUNT);
-        sat |= over;
-        *d = if over { MAX_COUNT } else { v };
-    }
-    sat
 }
 
 #[cfg(test)]

@@ -6,12 +6,29 @@
 //! records were first seen.
 
 use super::record::{
-    AccRecord, EventKind, MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM, SrcRecord, SrcValues, add_raw,
+    AccRecord, Dst, EventKind, MAX_COUNT, MergeHow, PSEUDO_HOT, PSEUDO_WARM, SrcRecord, SrcValues,
     merge_into,
 };
 use super::{Item, Weight};
 use crate::codec::value_prof_data::FlatValues;
 use crate::ir::{CounterLayout, Counters, FunctionKey, FunctionRecord, LayoutRecord, ValueCount};
+
+/// A file's records as a layout describes them: the layout, the file's bytes and its value
+/// blocks (numbered by the layout's records).
+#[derive(Clone, Copy)]
+pub(super) struct FileRecords<'f> {
+    pub(super) layout: &'f CounterLayout,
+    pub(super) bytes: &'f [u8],
+    pub(super) values: &'f FlatValues,
+}
+
+/// Where a merged record came from: its input, its index there and its key (for events).
+#[derive(Clone, Copy)]
+struct At {
+    input: u32,
+    record: u32,
+    key: FunctionKey,
+}
 
 /// A conflict or warning found while folding records, ordered by where it happened.
 #[derive(Debug, Clone)]
@@ -161,41 +178,46 @@ impl Shard {
                     values_repeated: 0,
                 });
             }
-            Some(slot) => self.merge_slot(slot, key, src, w, input, ri, weight_all),
+            Some(slot) => {
+                let at = At {
+                    input,
+                    record: ri,
+                    key,
+                };
+                let how = MergeHow {
+                    weight: w,
+                    weight_all,
+                };
+                self.merge_slot(slot, src, at, how);
+            }
         }
     }
 
     /// Folds the records of a file described by a layout of its own (an indexed profile)
     /// whose keys (after `key_of`) this shard owns (`mine`), in record order: each is merged
     /// into its key's slot or starts a new record, as [`Shard::add`] does for built records.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn add_file(
         &mut self,
-        layout: &CounterLayout,
-        bytes: &[u8],
-        values: &FlatValues,
+        file: FileRecords<'_>,
         item: &Item<'_>,
         weight_all: bool,
         mine: impl Fn(FunctionKey) -> Option<FunctionKey>,
     ) {
-        for (ri, r) in layout.records.iter().enumerate() {
+        for (ri, r) in file.layout.records.iter().enumerate() {
             let Some(key) = mine(r.key) else {
                 continue;
             };
-            let (Some(cbytes), Some(bitmap)) = (
-                bytes.get(r.counters..r.counters + 8 * r.num_counters),
-                bytes.get(r.bitmap..r.bitmap + r.bitmap_len),
+            let (Some(raw), Some(bitmap)) = (
+                file.layout.counters(file.bytes, r),
+                file.layout.bitmap(file.bytes, r),
             ) else {
                 continue;
             };
-            let counters = Counters::Raw64 {
-                bytes: cbytes,
-                endian: layout.endian,
-            };
+            let counters = Counters::from(raw);
             let src = SrcRecord {
                 counters: &counters,
                 bitmap,
-                values: SrcValues::Flat(values, r.values),
+                values: SrcValues::Flat(file.values, r.values),
             };
             self.add_src(key, &src, item.weight, item.idx, ri as u32, weight_all);
         }
@@ -206,47 +228,42 @@ impl Shard {
     /// [`Shard::add`]'s merge branch without a look-up.
     pub(super) fn add_layout(
         &mut self,
-        layout: &CounterLayout,
+        file: FileRecords<'_>,
         mine: &[(u32, u32)],
-        bytes: &[u8],
-        values: &FlatValues,
         item: &Item<'_>,
         weight_all: bool,
     ) {
-        let endian = layout.endian;
-        let records: &[LayoutRecord] = &layout.records;
+        let records: &[LayoutRecord] = &file.layout.records;
         let plain = item.weight.is_one();
+        let how = MergeHow {
+            weight: item.weight,
+            weight_all,
+        };
         for &(ri, slot) in mine {
             let Some(r) = records.get(ri as usize) else {
                 continue;
             };
-            if plain && self.add_plain(slot as usize, r, bytes, endian, (item.idx, ri)) {
-                continue;
-            }
-            let (Some(cbytes), Some(bitmap)) = (
-                bytes.get(r.counters..r.counters + 8 * r.num_counters),
-                bytes.get(r.bitmap..r.bitmap + r.bitmap_len),
+            let (Some(raw), Some(bitmap)) = (
+                file.layout.counters(file.bytes, r),
+                file.layout.bitmap(file.bytes, r),
             ) else {
                 continue;
             };
-            let counters = Counters::Raw64 {
-                bytes: cbytes,
-                endian,
+            let at = At {
+                input: item.idx,
+                record: ri,
+                key: r.key,
             };
+            if plain && self.add_plain(slot as usize, r, raw, at) {
+                continue;
+            }
+            let counters = Counters::from(raw);
             let src = SrcRecord {
                 counters: &counters,
                 bitmap,
-                values: SrcValues::Flat(values, r.values),
+                values: SrcValues::Flat(file.values, r.values),
             };
-            self.merge_slot(
-                slot as usize,
-                r.key,
-                &src,
-                item.weight,
-                item.idx,
-                ri,
-                weight_all,
-            );
+            self.merge_slot(slot as usize, &src, at, how);
         }
     }
 
@@ -260,9 +277,8 @@ impl Shard {
         &mut self,
         slot: usize,
         r: &LayoutRecord,
-        bytes: &[u8],
-        endian: crate::bytes::Endian,
-        (input, ri): (u32, u32),
+        src: crate::ir::CounterBytes<'_>,
+        at: At,
     ) -> bool {
         if r.values.is_some() || r.bitmap_len != 0 {
             return false;
@@ -271,46 +287,28 @@ impl Shard {
             return false;
         };
         let (start, len) = dst.counters;
-        if len != r.num_counters || dst.values.is_some() || !dst.bitmap.is_empty() {
+        if len != src.len() || dst.values.is_some() || !dst.bitmap.is_empty() {
             return false;
         }
-        let (Some(src), Some(counters)) = (
-            bytes.get(r.counters..r.counters + 8 * len),
-            self.counters.get_mut(start..start + len),
-        ) else {
+        let Some(counters) = self.counters.get_mut(start..start + len) else {
             return false;
         };
         let pseudo = |c: u64| c == PSEUDO_HOT || c == PSEUDO_WARM;
-        let src_first = src.first_chunk::<8>().map(|b| endian.u64(*b));
-        if counters.first().is_some_and(|&c| pseudo(c)) || src_first.is_some_and(pseudo) {
+        if counters.first().is_some_and(|&c| pseudo(c)) || src.first().is_some_and(pseudo) {
             return false;
         }
-        let overflow = match endian {
-            crate::bytes::Endian::Little => add_raw(counters, src, u64::from_le_bytes),
-            crate::bytes::Endian::Big => add_raw(counters, src, u64::from_be_bytes),
-        };
-        if overflow {
+        if src.add_to(counters, Weight::ONE) {
             self.events.push(Event {
-                input,
-                record: ri,
-                key: r.key,
+                input: at.input,
+                record: at.record,
+                key: at.key,
                 what: EventKind::Overflow,
             });
         }
         true
     }
 
-    #[allow(clippy::too_many_arguments)]
-    fn merge_slot(
-        &mut self,
-        slot: usize,
-        key: FunctionKey,
-        src: &SrcRecord<'_, '_>,
-        w: Weight,
-        input: u32,
-        ri: u32,
-        weight_all: bool,
-    ) {
+    fn merge_slot(&mut self, slot: usize, src: &SrcRecord<'_, '_>, at: At, how: MergeHow) {
         let Some(dst) = self.records.get_mut(slot) else {
             return;
         };
@@ -320,17 +318,15 @@ impl Shard {
         };
         let events = &mut self.events;
         merge_into(
-            dst,
-            counters,
+            Dst { rec: dst, counters },
             src,
-            w,
-            weight_all,
+            how,
             &mut self.scratch,
             &mut |what| {
                 events.push(Event {
-                    input,
-                    record: ri,
-                    key,
+                    input: at.input,
+                    record: at.record,
+                    key: at.key,
                     what,
                 })
             },
