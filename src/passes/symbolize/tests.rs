@@ -3,8 +3,8 @@ use std::path::Path;
 
 use super::*;
 use crate::error::Result;
-use crate::ir::code::{CodeSource, SampleFrame, SampleSource, UNKNOWN};
 use crate::ir::code::{CodeRegion, SampleHeader};
+use crate::ir::code::{CodeSource, SampleFrame, SampleSource, UNKNOWN};
 
 fn load(name: &'static str, start: u64, size: u64, time: u64, index: u64) -> CodeRegion<'static> {
     CodeRegion {
