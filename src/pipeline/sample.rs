@@ -519,20 +519,6 @@ pub fn encode_with(
     }
 }
 
-/// The bytes of `profile` in `format`, written again by the writer that wrote earlier
-/// attempts of a size-limited write (`state`).
-fn encode_again(
-    profile: &SampleProfile,
-    format: SampleFormat,
-    extbinary: &ExtBinaryOptions,
-    state: &mut writers::extbinary::WriterState,
-) -> Result<Vec<u8>> {
-    match format {
-        SampleFormat::ExtBinary => writers::extbinary::write_again(profile, extbinary, state),
-        _ => encode_with(profile, format, extbinary),
-    }
-}
-
 /// The bytes of `profile` in `format` within `limit` bytes (0: no limit), as llvm-profdata's
 /// `writeWithSizeLimit`: written whole, then, while over the limit, written again without
 /// its coldest functions ([`SizeLimitPruner`]). `profile` is left pruned. An error if no
@@ -547,10 +533,14 @@ pub fn encode_within(
         return encode_with(profile, format, extbinary);
     }
     let mut pruner = SizeLimitPruner::new(profile, limit);
-    let mut state = writers::extbinary::WriterState::default();
+    // One extbinary writer for every attempt: flags an earlier attempt set stay set.
+    let mut ext_writer = writers::extbinary::ExtBinaryWriter::new(*extbinary);
     let mut last = None;
     while !profile.functions.is_empty() {
-        let bytes = encode_again(profile, format, extbinary, &mut state)?;
+        let bytes = match format {
+            SampleFormat::ExtBinary => ext_writer.write(profile)?,
+            _ => encode_with(profile, format, extbinary)?,
+        };
         let size = bytes.len() as u64;
         if size <= limit {
             return Ok(bytes);
