@@ -169,12 +169,12 @@ pub fn sample_gcov(data: &[u8]) {
 /// output reads back with as many profiles.
 pub fn sample_binary(data: &[u8]) {
     use pgo_merge::backends::sample::{binary as bin_w, extbinary as ext_w};
-    use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
+    use pgo_merge::codec::sample_binary::SampleMagic;
     use pgo_merge::frontends::sample::{binary as bin_r, extbinary as ext_r};
-    let read = match sniff(data) {
-        Some(BinaryKind::Binary) => bin_r::read(data),
-        Some(BinaryKind::ExtBinary) => ext_r::read(data),
-        None => return,
+    let read = match SampleMagic::sniff(data) {
+        Some(SampleMagic::Binary) => bin_r::read(data),
+        Some(SampleMagic::ExtBinary) => ext_r::read(data),
+        Some(SampleMagic::CompactBinary) | None => return,
     };
     // The flat reader of merges never accepts what the map readers refuse.
     let mut flat = pgo_merge::ir::sample::FlatSampleProfile::new();

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use pgo_merge::backends::sample::extbinary::{self as ext_out, ExtBinaryOptions};
 use pgo_merge::bytes::leb128::write_uleb;
-use pgo_merge::codec::sample_binary::BINARY_MAGIC;
+use pgo_merge::codec::sample_binary::SampleMagic;
 use pgo_merge::frontends::sample::{self as readers, ReadOptions};
 use pgo_merge::frontends::sample::{SampleEncoding, text_flat};
 use pgo_merge::ir::Weight;
@@ -41,7 +41,9 @@ fn binary_files() -> Vec<PathBuf> {
         .collect();
     match std::fs::read_dir(external_dir().join("llvm-sample")) {
         Ok(rd) => v.extend(rd.flatten().map(|e| e.path()).filter(|p| {
-            std::fs::read(p).is_ok_and(|d| pgo_merge::codec::sample_binary::sniff(&d).is_some())
+            std::fs::read(p).is_ok_and(|d| {
+                SampleMagic::sniff(&d).is_some_and(|m| m != SampleMagic::CompactBinary)
+            })
         })),
         Err(_) => eprintln!("SKIPPED sample_flat (third-party part): llvm-sample/ is absent"),
     }
@@ -237,7 +239,7 @@ fn flat_merges_are_map_merges() {
 /// A binary profile (`SPF_Binary`) of the given name table and raw function profiles.
 fn binary(names: &[&str], functions: &[u8]) -> Vec<u8> {
     let mut v = Vec::new();
-    write_uleb(&mut v, BINARY_MAGIC);
+    write_uleb(&mut v, SampleMagic::Binary.value());
     write_uleb(&mut v, 103);
     for _ in 0..6 {
         write_uleb(&mut v, 0);

@@ -28,8 +28,8 @@ use std::io::Write as _;
 
 use crate::bytes::leb128::write_uleb;
 use crate::codec::sample_binary::{
-    EXT_BINARY_MAGIC, NameIndex, VERSION, collect_body_names, flag, sec, write_body,
-    write_plain_names, write_summary,
+    NameIndex, SampleMagic, VERSION, collect_body_names, flag, sec, write_body, write_plain_names,
+    write_summary,
 };
 use crate::codec::unordered_order::sample_map_order;
 use crate::error::{Error, ErrorKind, Result};
@@ -175,7 +175,7 @@ fn write_once(
         w.add_flag(sec::NAME_TABLE, flag::UNIQ_SUFFIX);
     }
 
-    write_uleb(&mut w.out, EXT_BINARY_MAGIC);
+    write_uleb(&mut w.out, SampleMagic::ExtBinary.value());
     write_uleb(&mut w.out, VERSION);
     w.out
         .extend_from_slice(&(w.layout.len() as u64).to_le_bytes());

@@ -7,7 +7,7 @@
 //! so a file cut between two profiles reads as a shorter valid profile, as it does for LLVM.
 
 use crate::codec::sample_binary::{
-    BINARY_MAGIC, SampleCursor, read_body, read_header, read_plain_names, read_summary,
+    SampleCursor, SampleMagic, read_body, read_header, read_plain_names, read_summary,
 };
 use crate::error::Result;
 use crate::ir::sample::{SampleContext, SampleFormat, SampleProfile};
@@ -23,11 +23,7 @@ pub fn read(data: &[u8]) -> Result<SampleProfile> {
 /// inlined callsites keep those bits, and the profile is marked flow-sensitive.
 pub fn read_fs(data: &[u8], fs: Option<u32>) -> Result<SampleProfile> {
     let mut r = SampleCursor::new(data, 0);
-    read_header(
-        &mut r,
-        BINARY_MAGIC,
-        "LLVM binary sample profile (SPROF42\\xff)",
-    )?;
+    read_header(&mut r, SampleMagic::Binary)?;
     let summary = read_summary(&mut r)?;
     let names = read_plain_names(&mut r)?;
     let mut profile = SampleProfile::new();

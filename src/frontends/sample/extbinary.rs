@@ -20,8 +20,7 @@ use crate::bytes::limits::InflateBudget;
 use crate::bytes::stack::deep;
 use crate::codec::names_blob::inflate;
 use crate::codec::sample_binary::{
-    EXT_BINARY_MAGIC, SampleCursor, flag, read_body, read_header, read_plain_names, read_summary,
-    sec,
+    SampleCursor, SampleMagic, flag, read_body, read_header, read_plain_names, read_summary, sec,
 };
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{
@@ -35,11 +34,7 @@ pub use crate::codec::sample_binary::SectionEntry;
 /// Reads the magic, version and section table.
 pub fn read_section_table(data: &[u8]) -> Result<Vec<SectionEntry>> {
     let mut r = SampleCursor::new(data, 0);
-    read_header(
-        &mut r,
-        EXT_BINARY_MAGIC,
-        "LLVM extbinary sample profile (SPROF42\\x04)",
-    )?;
+    read_header(&mut r, SampleMagic::ExtBinary)?;
     let n = r.u64_le("section table: number of sections")?;
     // Each entry takes 32 bytes: more than the file holds is truncation, checked before any
     // allocation.

@@ -15,7 +15,7 @@ use std::cmp::Ordering;
 
 use super::extbinary::{read_section_table, section_bytes};
 use crate::codec::sample_binary::{
-    BINARY_MAGIC, BinaryKind, SampleCursor, flag, read_header, read_summary, sec, sniff,
+    SampleCursor, SampleMagic, flag, read_header, read_summary, sec,
 };
 use crate::ir::sample::flat::{
     FlatFrame, FlatKey, FlatName, FlatNode, FlatRecord, FlatTarget, FlatTop,
@@ -30,10 +30,10 @@ use crate::ir::symbols::Name;
 /// [`super::read`] then, which tells which.
 pub fn read_flat(data: &[u8], out: &mut FlatSampleProfile) -> bool {
     out.clear();
-    let done = match sniff(data) {
-        Some(BinaryKind::Binary) => read_binary(data, out),
-        Some(BinaryKind::ExtBinary) => read_extbinary(data, out),
-        None => None,
+    let done = match SampleMagic::sniff(data) {
+        Some(SampleMagic::Binary) => read_binary(data, out),
+        Some(SampleMagic::ExtBinary) => read_extbinary(data, out),
+        Some(SampleMagic::CompactBinary) | None => None,
     };
     done.is_some()
 }
@@ -67,7 +67,7 @@ fn len32(n: usize) -> Option<u32> {
 
 fn read_binary(data: &[u8], out: &mut FlatSampleProfile) -> Option<()> {
     let mut r = SampleCursor::new(data, 0);
-    read_header(&mut r, BINARY_MAGIC, "").ok()?;
+    read_header(&mut r, SampleMagic::Binary).ok()?;
     read_summary(&mut r).ok()?;
     read_plain_names(&mut r, out)?;
     out.format = Some(SampleFormat::Binary);

@@ -13,20 +13,11 @@ pub mod gcov;
 pub mod text;
 pub mod text_flat;
 
+use crate::codec::sample_binary::SampleMagic;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::sample::{FsDiscriminatorPass, SampleProfile};
 
 pub use text::TextDialect;
-
-/// The magic of LLVM's binary sample encodings without its last byte: `SPROF42` in the high
-/// bytes, the format in the low byte (`SPMagic`).
-const SP_MAGIC_HIGH: u64 = 0x5350_524f_4634_3200;
-/// Low byte of the magic of `SPF_Binary`.
-const SPF_BINARY: u64 = 0xff;
-/// Low byte of the magic of `SPF_Ext_Binary`.
-const SPF_EXT_BINARY: u64 = 0x04;
-/// Low byte of the magic of the removed `SPF_Compact_Binary`.
-const SPF_COMPACT_BINARY: u64 = 0x02;
 
 /// The encodings of sample profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +39,11 @@ pub enum SampleEncoding {
 impl SampleEncoding {
     /// The encoding of `data`, from its first bytes.
     pub fn sniff(data: &[u8]) -> SampleEncoding {
-        let mut head = data;
-        if let Some(magic) = crate::bytes::leb128::take_uleb(&mut head)
-            && magic & !0xff == SP_MAGIC_HIGH
-        {
-            match magic & 0xff {
-                SPF_BINARY => return SampleEncoding::Binary,
-                SPF_EXT_BINARY => return SampleEncoding::ExtBinary,
-                SPF_COMPACT_BINARY => return SampleEncoding::CompactBinary,
-                _ => {}
-            }
+        match SampleMagic::sniff(data) {
+            Some(SampleMagic::Binary) => return SampleEncoding::Binary,
+            Some(SampleMagic::ExtBinary) => return SampleEncoding::ExtBinary,
+            Some(SampleMagic::CompactBinary) => return SampleEncoding::CompactBinary,
+            None => {}
         }
         // As LLVM: the magic and version, then a NUL byte or the end (other versions of
         // GCC's header fall to the text rule, which refuses them).
