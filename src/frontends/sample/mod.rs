@@ -3,19 +3,18 @@
 //! [`SampleEncoding::sniff`] tells the encodings apart from the first bytes (the magic
 //! numbers of LLVM's binary encodings, GCC's `adcg*704`, else LLVM's text rule) and [`read`]
 //! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`),
-//! [`extbinary`] (`SPF_Ext_Binary`) and [`gcov`] (GCC's AutoFDO `.gcov`). [`flat`] reads the
-//! binary encodings into the flat form merges fold fast.
+//! [`extbinary`] (`SPF_Ext_Binary`) and [`gcov`] (GCC's AutoFDO `.gcov`). The binary
+//! encodings have one reader each, into the flat form ([`read_binary_flat`]), from which
+//! merges fold and the tree form is built.
 
 pub mod binary;
 pub mod extbinary;
-pub mod flat;
 pub mod gcov;
 pub mod text;
-pub mod text_flat;
 
 use crate::codec::sample_binary::SampleMagic;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::{FsDiscriminatorPass, SampleProfile};
+use crate::ir::sample::{FlatSampleProfile, FsDiscriminatorPass, SampleProfile};
 
 pub use text::TextDialect;
 
@@ -89,6 +88,28 @@ impl ReadOptions {
     fn text_fs(&self) -> Option<u32> {
         self.profile_is_fs.then(|| self.fs_pass.mask())
     }
+}
+
+/// Reads a binary or extbinary sample profile into `out` (emptied first), as [`read`]
+/// reads it, with its errors. `Ok(false)` if `data` is of another encoding.
+pub fn read_binary_flat(
+    data: &[u8],
+    options: &ReadOptions,
+    out: &mut FlatSampleProfile,
+) -> Result<bool> {
+    match SampleEncoding::sniff(data) {
+        SampleEncoding::Binary => binary::read_flat(data, options.text_fs(), out)?,
+        SampleEncoding::ExtBinary => extbinary::read_flat(data, options.fs_pass.mask(), out)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The tree form of a profile [`read_binary_flat`] read with `options`: what [`read`] gives.
+pub fn tree(flat: &FlatSampleProfile, options: &ReadOptions) -> SampleProfile {
+    let mut profile = flat.to_profile();
+    profile.context_hash = options.context_hash;
+    profile
 }
 
 /// Reads a sample profile of any supported encoding.

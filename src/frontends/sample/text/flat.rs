@@ -1,48 +1,104 @@
-//! Reader of text sample profiles into the flat form ([`FlatSampleProfile`]), the fast path
-//! of merges, as [`super::flat`] is for the binary encodings.
+//! The text reader's flat way ([`read_for_merge`]): lines into the flat form
+//! ([`FlatSampleProfile`]), the form merges fold, with the grammar of [`super`].
 //!
-//! It reads the lines [`super::text`] reads, with its line grammar, into reusable vectors
-//! instead of maps, and gives up — the caller then reads the input with [`super::read`],
-//! which applies every leniency of LLVM's reader and reports any error with its line —
-//! on anything the flat form cannot hold or that the text reader would treat specially: a
-//! line that does not parse, a function or context met twice, body lines or inlined
-//! callees out of LLVM's order or repeated, a call target twice on one line, a body line
-//! after an inlined callee of the same function, indentation that skips a level, vtable
-//! lines, a non-metadata line after metadata, or a mix of probe-based and other
-//! functions. What llvm-profdata's text writer (and `llvm-profgen`) write takes the fast
-//! path. Flow-sensitive masks (`--profile-isfs`) are not applied here: merges with them
-//! read in map form.
+//! It holds what LLVM's text writer (and `llvm-profgen`) write: every function and context
+//! once, body lines and inlined callees in LLVM's order, each once, body lines before the
+//! callees of their function, no call target twice on a line, no vtable lines, metadata
+//! last, probe-based functions all or none. At the first line it cannot hold (or one that
+//! does not parse), it turns into the tree reader ([`super::Reader`]) where it stands: the
+//! functions read so far become the tree ([`FlatSampleProfile::to_profile`]: they hold no
+//! repeated key, so nothing adds up), and the tree reader goes on from the header of the
+//! function being read, applying every leniency of LLVM's reader and reporting any error
+//! with its line. Nothing else is read twice.
 
 use std::cmp::Ordering;
 use std::collections::HashMap;
+use std::hash::{BuildHasher, Hasher};
 
-use super::flat::distinct;
-use super::text::{
-    Lines, Parsed, TextDialect, context_frames, distinct_names, parse_head, parse_line,
+use super::{
+    Counts, Lines, Parsed, Reader, TextDialect, check_first_line, classify, context_frames,
+    parse_head, parse_line, plain_line,
 };
-use crate::ir::fx::FxBuildHasher;
+use crate::error::Result;
+use crate::frontends::sample::binary::distinct;
+use crate::ir::fx::{FxBuildHasher, FxHashSet};
 use crate::ir::sample::flat::{
     FlatFrame, FlatKey, FlatName, FlatNode, FlatRecord, FlatTarget, FlatTop,
 };
-use crate::ir::sample::{ContextAttributes, FlatSampleProfile, LineLocation, SampleFormat};
+use crate::ir::sample::{
+    ContextAttributes, FlatSampleProfile, LineLocation, SampleFormat, SampleProfile,
+};
 
-/// Reads text `data` into `out` (emptied first) in `dialect`. False when the flat form
-/// cannot hold it or it is malformed: read it with [`super::read`] then.
-pub fn read_flat(data: &[u8], dialect: TextDialect, out: &mut FlatSampleProfile) -> bool {
+/// Reads text `data` in `dialect` for a merge: into `out` (emptied first) if the flat form
+/// holds it (`Ok(None)`), else into the tree form, which is returned. Errors are the tree
+/// reader's ([`super::read`]).
+pub fn read_for_merge(
+    data: &[u8],
+    dialect: TextDialect,
+    out: &mut FlatSampleProfile,
+) -> Result<Option<SampleProfile>> {
     out.clear();
-    let done = Reader {
+    check_first_line(data)?;
+    let mut reader = FlatReader {
         out,
         names: HashMap::default(),
         top_seen: Vec::new(),
+        contexts_seen: FxHashSet::default(),
         stack: Vec::new(),
-        cs_count: 0,
-        probe_count: 0,
-        preinlined: false,
+        counts: Counts {
+            mask: u32::MAX,
+            ..Counts::default()
+        },
         metadata_depth: 0,
         targets: Vec::new(),
+        mark: Mark::default(),
+    };
+    let mut lines = Lines::new(data);
+    loop {
+        let before = lines.clone();
+        let Some((_, line)) = lines.next() else { break };
+        let held = match classify(line) {
+            None => Some(()),
+            Some(true) => {
+                reader.close_all();
+                reader.mark = reader.mark_at(before.clone());
+                reader.head(line)
+            }
+            Some(false) => reader.body_line(line, dialect),
+        };
+        if held.is_none() {
+            let resume = reader.mark.lines.clone().unwrap_or(before);
+            return reader.into_tree(resume, dialect).map(Some);
+        }
     }
-    .read(data, dialect);
-    done.is_some()
+    reader.close_all();
+    let tops = reader.out.tops.len();
+    if reader.counts.probe != 0 && reader.counts.probe as usize != tops {
+        // A mix of probe-based and other functions: the tree's flags say so.
+        reader.mark = reader.mark_at(lines.clone());
+        return reader.into_tree(lines, dialect).map(Some);
+    }
+    let flags = &mut reader.out.flags;
+    flags.context_sensitive = reader.counts.cs > 0;
+    flags.probe_based = reader.counts.probe > 0;
+    flags.preinlined = reader.counts.preinlined;
+    flags.sets_probe_flag = true;
+    reader.out.format = Some(SampleFormat::Text);
+    Ok(None)
+}
+
+/// Where the function being read starts: the lines from its header on, the sizes of the
+/// flat form's vectors and the counts before it.
+#[derive(Default)]
+struct Mark<'a> {
+    lines: Option<Lines<'a>>,
+    tops: usize,
+    nodes: usize,
+    records: usize,
+    targets: usize,
+    frames: usize,
+    contexts: usize,
+    counts: Counts,
 }
 
 /// A node on the inline stack: its index, and its last inlined callee so far (to check
@@ -52,58 +108,58 @@ struct Open {
     last_child: Option<(LineLocation, u32)>,
 }
 
-struct Reader<'a, 'o> {
+struct FlatReader<'a, 'o> {
     out: &'o mut FlatSampleProfile,
     names: HashMap<&'a [u8], u32, FxBuildHasher>,
     /// Per name index: whether a top-level function of that name was read.
     top_seen: Vec<bool>,
+    /// Hashes of the calling contexts read (a repeated hash, rarely a collision, turns the
+    /// reader into the tree reader: never wrong, at most slower).
+    contexts_seen: FxHashSet<u64>,
     /// The inline stack: the top-level node, then its inlined callees down to the current.
     stack: Vec<Open>,
-    cs_count: usize,
-    probe_count: usize,
-    preinlined: bool,
+    counts: Counts,
     /// Depth of the first metadata line of the current instance, 0 if none yet.
     metadata_depth: usize,
     /// The call targets of the line being read, kept between lines for its capacity.
     targets: Vec<(&'a [u8], u64)>,
+    /// Where the function being read starts.
+    mark: Mark<'a>,
 }
 
 fn len32(n: usize) -> Option<u32> {
     u32::try_from(n).ok()
 }
 
-impl<'a> Reader<'a, '_> {
-    fn read(mut self, data: &'a [u8], dialect: TextDialect) -> Option<()> {
-        for (_, line) in Lines::new(data) {
-            let Some(pos) = line.iter().position(|&b| b != b' ') else {
-                continue;
-            };
-            if line[pos] == b'#' {
-                continue;
-            }
-            if pos == 0 {
-                self.close_all()?;
-                self.head(line)?;
-            } else {
-                // A body line before any header: let the text reader report it.
-                if self.stack.is_empty() {
-                    return None;
-                }
-                self.body_line(line, dialect)?;
-            }
+impl<'a> FlatReader<'a, '_> {
+    /// The mark of a function whose header `lines` yields next.
+    fn mark_at(&self, lines: Lines<'a>) -> Mark<'a> {
+        let out = &*self.out;
+        Mark {
+            lines: Some(lines),
+            tops: out.tops.len(),
+            nodes: out.nodes.len(),
+            records: out.records.len(),
+            targets: out.targets.len(),
+            frames: out.frames.len(),
+            contexts: out.contexts.len(),
+            counts: self.counts,
         }
-        self.close_all()?;
-        let tops = self.out.tops.len();
-        if tops == 0 || (self.probe_count != 0 && self.probe_count != tops) {
-            return None;
-        }
-        let flags = &mut self.out.flags;
-        flags.context_sensitive = self.cs_count > 0;
-        flags.probe_based = self.probe_count > 0;
-        flags.preinlined = self.preinlined;
-        flags.sets_probe_flag = true;
-        self.out.format = Some(SampleFormat::Text);
-        Some(())
+    }
+
+    /// The tree reader, going on from the mark (`resume`: the lines from there) with the
+    /// functions read before it.
+    fn into_tree(self, resume: Lines<'a>, dialect: TextDialect) -> Result<SampleProfile> {
+        let m = &self.mark;
+        let out = self.out;
+        out.tops.truncate(m.tops);
+        out.nodes.truncate(m.nodes);
+        out.records.truncate(m.records);
+        out.targets.truncate(m.targets);
+        out.frames.truncate(m.frames);
+        out.contexts.truncate(m.contexts);
+        let profile = out.to_profile();
+        Reader::new(profile, dialect, m.counts).run(resume, false)
     }
 
     /// The name-table index of `name`, added if new.
@@ -124,7 +180,7 @@ impl<'a> Reader<'a, '_> {
     fn head(&mut self, line: &'a [u8]) -> Option<()> {
         let (name, total, head) = parse_head(line)?;
         let (key, leaf) = if name.first() == Some(&b'[') {
-            self.cs_count += 1;
+            self.counts.cs += 1;
             let frames = context_frames(name);
             let leaf = frames.last()?.0;
             let start = len32(self.out.frames.len())?;
@@ -135,7 +191,9 @@ impl<'a> Reader<'a, '_> {
             let end = len32(self.out.frames.len())?;
             let c = len32(self.out.contexts.len())?;
             self.out.contexts.push((start, end));
-            // Contexts met twice are found by the merge, which then reads the map form.
+            if !self.contexts_seen.insert(self.context_hash(c)) {
+                return None;
+            }
             (FlatKey::Context(c), self.name(leaf)?)
         } else {
             let i = self.name(name)?;
@@ -179,18 +237,18 @@ impl<'a> Reader<'a, '_> {
     }
 
     /// Closes the innermost open node: its subtree ends here.
-    fn close(&mut self) -> Option<()> {
-        let open = self.stack.pop()?;
-        let end = len32(self.out.nodes.len())?;
-        self.out.nodes[open.node as usize].subtree_end = end;
-        Some(())
+    fn close(&mut self) {
+        if let Some(open) = self.stack.pop() {
+            // Within u32: every node was pushed with a checked index.
+            let end = self.out.nodes.len() as u32;
+            self.out.nodes[open.node as usize].subtree_end = end;
+        }
     }
 
-    fn close_all(&mut self) -> Option<()> {
+    fn close_all(&mut self) {
         while !self.stack.is_empty() {
-            self.close()?;
+            self.close();
         }
-        Some(())
     }
 
     fn body_line(&mut self, line: &'a [u8], dialect: TextDialect) -> Option<()> {
@@ -212,7 +270,7 @@ impl<'a> Reader<'a, '_> {
             return None;
         }
         while self.stack.len() > depth {
-            self.close()?;
+            self.close();
         }
         let parent = self.stack.last()?.node;
         match parsed {
@@ -285,13 +343,13 @@ impl<'a> Reader<'a, '_> {
                 if let Some(c) = checksum.filter(|&c| c != 0) {
                     node.checksum = c;
                     if depth == 1 {
-                        self.probe_count += 1;
+                        self.counts.probe += 1;
                     }
                 }
                 if let Some(a) = attributes.filter(|&a| a != 0) {
                     node.attributes = ContextAttributes(a);
                     if a & ContextAttributes::SHOULD_BE_INLINED != 0 {
-                        self.preinlined = true;
+                        self.counts.preinlined = true;
                     }
                 }
                 if self.metadata_depth == 0 {
@@ -304,171 +362,21 @@ impl<'a> Reader<'a, '_> {
         Some(())
     }
 
+    /// A hash of context `c`'s frames.
+    fn context_hash(&self, c: u32) -> u64 {
+        let mut h = FxBuildHasher::default().build_hasher();
+        for f in self.out.context_frames(c) {
+            h.write_u32(f.name);
+            h.write_u32(f.location.line_offset);
+            h.write_u32(f.location.discriminator);
+        }
+        h.finish()
+    }
+
     /// LLVM's `FunctionId` order of two plain names.
     fn name_cmp(&self, a: u32, b: u32) -> Ordering {
         let out = &*self.out;
         out.name_bytes_of(out.names[a as usize])
             .cmp(&out.name_bytes_of(out.names[b as usize]))
-    }
-}
-
-/// The digits of `s` from `at` as a number, and where they end: `None` if there is no
-/// digit or the number overflows `u64`.
-fn digits(s: &[u8], at: usize) -> Option<(u64, usize)> {
-    let mut v: u64 = 0;
-    let mut i = at;
-    while let Some(&b) = s.get(i) {
-        if !b.is_ascii_digit() {
-            break;
-        }
-        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
-        i += 1;
-    }
-    (i > at).then_some((v, i))
-}
-
-/// A body or inlined-callee line in the plain shape LLVM's text writer gives it
-/// (`  N[.D]: COUNT[ name:COUNT]*` or `  N[.D]: name:COUNT`, one space between fields, no
-/// colon in a call target's name, no target twice), read in one pass into `targets`
-/// (emptied first). Anything else is handed back (`Err`, with `targets`) for
-/// [`parse_line`], whose reading of these lines is the same.
-fn plain_line<'a>(
-    line: &'a [u8],
-    mut targets: Vec<(&'a [u8], u64)>,
-) -> Result<Parsed<'a>, Vec<(&'a [u8], u64)>> {
-    targets.clear();
-    let depth = line.iter().take_while(|&&b| b == b' ').count();
-    if depth == 0 {
-        return Err(targets);
-    }
-    let Some((offset, mut i)) = digits(line, depth) else {
-        return Err(targets);
-    };
-    let loc = if line.get(i) == Some(&b'.') {
-        match digits(line, i + 1) {
-            Some((d, j)) if offset <= u64::from(u32::MAX) && d <= u64::from(u32::MAX) => {
-                i = j;
-                LineLocation::new(offset as u32, d as u32)
-            }
-            _ => return Err(targets),
-        }
-    } else if offset <= 0xffff {
-        LineLocation::new(offset as u32, 0)
-    } else {
-        return Err(targets);
-    };
-    if line.get(i..i + 2) != Some(b": ".as_slice()) {
-        return Err(targets);
-    }
-    let rest = &line[i + 2..];
-    if rest.first().is_some_and(u8::is_ascii_digit) {
-        let Some((samples, mut j)) = digits(rest, 0) else {
-            return Err(targets);
-        };
-        while j < rest.len() {
-            // One space, then `name:COUNT` with a name of no colon.
-            if rest[j] != b' ' {
-                return Err(targets);
-            }
-            let start = j + 1;
-            let end = memchr::memchr(b' ', &rest[start..]).map_or(rest.len(), |k| start + k);
-            let token = &rest[start..end];
-            let Some(colon) = memchr::memchr(b':', token) else {
-                return Err(targets);
-            };
-            let name = &token[..colon];
-            match digits(token, colon + 1) {
-                Some((count, k)) if k == token.len() && !name.is_empty() => {
-                    targets.push((name, count));
-                }
-                _ => return Err(targets),
-            }
-            j = end;
-        }
-        // A name twice on the line is for the full reader (the last count wins there).
-        if !distinct_names(&targets) {
-            return Err(targets);
-        }
-        Ok(Parsed::Body {
-            depth,
-            loc,
-            samples,
-            targets,
-        })
-    } else {
-        let Some(colon) = memchr::memrchr(b':', rest) else {
-            return Err(targets);
-        };
-        let name = &rest[..colon];
-        if name.is_empty() || name.starts_with(b"vtables ") {
-            return Err(targets);
-        }
-        match digits(rest, colon + 1) {
-            Some((total, k)) if k == rest.len() => Ok(Parsed::Callsite {
-                depth,
-                loc,
-                name,
-                total,
-            }),
-            _ => Err(targets),
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Whatever `plain_line` reads, LLVM's grammar (`parse_line`) reads the same way: on
-    /// writer-shaped lines, odd ones, and every one- and two-byte mutation of them.
-    #[test]
-    fn plain_lines_read_as_llvms_grammar_reads_them() {
-        let lines: [&[u8]; 14] = [
-            b" 1: 5",
-            b" 12.3: 100 foo:60 bar:40",
-            b"   65535: 1",
-            b" 65536: 1",
-            b" 65536.1: 1",
-            b"  4: _Z3foov:20",
-            b"  4.2: a::b:7",
-            b" 7: 5 a:1 a:2",
-            b" 7: 5  a:1",
-            b" 7: 5 a:b:1",
-            b" 7: 5 _M_construct<char *>:1000",
-            b" 3: vtables x:1",
-            b" 18446744073709551615: 1",
-            b" 1: 18446744073709551616",
-        ];
-        let dialect = TextDialect::for_llvm(22);
-        let mut plain = 0;
-        let mut check = |line: &[u8]| {
-            if let Ok(p) = plain_line(line, Vec::new()) {
-                plain += 1;
-                let general = parse_line(line, dialect);
-                assert!(
-                    matches!(&general, Ok(g) if *g == p),
-                    "{:?}: plain {p:?}",
-                    String::from_utf8_lossy(line)
-                );
-            }
-        };
-        let alphabet = b" :.0179abx!-";
-        for line in lines {
-            check(line);
-            for i in 0..line.len() {
-                for &b in alphabet {
-                    let mut m = line.to_vec();
-                    m[i] = b;
-                    check(&m);
-                    for j in i + 1..line.len() {
-                        let mut n = m.clone();
-                        n[j] = b' ';
-                        check(&n);
-                    }
-                }
-                check(&line[..i]);
-            }
-        }
-        assert!(plain > 1000, "{plain} lines read plain");
     }
 }
