@@ -21,7 +21,7 @@ use crate::bytes::leb128::write_uleb;
 use crate::bytes::stack::deep;
 use crate::bytes::{Cursor, Endian};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, saturating_mul_add};
+use crate::ir::sample::{FunctionId, FunctionSamples};
 
 /// The sample-profile format version both binary encodings carry (LLVM's `SPVersion`).
 pub const VERSION: u64 = 103;
@@ -361,21 +361,6 @@ pub fn write_summary(out: &mut Vec<u8>, s: &crate::ir::summary::Summary) {
     }
 }
 
-/// Reads a plain name table: a count, then NUL-terminated names.
-pub fn read_plain_names(r: &mut SampleCursor<'_>) -> Result<Vec<FunctionId>> {
-    let n = r.num("name table: number of names")?;
-    // Every name takes at least its NUL: more names than bytes left is truncation, and the
-    // vector never grows past what the data holds.
-    let mut names = crate::sys::alloc::with_capacity(
-        (n.min(r.c.remaining() as u64)) as usize,
-        "the name table",
-    )?;
-    for _ in 0..n {
-        names.push(FunctionId::name(r.string("name table: name")?));
-    }
-    Ok(names)
-}
-
 /// Writes a plain name table (MD5 identities are written as their decimal text, as LLVM's
 /// `operator<<` prints them).
 pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
@@ -384,47 +369,6 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
         n.write_to(out);
         out.push(0);
     }
-}
-
-/// Reads one function body (after the head count and the context index) into `fs`, adding
-/// to what it holds as LLVM's reader does. The discriminators of body records and inlined
-/// callsites keep the bits of `mask` (LLVM's flow-sensitive discriminator mask; `u32::MAX`
-/// keeps them all): records or callees that become one add up. Inlined callees nest as deep
-/// as the file says (as in LLVM): each level recurses through [`deep`].
-pub fn read_body(
-    r: &mut SampleCursor<'_>,
-    names: &[FunctionId],
-    fs: &mut FunctionSamples,
-    mask: u32,
-) -> Result<()> {
-    let total = r.num("function: total samples")?;
-    fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
-    let records = r.num_u32("function: number of body records")?;
-    for _ in 0..records {
-        let line = r.line_offset("body record: line offset")?;
-        // LLVM keeps the discriminator's low 32 bits, then its FS mask.
-        let disc = r.num("body record: discriminator")? as u32 & mask;
-        let samples = r.num("body record: samples")?;
-        let calls = r.num_u32("body record: number of call targets")?;
-        let loc = LineLocation::new(line, disc);
-        let rec = fs.body.entry(loc).or_default();
-        for _ in 0..calls {
-            let i = r.index(names.len(), "call target: name index")?;
-            let count = r.num("call target: samples")?;
-            rec.add_call_target(names[i].clone(), count, 1);
-        }
-        rec.add_samples(samples, 1);
-    }
-    let sites = r.num_u32("function: number of inlined callsites")?;
-    for _ in 0..sites {
-        // LLVM narrows the line offset to 32 bits here without checking it.
-        let line = r.num("callsite: line offset")? as u32;
-        let disc = r.num("callsite: discriminator")? as u32 & mask;
-        let i = r.index(names.len(), "callsite: callee name index")?;
-        let callee = fs.callee_mut(LineLocation::new(line, disc), &names[i]);
-        deep(|| read_body(r, names, callee, mask))?;
-    }
-    Ok(())
 }
 
 /// Index of every function name in a name table, for writers.
