@@ -163,24 +163,18 @@ pub fn sample_gcov(data: &[u8]) {
     assert_eq!(back.functions.len(), n, "extbinary");
 }
 
-/// `frontends::sample::{binary, extbinary}::read` (and `flat::read_flat`, which must accept
-/// nothing they refuse). Whatever reads is written again as
+/// `frontends::sample::{binary, extbinary}::read`. Whatever reads is written again as
 /// extbinary (plain, and MD5 + compressed) and, when the format allows it, as binary; each
 /// output reads back with as many profiles.
 pub fn sample_binary(data: &[u8]) {
     use pgo_merge::backends::sample::{binary as bin_w, extbinary as ext_w};
-    use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
+    use pgo_merge::codec::sample_binary::SampleMagic;
     use pgo_merge::frontends::sample::{binary as bin_r, extbinary as ext_r};
-    let read = match sniff(data) {
-        Some(BinaryKind::Binary) => bin_r::read(data),
-        Some(BinaryKind::ExtBinary) => ext_r::read(data),
-        None => return,
+    let read = match SampleMagic::sniff(data) {
+        Some(SampleMagic::Binary) => bin_r::read(data),
+        Some(SampleMagic::ExtBinary) => ext_r::read(data),
+        Some(SampleMagic::CompactBinary) | None => return,
     };
-    // The flat reader of merges never accepts what the map readers refuse.
-    let mut flat = pgo_merge::ir::sample::FlatSampleProfile::new();
-    if pgo_merge::frontends::sample::flat::read_flat(data, &mut flat) {
-        assert!(read.is_ok(), "read flat, but the map reader fails");
-    }
     let Ok(p) = read else { return };
     // What identifies a profile once written: its text (an MD5 identity is written as its
     // decimal text) or, with MD5 names, its hash. A crafted file can hold a name and a hash

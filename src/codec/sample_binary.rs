@@ -21,45 +21,79 @@ use crate::bytes::leb128::write_uleb;
 use crate::bytes::stack::deep;
 use crate::bytes::{Cursor, Endian};
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::{FunctionId, FunctionSamples, LineLocation, saturating_mul_add};
+use crate::ir::sample::{FunctionId, FunctionSamples};
 
 /// The sample-profile format version both binary encodings carry (LLVM's `SPVersion`).
 pub const VERSION: u64 = 103;
 
-/// LLVM's `SPMagic(Format)`: `SPROF42` in the high bytes, the format in the lowest.
-pub const fn magic(format: u8) -> u64 {
-    (b'S' as u64) << 56
-        | (b'P' as u64) << 48
-        | (b'R' as u64) << 40
-        | (b'O' as u64) << 32
-        | (b'F' as u64) << 24
-        | (b'4' as u64) << 16
-        | (b'2' as u64) << 8
-        | format as u64
-}
-
-/// Magic of `SPF_Binary`.
-pub const BINARY_MAGIC: u64 = magic(0xff);
-/// Magic of `SPF_Ext_Binary`.
-pub const EXT_BINARY_MAGIC: u64 = magic(0x04);
-
-/// Which binary sample format `data` starts with, from its ULEB128 magic.
-pub fn sniff(data: &[u8]) -> Option<BinaryKind> {
-    let mut c = Cursor::new(data, 0, Endian::Little);
-    match crate::bytes::leb128::read_uleb(&mut c, "magic").ok()? {
-        BINARY_MAGIC => Some(BinaryKind::Binary),
-        EXT_BINARY_MAGIC => Some(BinaryKind::ExtBinary),
-        _ => None,
-    }
-}
-
-/// The two binary sample encodings.
+/// The magics of LLVM's binary sample encodings (`SPMagic(Format)`: `SPROF42` in the high
+/// bytes, the format in the lowest), decoded here once for format detection, readers and
+/// writers.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum BinaryKind {
-    /// `SPF_Binary`: header, summary, name table, function profiles to the end.
+pub enum SampleMagic {
+    /// `SPF_Binary` (format byte `0xff`): header, summary, name table, function profiles to
+    /// the end.
     Binary,
-    /// `SPF_Ext_Binary`: header, section table, sections.
+    /// `SPF_Ext_Binary` (format byte `0x04`): header, section table, sections.
     ExtBinary,
+    /// `SPF_Compact_Binary` (format byte `0x02`), removed in LLVM 17: recognised, never read.
+    CompactBinary,
+}
+
+/// `SPROF42` in the high bytes of every magic.
+const SP_MAGIC_HIGH: u64 = u64::from_be_bytes(*b"SPROF42\0");
+
+impl SampleMagic {
+    /// The magic's value (written as ULEB128 at the start of a file).
+    pub const fn value(self) -> u64 {
+        SP_MAGIC_HIGH
+            | match self {
+                SampleMagic::Binary => 0xff,
+                SampleMagic::ExtBinary => 0x04,
+                SampleMagic::CompactBinary => 0x02,
+            }
+    }
+
+    /// The encoding whose magic is `value`.
+    pub const fn decode(value: u64) -> Option<SampleMagic> {
+        match value {
+            v if v == SampleMagic::Binary.value() => Some(SampleMagic::Binary),
+            v if v == SampleMagic::ExtBinary.value() => Some(SampleMagic::ExtBinary),
+            v if v == SampleMagic::CompactBinary.value() => Some(SampleMagic::CompactBinary),
+            _ => None,
+        }
+    }
+
+    /// The encoding whose ULEB128 magic `data` starts with. The number is decoded as LLVM's
+    /// `decodeULEB128` decodes it for `hasFormat`: padding bytes of zero bits past 64 bits
+    /// are accepted, a value that does not fit in 64 bits is no magic.
+    pub fn sniff(data: &[u8]) -> Option<SampleMagic> {
+        let mut value = 0u64;
+        for (i, &byte) in data.iter().enumerate() {
+            let slice = u64::from(byte & 0x7f);
+            let shift = i.saturating_mul(7);
+            if shift < 63 {
+                value |= slice << shift;
+            } else if shift == 63 && slice <= 1 {
+                value |= slice << 63;
+            } else if slice != 0 {
+                return None;
+            }
+            if byte & 0x80 == 0 {
+                return SampleMagic::decode(value);
+            }
+        }
+        None
+    }
+
+    /// What a reader of this encoding expects at the start (for messages).
+    pub fn expected(self) -> &'static str {
+        match self {
+            SampleMagic::Binary => "LLVM binary sample profile (SPROF42\\xff)",
+            SampleMagic::ExtBinary => "LLVM extbinary sample profile (SPROF42\\x04)",
+            SampleMagic::CompactBinary => "LLVM compact binary sample profile (SPROF42\\x02)",
+        }
+    }
 }
 
 /// Section types of extbinary profiles (LLVM's `SecType`).
@@ -219,11 +253,17 @@ impl<'a> SampleCursor<'a> {
 }
 
 /// Checks the ULEB128 magic and version at the start of a binary sample profile.
-pub fn read_header(r: &mut SampleCursor<'_>, magic: u64, expected: &'static str) -> Result<()> {
+pub fn read_header(r: &mut SampleCursor<'_>, magic: SampleMagic) -> Result<()> {
     let at = r.offset();
     let m = r.num("magic")?;
-    if m != magic {
-        return Err(Error::at(at, ErrorKind::BadMagic { found: m, expected }));
+    if m != magic.value() {
+        return Err(Error::at(
+            at,
+            ErrorKind::BadMagic {
+                found: m,
+                expected: magic.expected(),
+            },
+        ));
     }
     let at = r.offset();
     let v = r.num("version")?;
@@ -321,21 +361,6 @@ pub fn write_summary(out: &mut Vec<u8>, s: &crate::ir::summary::Summary) {
     }
 }
 
-/// Reads a plain name table: a count, then NUL-terminated names.
-pub fn read_plain_names(r: &mut SampleCursor<'_>) -> Result<Vec<FunctionId>> {
-    let n = r.num("name table: number of names")?;
-    // Every name takes at least its NUL: more names than bytes left is truncation, and the
-    // vector never grows past what the data holds.
-    let mut names = crate::sys::alloc::with_capacity(
-        (n.min(r.c.remaining() as u64)) as usize,
-        "the name table",
-    )?;
-    for _ in 0..n {
-        names.push(FunctionId::name(r.string("name table: name")?));
-    }
-    Ok(names)
-}
-
 /// Writes a plain name table (MD5 identities are written as their decimal text, as LLVM's
 /// `operator<<` prints them).
 pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
@@ -344,47 +369,6 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
         n.write_to(out);
         out.push(0);
     }
-}
-
-/// Reads one function body (after the head count and the context index) into `fs`, adding
-/// to what it holds as LLVM's reader does. The discriminators of body records and inlined
-/// callsites keep the bits of `mask` (LLVM's flow-sensitive discriminator mask; `u32::MAX`
-/// keeps them all): records or callees that become one add up. Inlined callees nest as deep
-/// as the file says (as in LLVM): each level recurses through [`deep`].
-pub fn read_body(
-    r: &mut SampleCursor<'_>,
-    names: &[FunctionId],
-    fs: &mut FunctionSamples,
-    mask: u32,
-) -> Result<()> {
-    let total = r.num("function: total samples")?;
-    fs.total_samples = saturating_mul_add(total, 1, fs.total_samples).0;
-    let records = r.num_u32("function: number of body records")?;
-    for _ in 0..records {
-        let line = r.line_offset("body record: line offset")?;
-        // LLVM keeps the discriminator's low 32 bits, then its FS mask.
-        let disc = r.num("body record: discriminator")? as u32 & mask;
-        let samples = r.num("body record: samples")?;
-        let calls = r.num_u32("body record: number of call targets")?;
-        let loc = LineLocation::new(line, disc);
-        let rec = fs.body.entry(loc).or_default();
-        for _ in 0..calls {
-            let i = r.index(names.len(), "call target: name index")?;
-            let count = r.num("call target: samples")?;
-            rec.add_call_target(names[i].clone(), count, 1);
-        }
-        rec.add_samples(samples, 1);
-    }
-    let sites = r.num_u32("function: number of inlined callsites")?;
-    for _ in 0..sites {
-        // LLVM narrows the line offset to 32 bits here without checking it.
-        let line = r.num("callsite: line offset")? as u32;
-        let disc = r.num("callsite: discriminator")? as u32 & mask;
-        let i = r.index(names.len(), "callsite: callee name index")?;
-        let callee = fs.callee_mut(LineLocation::new(line, disc), &names[i]);
-        deep(|| read_body(r, names, callee, mask))?;
-    }
-    Ok(())
 }
 
 /// Index of every function name in a name table, for writers.
@@ -446,13 +430,27 @@ mod tests {
     fn magics_are_llvms() {
         // ULEB128 of the binary magic as llvm-profdata writes it.
         let mut v = Vec::new();
-        write_uleb(&mut v, BINARY_MAGIC);
-        assert_eq!(sniff(&v), Some(BinaryKind::Binary));
-        v.clear();
-        write_uleb(&mut v, EXT_BINARY_MAGIC);
-        assert_eq!(sniff(&v), Some(BinaryKind::ExtBinary));
-        assert_eq!(sniff(b"foo:1:2\n"), None);
-        assert_eq!(BINARY_MAGIC, 0x5350_524f_4634_32ff);
+        for m in [
+            SampleMagic::Binary,
+            SampleMagic::ExtBinary,
+            SampleMagic::CompactBinary,
+        ] {
+            v.clear();
+            write_uleb(&mut v, m.value());
+            assert_eq!(SampleMagic::sniff(&v), Some(m));
+            // Zero padding past 64 bits is the same number (LLVM's decodeULEB128).
+            let last = v.len() - 1;
+            v[last] |= 0x80;
+            v.extend_from_slice(&[0x80, 0x80, 0]);
+            assert_eq!(SampleMagic::sniff(&v), Some(m));
+            // Bits past 64 make it no number.
+            *v.last_mut().unwrap() = 1;
+            assert_eq!(SampleMagic::sniff(&v), None);
+        }
+        assert_eq!(SampleMagic::sniff(b"foo:1:2\n"), None);
+        assert_eq!(SampleMagic::sniff(&[0xff]), None);
+        assert_eq!(SampleMagic::Binary.value(), 0x5350_524f_4634_32ff);
+        assert_eq!(SampleMagic::ExtBinary.value(), 0x5350_524f_4634_3204);
     }
 
     #[test]

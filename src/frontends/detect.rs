@@ -4,7 +4,7 @@
 use crate::frontends::profraw;
 
 use crate::codec::magic::INDEXED_MAGIC;
-use crate::codec::sample_binary::BinaryKind;
+use crate::codec::sample_binary::SampleMagic;
 
 /// The formats this crate can recognise.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,10 +79,12 @@ impl FormatKind {
             return FormatKind::IndexedProfile;
         }
         // A ULEB128 magic starting with 0xff or 0x84: neither is text nor any magic above.
-        match crate::codec::sample_binary::sniff(data) {
-            Some(BinaryKind::Binary) => return FormatKind::SampleBinary,
-            Some(BinaryKind::ExtBinary) => return FormatKind::SampleExtBinary,
-            None => {}
+        // The removed compact encoding has no kind of its own: like any other bytes, it goes
+        // on to the rules below (the sample readers name it).
+        match SampleMagic::sniff(data) {
+            Some(SampleMagic::Binary) => return FormatKind::SampleBinary,
+            Some(SampleMagic::ExtBinary) => return FormatKind::SampleExtBinary,
+            Some(SampleMagic::CompactBinary) | None => {}
         }
         if crate::frontends::sample::gcov::sniff(data) {
             return FormatKind::SampleGcc;

@@ -4,8 +4,10 @@
 //! ([`show_sample`]) and `overlap --sample` ([`overlap_sample`]).
 //!
 //! Binary and extbinary inputs are read into the flat form ([`FlatSampleProfile`], a few
-//! reused vectors) and folded from it; text inputs, and the rare binary ones the flat form
-//! cannot hold, are read into a [`SampleProfile`] and folded from that, with the same result.
+//! reused vectors) by their one reader and folded from it; the rare ones that are not
+//! canonical (repeated keys, lines out of order) are folded from the tree built from that
+//! form. Text inputs are read into the flat form when it holds them, else (from where it
+//! stops holding them) into a [`SampleProfile`]. Every way gives the same result.
 //!
 //! Memory is bounded by the merged profile plus the inputs read but not yet folded (one per
 //! reader thread, and one more), not by the number of inputs. The output does not depend on
@@ -208,11 +210,12 @@ pub fn merge_sample_profiles(
     let mut done = 0usize;
     let fold = |index: usize, res: Result<Parsed>, flat: &FlatSampleProfile| -> Result<()> {
         let input = &inputs[index];
-        // An input the flat form read but cannot merge is read again in map form.
+        // An input the flat form read but the merge cannot fold flat (one name under two
+        // indices) is merged in tree form, built from the flat form.
         let res = match res {
             Ok(Parsed::Flat) => match merger.add_flat(flat, weights[index]) {
                 Ok(true) => Ok(None),
-                Ok(false) => read_one(input, &options).map(Some),
+                Ok(false) => Ok(Some(readers::tree(flat, &options))),
                 Err(e) => return Err(e.with_path(&input.path)),
             },
             Ok(Parsed::Map(profile)) => Ok(Some(*profile)),
@@ -459,8 +462,11 @@ enum Parsed {
     Map(Box<SampleProfile>),
 }
 
-/// Opens and reads one input into `flat` if `flat_form` and the flat form can hold it, else
-/// in map form; errors carry its path.
+/// Opens and reads one input for a merge; errors carry its path. Binary encodings are read
+/// into `flat` by their one reader, and folded from it if `flat_form` and it is canonical,
+/// else from the tree built from it; text, if `flat_form`, by its reader's flat way (which
+/// turns into the tree reader where the flat form cannot hold the input), else by its tree
+/// reader.
 fn read_for_merge(
     i: &InputSpec,
     options: &ReadOptions,
@@ -469,22 +475,44 @@ fn read_for_merge(
 ) -> Result<Parsed> {
     let file = i.open()?;
     let bytes = file.bytes();
-    let flat_read = flat_form
-        && if readers::SampleEncoding::sniff(bytes) == readers::SampleEncoding::Text {
-            readers::text_flat::read_flat(bytes, options.text, flat)
-        } else {
-            readers::flat::read_flat(bytes, flat)
-        };
-    let parsed = if flat_read {
-        Parsed::Flat
-    } else {
-        Parsed::Map(Box::new(
-            readers::read(file.bytes(), options)
-                .map_err(|e| file.or_changed(e).with_path(&i.path))?,
-        ))
+    let parsed = match read_flat_form(bytes, options, flat_form, flat) {
+        Ok(Some(parsed)) => parsed,
+        Ok(None) => Parsed::Map(Box::new(
+            readers::read(bytes, options).map_err(|e| file.or_changed(e).with_path(&i.path))?,
+        )),
+        Err(e) => return Err(file.or_changed(e).with_path(&i.path)),
     };
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
     Ok(parsed)
+}
+
+/// `bytes` read into `flat` (see [`read_for_merge`]); `None` when they are to be read in
+/// map form.
+fn read_flat_form(
+    bytes: &[u8],
+    options: &ReadOptions,
+    flat_form: bool,
+    flat: &mut FlatSampleProfile,
+) -> Result<Option<Parsed>> {
+    if readers::read_binary_flat(bytes, options, flat)? {
+        return Ok(Some(if flat_form && flat.canonical {
+            Parsed::Flat
+        } else {
+            Parsed::Map(Box::new(readers::tree(flat, options)))
+        }));
+    }
+    if !flat_form || SampleEncoding::sniff(bytes) != SampleEncoding::Text {
+        return Ok(None);
+    }
+    Ok(Some(
+        match readers::text::read_for_merge(bytes, options.text, flat)? {
+            None => Parsed::Flat,
+            Some(mut profile) => {
+                profile.context_hash = options.context_hash;
+                Parsed::Map(Box::new(profile))
+            }
+        },
+    ))
 }
 
 /// Opens and reads one input; errors carry its path.
@@ -519,20 +547,6 @@ pub fn encode_with(
     }
 }
 
-/// The bytes of `profile` in `format`, written again by the writer that wrote earlier
-/// attempts of a size-limited write (`state`).
-fn encode_again(
-    profile: &SampleProfile,
-    format: SampleFormat,
-    extbinary: &ExtBinaryOptions,
-    state: &mut writers::extbinary::WriterState,
-) -> Result<Vec<u8>> {
-    match format {
-        SampleFormat::ExtBinary => writers::extbinary::write_again(profile, extbinary, state),
-        _ => encode_with(profile, format, extbinary),
-    }
-}
-
 /// The bytes of `profile` in `format` within `limit` bytes (0: no limit), as llvm-profdata's
 /// `writeWithSizeLimit`: written whole, then, while over the limit, written again without
 /// its coldest functions ([`SizeLimitPruner`]). `profile` is left pruned. An error if no
@@ -547,10 +561,14 @@ pub fn encode_within(
         return encode_with(profile, format, extbinary);
     }
     let mut pruner = SizeLimitPruner::new(profile, limit);
-    let mut state = writers::extbinary::WriterState::default();
+    // One extbinary writer for every attempt: flags an earlier attempt set stay set.
+    let mut ext_writer = writers::extbinary::ExtBinaryWriter::new(*extbinary);
     let mut last = None;
     while !profile.functions.is_empty() {
-        let bytes = encode_again(profile, format, extbinary, &mut state)?;
+        let bytes = match format {
+            SampleFormat::ExtBinary => ext_writer.write(profile)?,
+            _ => encode_with(profile, format, extbinary)?,
+        };
         let size = bytes.len() as u64;
         if size <= limit {
             return Ok(bytes);

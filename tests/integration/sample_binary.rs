@@ -8,7 +8,12 @@ use std::path::{Path, PathBuf};
 use pgo_merge::backends::sample::binary as bin_out;
 use pgo_merge::backends::sample::extbinary::{self as ext_out, ExtBinaryOptions};
 use pgo_merge::codec::llvm_hash::ContextHash;
-use pgo_merge::codec::sample_binary::{BinaryKind, sniff};
+use pgo_merge::codec::sample_binary::SampleMagic;
+
+/// The binary encodings this crate reads (the compact one is recognised, never read).
+fn sniff(data: &[u8]) -> Option<SampleMagic> {
+    SampleMagic::sniff(data).filter(|&m| m != SampleMagic::CompactBinary)
+}
 use pgo_merge::codec::unordered_order::merged_insertion_order;
 use pgo_merge::frontends::sample::binary as sample_binary;
 use pgo_merge::frontends::sample::extbinary as sample_extbinary;
@@ -126,9 +131,11 @@ fn symlist_file() -> PathBuf {
 fn read_ours(path: &Path) -> Result<SampleProfile, String> {
     let data = std::fs::read(path).map_err(|e| e.to_string())?;
     match sniff(&data) {
-        Some(BinaryKind::Binary) => sample_binary::read(&data),
-        Some(BinaryKind::ExtBinary) => sample_extbinary::read(&data),
-        None => return Err("not a binary sample profile".into()),
+        Some(SampleMagic::Binary) => sample_binary::read(&data),
+        Some(SampleMagic::ExtBinary) => sample_extbinary::read(&data),
+        Some(SampleMagic::CompactBinary) | None => {
+            return Err("not a binary sample profile".into());
+        }
     }
     .map_err(|e| format!("{e} (offset {:?})", e.offset()))
 }
@@ -559,7 +566,9 @@ fn text_inputs_and_merges_written_like_llvm_profdata_23() {
 #[test]
 fn damaged_binary_sample_profiles_are_errors_with_offsets() {
     use pgo_merge::bytes::leb128::write_uleb as uleb;
-    use pgo_merge::codec::sample_binary::{BINARY_MAGIC, EXT_BINARY_MAGIC};
+    use pgo_merge::codec::sample_binary::SampleMagic;
+    const BINARY_MAGIC: u64 = SampleMagic::Binary.value();
+    const EXT_BINARY_MAGIC: u64 = SampleMagic::ExtBinary.value();
     // A binary profile: header, empty summary, one name "f", then `body`.
     let binary = |body: &[u8]| {
         let mut v = Vec::new();
@@ -682,9 +691,9 @@ fn bit_flips_never_panic() {
                 let mut d = data.clone();
                 d[i] ^= 1 << bit;
                 match sniff(&d) {
-                    Some(BinaryKind::Binary) => drop(sample_binary::read(&d)),
-                    Some(BinaryKind::ExtBinary) => drop(sample_extbinary::read(&d)),
-                    None => {}
+                    Some(SampleMagic::Binary) => drop(sample_binary::read(&d)),
+                    Some(SampleMagic::ExtBinary) => drop(sample_extbinary::read(&d)),
+                    Some(SampleMagic::CompactBinary) | None => {}
                 }
             }
         }

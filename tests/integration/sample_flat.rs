@@ -1,19 +1,18 @@
-//! The flat fast path of sample merges (`frontends::sample::flat` and `text_flat`,
+//! The flat fast path of sample merges (the binary readers' flat form, the text reader's,
 //! `SampleMerger::add_flat`) against the map form it stands in for: every binary,
 //! extbinary and text file of testdata/sample
 //! (and the third-party ones, when present) merged both ways, alone, with itself under
 //! weights that saturate, with the other files of its kind, and with a copy whose checksums
 //! differ, gives the same profile and the same problems; inputs the flat form cannot hold
-//! are refused without a panic, and damaged files never read flat where the map reader
-//! fails.
+//! are refused without a panic, and damaged files that read canonical merge alike both ways.
 
 use std::path::{Path, PathBuf};
 
 use pgo_merge::backends::sample::extbinary::{self as ext_out, ExtBinaryOptions};
 use pgo_merge::bytes::leb128::write_uleb;
-use pgo_merge::codec::sample_binary::BINARY_MAGIC;
+use pgo_merge::codec::sample_binary::SampleMagic;
 use pgo_merge::frontends::sample::{self as readers, ReadOptions};
-use pgo_merge::frontends::sample::{SampleEncoding, text_flat};
+use pgo_merge::frontends::sample::{SampleEncoding, text};
 use pgo_merge::ir::Weight;
 use pgo_merge::ir::sample::{FlatSampleProfile, FunctionSamples, SampleProfile};
 use pgo_merge::passes::sample::{IssueKind, MergeIssue, SampleMerger};
@@ -21,12 +20,14 @@ use pgo_merge::passes::sample::{IssueKind, MergeIssue, SampleMerger};
 use crate::common::{external_dir, root};
 
 /// Reads `data` flat as the pipeline does: text with the text reader's flat form, the
-/// binary encodings with theirs.
+/// binary encodings with their one reader. True if the merge may fold it flat (it read, and
+/// is canonical).
 fn read_flat(data: &[u8], out: &mut FlatSampleProfile) -> bool {
     if SampleEncoding::sniff(data) == SampleEncoding::Text {
-        text_flat::read_flat(data, ReadOptions::default().text, out)
+        text::read_for_merge(data, ReadOptions::default().text, out).is_ok_and(|t| t.is_none())
     } else {
-        pgo_merge::frontends::sample::flat::read_flat(data, out)
+        readers::read_binary_flat(data, &ReadOptions::default(), out).unwrap_or(false)
+            && out.canonical
     }
 }
 
@@ -41,7 +42,9 @@ fn binary_files() -> Vec<PathBuf> {
         .collect();
     match std::fs::read_dir(external_dir().join("llvm-sample")) {
         Ok(rd) => v.extend(rd.flatten().map(|e| e.path()).filter(|p| {
-            std::fs::read(p).is_ok_and(|d| pgo_merge::codec::sample_binary::sniff(&d).is_some())
+            std::fs::read(p).is_ok_and(|d| {
+                SampleMagic::sniff(&d).is_some_and(|m| m != SampleMagic::CompactBinary)
+            })
         })),
         Err(_) => eprintln!("SKIPPED sample_flat (third-party part): llvm-sample/ is absent"),
     }
@@ -237,7 +240,7 @@ fn flat_merges_are_map_merges() {
 /// A binary profile (`SPF_Binary`) of the given name table and raw function profiles.
 fn binary(names: &[&str], functions: &[u8]) -> Vec<u8> {
     let mut v = Vec::new();
-    write_uleb(&mut v, BINARY_MAGIC);
+    write_uleb(&mut v, SampleMagic::Binary.value());
     write_uleb(&mut v, 103);
     for _ in 0..6 {
         write_uleb(&mut v, 0);
@@ -300,7 +303,7 @@ fn what_the_flat_form_cannot_hold_is_merged_in_map_form() {
 }
 
 #[test]
-fn damaged_files_never_read_flat_where_the_map_reader_fails() {
+fn damaged_files_that_read_canonical_merge_alike_both_ways() {
     for name in [
         "llvm22/flat.binary.afdo",
         "llvm22/flat.symlist-compress.afdo",

@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use crate::bytes::leb128::write_uleb;
 use crate::codec::sample_binary::{
-    BINARY_MAGIC, NameIndex, VERSION, collect_body_names, write_body, write_plain_names,
+    NameIndex, SampleMagic, VERSION, collect_body_names, write_body, write_plain_names,
     write_summary,
 };
 use crate::error::{Error, ErrorKind, Result};
@@ -27,7 +27,7 @@ pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
         )));
     }
     let mut out = Vec::new();
-    write_uleb(&mut out, BINARY_MAGIC);
+    write_uleb(&mut out, SampleMagic::Binary.value());
     write_uleb(&mut out, VERSION);
     write_summary(&mut out, &crate::ir::sample::summary::compute(profile));
     let mut names: BTreeSet<FunctionId> = BTreeSet::new();

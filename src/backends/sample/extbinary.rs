@@ -28,8 +28,8 @@ use std::io::Write as _;
 
 use crate::bytes::leb128::write_uleb;
 use crate::codec::sample_binary::{
-    EXT_BINARY_MAGIC, NameIndex, VERSION, collect_body_names, flag, sec, write_body,
-    write_plain_names, write_summary,
+    NameIndex, SampleMagic, VERSION, collect_body_names, flag, sec, write_body, write_plain_names,
+    write_summary,
 };
 use crate::codec::unordered_order::sample_map_order;
 use crate::error::{Error, ErrorKind, Result};
@@ -75,37 +75,42 @@ struct Writer<'p> {
     cs: bool,
 }
 
-/// What a writer keeps from one write to the next, as LLVM's writer object keeps it when
-/// it writes a profile several times (a size-limited write): section flags set by an
-/// earlier write stay set.
+/// A writer of `SPF_Ext_Binary` that may write profiles several times, as LLVM's writer
+/// object does in a size-limited write: section flags an earlier write set stay set (a
+/// name table that had a `.__uniq.` name keeps that flag even if the names written now have
+/// none).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct WriterState {
-    /// An earlier write's name table had a `.__uniq.` name: the name-table flag saying so
-    /// stays set even if the names written now have none.
-    pub uniq_suffix: bool,
+pub struct ExtBinaryWriter {
+    opts: ExtBinaryOptions,
+    /// An earlier write's name table had a `.__uniq.` name.
+    uniq_suffix: bool,
+}
+
+impl ExtBinaryWriter {
+    /// A writer with `opts` that has written nothing yet.
+    pub fn new(opts: ExtBinaryOptions) -> Self {
+        ExtBinaryWriter {
+            opts,
+            uniq_suffix: false,
+        }
+    }
+
+    /// Writes `profile`, with the flags earlier writes of this writer set.
+    pub fn write(&mut self, profile: &SampleProfile) -> Result<Vec<u8>> {
+        let (bytes, uniq_suffix) = write_once(profile, &self.opts, self.uniq_suffix)?;
+        self.uniq_suffix = uniq_suffix;
+        Ok(bytes)
+    }
 }
 
 /// Writes `profile` as `SPF_Ext_Binary`.
 pub fn write(profile: &SampleProfile, opts: &ExtBinaryOptions) -> Result<Vec<u8>> {
-    write_again(profile, opts, &mut WriterState::default())
+    ExtBinaryWriter::new(*opts).write(profile)
 }
 
-/// Writes `profile` as `SPF_Ext_Binary` with the state of earlier writes of the same writer
-/// (`state`, updated).
-pub fn write_again(
-    profile: &SampleProfile,
-    opts: &ExtBinaryOptions,
-    state: &mut WriterState,
-) -> Result<Vec<u8>> {
-    let cs = profile.flags.context_sensitive;
-    if cs && opts.split_layout {
-        return Err(Error::new(ErrorKind::CannotWrite(
-            "--split-layout cannot hold a context-sensitive profile: it has no context name \
-             table (llvm-profdata writes a file it cannot read back)"
-                .into(),
-        )));
-    }
-    let kinds: &[u64] = if opts.split_layout {
+/// The section table's slots, in order, as LLVM's writer lays them out.
+fn section_kinds(opts: &ExtBinaryOptions) -> &'static [u64] {
+    if opts.split_layout {
         &[
             sec::SUMMARY,
             sec::NAME_TABLE,
@@ -126,7 +131,25 @@ pub fn write_again(
             sec::SYMBOL_LIST,
             sec::FUNC_METADATA,
         ]
-    };
+    }
+}
+
+/// Writes `profile` once; `uniq_suffix`: an earlier write of the same writer set the name
+/// table's `.__uniq.` flag. Returns the bytes and whether the flag is set now.
+fn write_once(
+    profile: &SampleProfile,
+    opts: &ExtBinaryOptions,
+    uniq_suffix: bool,
+) -> Result<(Vec<u8>, bool)> {
+    let cs = profile.flags.context_sensitive;
+    if cs && opts.split_layout {
+        return Err(Error::new(ErrorKind::CannotWrite(
+            "--split-layout cannot hold a context-sensitive profile: it has no context name \
+             table (llvm-profdata writes a file it cannot read back)"
+                .into(),
+        )));
+    }
+    let kinds = section_kinds(opts);
     let mut w = Writer {
         profile,
         opts: *opts,
@@ -148,42 +171,20 @@ pub fn write_again(
     if opts.partial {
         w.add_flag(sec::SUMMARY, flag::PARTIAL);
     }
-    if state.uniq_suffix {
+    if uniq_suffix {
         w.add_flag(sec::NAME_TABLE, flag::UNIQ_SUFFIX);
     }
 
-    write_uleb(&mut w.out, EXT_BINARY_MAGIC);
+    write_uleb(&mut w.out, SampleMagic::ExtBinary.value());
     write_uleb(&mut w.out, VERSION);
     w.out
         .extend_from_slice(&(w.layout.len() as u64).to_le_bytes());
     let table_at = w.out.len();
     w.out.resize(table_at + 32 * w.layout.len(), 0xff);
 
-    let sorted = profile.sorted();
-    if opts.split_layout {
-        let (nested, flat): (Vec<_>, Vec<_>) =
-            sorted.iter().partition(|(_, fs)| !fs.callsites.is_empty());
-        w.section(0, |w, buf| w.summary(buf));
-        w.section(1, |w, buf| w.name_table(buf));
-        let offsets = w.profiles_section(3, &nested);
-        w.section(2, |w, buf| w.offset_table(buf, &offsets));
-        w.layout[5].flags |= flag::FLAT;
-        let offsets = w.profiles_section(5, &flat);
-        w.layout[4].flags |= flag::FLAT;
-        w.section(4, |w, buf| w.offset_table(buf, &offsets));
-        w.section(6, |w, buf| w.symbol_list(buf));
-        w.section(7, |w, buf| w.metadata(buf));
-    } else {
-        w.section(0, |w, buf| w.summary(buf));
-        w.section(1, |w, buf| w.name_table(buf));
-        w.section(2, |w, buf| w.cs_name_table(buf));
-        let offsets = w.profiles_section(4, &sorted);
-        w.section(5, |w, buf| w.symbol_list(buf));
-        w.section(3, |w, buf| w.offset_table(buf, &offsets));
-        w.section(6, |w, buf| w.metadata(buf));
-    }
+    w.write_sections();
 
-    state.uniq_suffix = w
+    let uniq_suffix = w
         .layout
         .iter()
         .any(|e| e.kind == sec::NAME_TABLE && e.flags & flag::UNIQ_SUFFIX != 0);
@@ -198,10 +199,38 @@ pub fn write_again(
         table[at + 24..at + 32].copy_from_slice(&s.size.to_le_bytes());
     }
     w.out[table_at..table_at + table.len()].copy_from_slice(&table);
-    Ok(w.out)
+    Ok((w.out, uniq_suffix))
 }
 
 impl<'p> Writer<'p> {
+    /// Writes every section, in LLVM's order (the offset tables after the profiles they
+    /// index).
+    fn write_sections(&mut self) {
+        let sorted = self.profile.sorted();
+        if self.opts.split_layout {
+            let (nested, flat): (Vec<_>, Vec<_>) =
+                sorted.iter().partition(|(_, fs)| !fs.callsites.is_empty());
+            self.section(0, |w, buf| w.summary(buf));
+            self.section(1, |w, buf| w.name_table(buf));
+            let offsets = self.profiles_section(3, &nested);
+            self.section(2, |w, buf| w.offset_table(buf, &offsets));
+            self.layout[5].flags |= flag::FLAT;
+            let offsets = self.profiles_section(5, &flat);
+            self.layout[4].flags |= flag::FLAT;
+            self.section(4, |w, buf| w.offset_table(buf, &offsets));
+            self.section(6, |w, buf| w.symbol_list(buf));
+            self.section(7, |w, buf| w.metadata(buf));
+        } else {
+            self.section(0, |w, buf| w.summary(buf));
+            self.section(1, |w, buf| w.name_table(buf));
+            self.section(2, |w, buf| w.cs_name_table(buf));
+            let offsets = self.profiles_section(4, &sorted);
+            self.section(5, |w, buf| w.symbol_list(buf));
+            self.section(3, |w, buf| w.offset_table(buf, &offsets));
+            self.section(6, |w, buf| w.metadata(buf));
+        }
+    }
+
     fn add_flag(&mut self, kind: u64, f: u64) {
         for e in &mut self.layout {
             if e.kind == kind {

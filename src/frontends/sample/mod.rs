@@ -3,30 +3,20 @@
 //! [`SampleEncoding::sniff`] tells the encodings apart from the first bytes (the magic
 //! numbers of LLVM's binary encodings, GCC's `adcg*704`, else LLVM's text rule) and [`read`]
 //! hands the bytes to the reader of that encoding: [`text`], [`binary`] (`SPF_Binary`),
-//! [`extbinary`] (`SPF_Ext_Binary`) and [`gcov`] (GCC's AutoFDO `.gcov`). [`flat`] reads the
-//! binary encodings into the flat form merges fold fast.
+//! [`extbinary`] (`SPF_Ext_Binary`) and [`gcov`] (GCC's AutoFDO `.gcov`). The binary
+//! encodings have one reader each, into the flat form ([`read_binary_flat`]), from which
+//! merges fold and the tree form is built.
 
 pub mod binary;
 pub mod extbinary;
-pub mod flat;
 pub mod gcov;
 pub mod text;
-pub mod text_flat;
 
+use crate::codec::sample_binary::SampleMagic;
 use crate::error::{Error, ErrorKind, Result};
-use crate::ir::sample::{FsDiscriminatorPass, SampleProfile};
+use crate::ir::sample::{FlatSampleProfile, FsDiscriminatorPass, SampleProfile};
 
 pub use text::TextDialect;
-
-/// The magic of LLVM's binary sample encodings without its last byte: `SPROF42` in the high
-/// bytes, the format in the low byte (`SPMagic`).
-const SP_MAGIC_HIGH: u64 = 0x5350_524f_4634_3200;
-/// Low byte of the magic of `SPF_Binary`.
-const SPF_BINARY: u64 = 0xff;
-/// Low byte of the magic of `SPF_Ext_Binary`.
-const SPF_EXT_BINARY: u64 = 0x04;
-/// Low byte of the magic of the removed `SPF_Compact_Binary`.
-const SPF_COMPACT_BINARY: u64 = 0x02;
 
 /// The encodings of sample profiles.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -48,16 +38,11 @@ pub enum SampleEncoding {
 impl SampleEncoding {
     /// The encoding of `data`, from its first bytes.
     pub fn sniff(data: &[u8]) -> SampleEncoding {
-        let mut head = data;
-        if let Some(magic) = crate::bytes::leb128::take_uleb(&mut head)
-            && magic & !0xff == SP_MAGIC_HIGH
-        {
-            match magic & 0xff {
-                SPF_BINARY => return SampleEncoding::Binary,
-                SPF_EXT_BINARY => return SampleEncoding::ExtBinary,
-                SPF_COMPACT_BINARY => return SampleEncoding::CompactBinary,
-                _ => {}
-            }
+        match SampleMagic::sniff(data) {
+            Some(SampleMagic::Binary) => return SampleEncoding::Binary,
+            Some(SampleMagic::ExtBinary) => return SampleEncoding::ExtBinary,
+            Some(SampleMagic::CompactBinary) => return SampleEncoding::CompactBinary,
+            None => {}
         }
         // As LLVM: the magic and version, then a NUL byte or the end (other versions of
         // GCC's header fall to the text rule, which refuses them).
@@ -103,6 +88,28 @@ impl ReadOptions {
     fn text_fs(&self) -> Option<u32> {
         self.profile_is_fs.then(|| self.fs_pass.mask())
     }
+}
+
+/// Reads a binary or extbinary sample profile into `out` (emptied first), as [`read`]
+/// reads it, with its errors. `Ok(false)` if `data` is of another encoding.
+pub fn read_binary_flat(
+    data: &[u8],
+    options: &ReadOptions,
+    out: &mut FlatSampleProfile,
+) -> Result<bool> {
+    match SampleEncoding::sniff(data) {
+        SampleEncoding::Binary => binary::read_flat(data, options.text_fs(), out)?,
+        SampleEncoding::ExtBinary => extbinary::read_flat(data, options.fs_pass.mask(), out)?,
+        _ => return Ok(false),
+    }
+    Ok(true)
+}
+
+/// The tree form of a profile [`read_binary_flat`] read with `options`: what [`read`] gives.
+pub fn tree(flat: &FlatSampleProfile, options: &ReadOptions) -> SampleProfile {
+    let mut profile = flat.to_profile();
+    profile.context_hash = options.context_hash;
+    profile
 }
 
 /// Reads a sample profile of any supported encoding.

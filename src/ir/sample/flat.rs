@@ -10,11 +10,20 @@
 //! inlined callees follow their caller in pre-order. Filling it again for the next input
 //! allocates nothing once the vectors have grown.
 //!
-//! It can hold only profiles whose keys are unique at every level, in the order LLVM's
-//! writers produce them (see [`FlatSampleProfile`]); readers report other inputs as not
-//! flat-readable, and callers then read them as a [`SampleProfile`](super::SampleProfile).
+//! It is also the view the binary readers yield: whatever they read lands here, in the
+//! order read, and [`FlatSampleProfile::to_profile`] builds the tree form from it (adding
+//! up what repeats, as LLVM's readers add it). A merge folds the flat form directly only
+//! when it is [`canonical`](FlatSampleProfile::canonical): keys unique at every level, in
+//! the order LLVM's writers produce them (see [`FlatSampleProfile`]); otherwise it folds
+//! the tree built from it.
 
-use super::{ContextAttributes, LineLocation, ProfileSymbolList, SampleFlags, SampleFormat};
+use crate::bytes::stack::deep;
+use crate::ir::summary::Summary;
+
+use super::{
+    ContextAttributes, ContextFrame, FunctionId, FunctionSamples, LineLocation, ProfileSymbolList,
+    SampleContext, SampleFlags, SampleFormat, SampleProfile, saturating_mul_add,
+};
 
 /// An entry of a flat profile's name table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,21 +112,55 @@ pub struct FlatTop {
     pub node: u32,
 }
 
+/// Function metadata (a CFG checksum, context attributes) for an inlined callee the profile
+/// did not have when the metadata was read: LLVM's reader creates that callee, unnamed
+/// (`FunctionId::Md5(0)`), keyed by the callee's name. Applied by
+/// [`FlatSampleProfile::to_profile`] in the order read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlatMetadata {
+    /// The top-level profile it belongs to (found by its function or context, not by its
+    /// index in the name table).
+    pub key: FlatKey,
+    /// How many top-level profiles were read before it (it applies after them).
+    pub after_tops: u32,
+    /// The call sites from the top level down to the callee:
+    /// `metadata_path[path_start..path_end]`.
+    pub path_start: u32,
+    /// One past the last call site.
+    pub path_end: u32,
+    /// The CFG checksum, if the section has checksums.
+    pub checksum: Option<u64>,
+    /// The attributes, if the section has them.
+    pub attributes: Option<u32>,
+}
+
+/// One call site of a [`FlatMetadata`] path: its location (as written, unmasked) and the
+/// callee, an index into [`FlatSampleProfile::names`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlatSite {
+    /// The call site.
+    pub location: LineLocation,
+    /// The callee.
+    pub name: u32,
+}
+
 /// A sample profile as indices into plain vectors (see the module documentation).
 ///
-/// Invariants, kept by readers (which refuse inputs that break them):
-/// * every index is within its vector; a node's records and subtree lie after those of
-///   earlier nodes;
+/// Always: every index is within its vector; a node's records and subtree lie after those
+/// of earlier nodes. When [`canonical`](Self::canonical) also (readers check it as they
+/// read):
 /// * `tops` are in the order their keys were first met (LLVM's insertion order), no key
 ///   twice, and distinct name-table indices of a plain profile hold distinct names, so that
 ///   distinct keys are distinct functions (merges check the names as they map them);
 /// * within a node: records by strictly increasing location, inlined callees by strictly
 ///   increasing (location, callee in [`FunctionId`](super::FunctionId) order), no call
-///   target twice in a record.
+///   target twice in a record;
+/// * `metadata` is empty.
 ///
 /// Those are the orders of [`FunctionSamples`](super::FunctionSamples)' maps, so a merge
-/// walking a flat profile meets everything in the order it would meet it in the map form.
-#[derive(Debug, Clone, Default)]
+/// walking a canonical flat profile meets everything in the order it would meet it in the
+/// map form.
+#[derive(Debug, Clone)]
 pub struct FlatSampleProfile {
     /// The bytes of every plain name, one after the other.
     pub name_bytes: Vec<u8>,
@@ -141,6 +184,36 @@ pub struct FlatSampleProfile {
     pub symbol_list: Option<ProfileSymbolList>,
     /// The encoding the profile was read from.
     pub format: Option<SampleFormat>,
+    /// The profile summary stored in the input (binary encodings; the last one read).
+    pub stored_summary: Option<Summary>,
+    /// The invariants of a canonical profile hold (see the type's documentation).
+    pub canonical: bool,
+    /// Metadata for inlined callees the profile did not have (never in a canonical one).
+    pub metadata: Vec<FlatMetadata>,
+    /// The call-site paths of `metadata`.
+    pub metadata_path: Vec<FlatSite>,
+}
+
+impl Default for FlatSampleProfile {
+    fn default() -> Self {
+        FlatSampleProfile {
+            name_bytes: Vec::new(),
+            names: Vec::new(),
+            frames: Vec::new(),
+            contexts: Vec::new(),
+            tops: Vec::new(),
+            nodes: Vec::new(),
+            records: Vec::new(),
+            targets: Vec::new(),
+            flags: SampleFlags::default(),
+            symbol_list: None,
+            format: None,
+            stored_summary: None,
+            canonical: true,
+            metadata: Vec::new(),
+            metadata_path: Vec::new(),
+        }
+    }
 }
 
 impl FlatSampleProfile {
@@ -162,6 +235,10 @@ impl FlatSampleProfile {
         self.flags = SampleFlags::default();
         self.symbol_list = None;
         self.format = None;
+        self.stored_summary = None;
+        self.canonical = true;
+        self.metadata.clear();
+        self.metadata_path.clear();
     }
 
     /// The bytes of a plain name (`None` for an MD5 name).
@@ -194,6 +271,114 @@ impl FlatSampleProfile {
             nodes: &self.nodes,
             next: i + 1,
             end: self.nodes[i as usize].subtree_end,
+        }
+    }
+}
+
+/// Building the tree form ([`SampleProfile`]) from the flat form: the "views → tree" step of
+/// the binary readers, which add up what repeats as LLVM's readers do (counts saturate).
+impl FlatSampleProfile {
+    /// The profile in tree form: top-level profiles of one key, body lines of one location,
+    /// call targets of one name and inlined callees of one (location, name) add up, in the
+    /// order read; metadata for callees the profile lacked creates them as LLVM does.
+    pub fn to_profile(&self) -> SampleProfile {
+        let ids = self.function_ids();
+        let mut profile = SampleProfile::new();
+        profile.flags = self.flags;
+        profile.symbol_list = self.symbol_list.clone();
+        profile.format = self.format;
+        profile.stored_summary = self.stored_summary.clone();
+        let mut metadata = self.metadata.iter().peekable();
+        for (i, top) in self.tops.iter().enumerate() {
+            while let Some(m) = metadata.next_if(|m| m.after_tops as usize <= i) {
+                self.apply_metadata(m, &ids, &mut profile);
+            }
+            let context = self.context_of(top.key, &ids);
+            if !profile.functions.contains_key(&context) {
+                profile.insertion_order.push(context.clone());
+            }
+            let f = profile.entry(context);
+            let node = &self.nodes[top.node as usize];
+            f.head_samples = f.head_samples.saturating_add(node.head_samples);
+            self.add_node(top.node, &ids, f);
+        }
+        for m in metadata {
+            self.apply_metadata(m, &ids, &mut profile);
+        }
+        profile
+    }
+
+    /// The function identity of every name-table entry.
+    fn function_ids(&self) -> Vec<FunctionId> {
+        self.names
+            .iter()
+            .map(|&n| match n {
+                FlatName::Md5(h) => FunctionId::Md5(h),
+                FlatName::Name { .. } => FunctionId::name(self.name_bytes_of(n).unwrap_or(&[])),
+            })
+            .collect()
+    }
+
+    /// The context of a top-level key.
+    fn context_of(&self, key: FlatKey, ids: &[FunctionId]) -> SampleContext {
+        match key {
+            FlatKey::Function(i) => SampleContext::Function(ids[i as usize].clone()),
+            FlatKey::Context(c) => SampleContext::Context(
+                self.context_frames(c)
+                    .iter()
+                    .map(|f| ContextFrame {
+                        function: ids[f.name as usize].clone(),
+                        location: f.location,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Adds node `node` (its totals, body and inlined callees) to `f`. Checksums and
+    /// attributes are set only on a function made from the node (metadata, not samples).
+    fn add_node(&self, node: u32, ids: &[FunctionId], f: &mut FunctionSamples) {
+        let n = &self.nodes[node as usize];
+        if n.checksum != 0 {
+            f.checksum = n.checksum;
+        }
+        if n.attributes != ContextAttributes::default() {
+            f.attributes = n.attributes;
+        }
+        f.total_samples = saturating_mul_add(n.total_samples, 1, f.total_samples).0;
+        for r in self.records_of(n) {
+            let rec = f.body.entry(r.location).or_default();
+            for t in self.targets_of(r) {
+                rec.add_call_target(ids[t.name as usize].clone(), t.samples, 1);
+            }
+            rec.add_samples(r.samples, 1);
+        }
+        for c in self.children(node) {
+            let cn = &self.nodes[c as usize];
+            let callee = f.callee_mut(cn.location, &ids[cn.name as usize]);
+            deep(|| self.add_node(c, ids, callee));
+        }
+    }
+
+    /// Applies one metadata entry to the function or callee it names, if its top-level
+    /// profile exists, creating the missing callees on the way.
+    fn apply_metadata(&self, m: &FlatMetadata, ids: &[FunctionId], profile: &mut SampleProfile) {
+        let Some(mut f) = profile.functions.get_mut(&self.context_of(m.key, ids)) else {
+            return;
+        };
+        for site in &self.metadata_path[m.path_start as usize..m.path_end as usize] {
+            f = f
+                .callsites
+                .entry(site.location)
+                .or_default()
+                .entry(ids[site.name as usize].clone())
+                .or_insert_with(|| FunctionSamples::new(FunctionId::Md5(0)));
+        }
+        if let Some(c) = m.checksum {
+            f.checksum = c;
+        }
+        if let Some(a) = m.attributes {
+            f.attributes = ContextAttributes(a);
         }
     }
 }

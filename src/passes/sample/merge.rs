@@ -222,12 +222,13 @@ impl SampleMerger {
 
     /// Merges a flat `input`, every count multiplied by `weight`, with the same result
     /// and problems as [`SampleMerger::add`] of the same input read as a [`SampleProfile`].
-    /// Returns false, having changed nothing, if the input names one function under two
-    /// entries of its name table or one context twice: then add its map form instead.
+    /// Returns false, having changed nothing, if the input is not
+    /// [`canonical`](FlatSampleProfile::canonical), names one function under two entries of
+    /// its name table or one context twice: then add its map form instead.
     pub fn add_flat(&mut self, input: &FlatSampleProfile, weight: Weight) -> Result<bool> {
         let index = self.inputs;
         self.check_kind(input.flags, input.format)?;
-        if !self.names.map(input) {
+        if !input.canonical || !self.names.map(input) {
             return Ok(false);
         }
         let (ids, hashes) = (&self.names.ids, &self.names.hashes);

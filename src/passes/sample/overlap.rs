@@ -126,6 +126,17 @@ struct Aggregator {
 }
 
 impl Aggregator {
+    /// Adds a function only the base profile has (its similarity is 0).
+    fn base_only(&mut self, s: FuncStats) {
+        let p = &mut self.program;
+        p.base_unique_count += 1;
+        p.base_unique_sample = p.base_unique_sample.wrapping_add(s.sum);
+        self.hot_block(s.sum, 0, s.hot_blocks);
+        let sim = self.function_similarity(None, None, s.sum, 0);
+        self.program.similarity += self.weigh_importance(sim, s.sum, 0);
+        self.program.union_sample = self.program.union_sample.wrapping_add(s.sum);
+    }
+
     /// Counts a unit of `count` blocks with these samples in the hot-block figures.
     fn hot_block(&mut self, base: u64, test: u64, count: u64) {
         let base_hot = base >= self.base_hot;
@@ -299,6 +310,41 @@ fn map_order(p: &SampleProfile) -> Vec<&SampleContext> {
     })
 }
 
+/// The hot-function figures: functions whose largest block is at or above their
+/// profile's hot threshold, in either profile, in both, and in their union.
+fn hot_function_stats<'p>(
+    base_stats: &HashMap<&'p SampleContext, FuncStats>,
+    base_hot: u64,
+    test_stats: &HashMap<&'p SampleContext, FuncStats>,
+    test_hot: u64,
+) -> SampleOverlapStats {
+    fn hot<'p>(
+        stats: &HashMap<&'p SampleContext, FuncStats>,
+        threshold: u64,
+    ) -> HashSet<&'p SampleContext> {
+        stats
+            .iter()
+            .filter(|(_, s)| s.max >= threshold)
+            .map(|(c, _)| *c)
+            .collect()
+    }
+    let (base_hot_funcs, test_hot_funcs) = (hot(base_stats, base_hot), hot(test_stats, test_hot));
+    let mut hot_functions = SampleOverlapStats {
+        base_count: base_hot_funcs.len() as u64,
+        test_count: test_hot_funcs.len() as u64,
+        union_count: test_hot_funcs.len() as u64,
+        ..SampleOverlapStats::default()
+    };
+    for c in &base_hot_funcs {
+        if test_hot_funcs.contains(c) {
+            hot_functions.overlap_count += 1;
+        } else {
+            hot_functions.union_count += 1;
+        }
+    }
+    hot_functions
+}
+
 /// Compares `test` with `base`. Errors when one is context-sensitive (or probe-based) and
 /// the other is not, as llvm-profdata refuses to compare them.
 pub fn overlap(
@@ -403,42 +449,12 @@ pub fn overlap(
     // Functions only in the base profile: their similarity is 0, so adding their weighted
     // similarity leaves the sum as it is, in any order.
     for ctx in unmatched_base {
-        let s = base_stats[ctx];
-        let p = &mut agg.program;
-        p.base_unique_count += 1;
-        p.base_unique_sample = p.base_unique_sample.wrapping_add(s.sum);
-        agg.hot_block(s.sum, 0, s.hot_blocks);
-        let sim = agg.function_similarity(None, None, s.sum, 0);
-        agg.program.similarity += agg.weigh_importance(sim, s.sum, 0);
-        agg.program.union_sample = agg.program.union_sample.wrapping_add(s.sum);
+        agg.base_only(base_stats[ctx]);
     }
     if (agg.program.similarity - 1.0).abs() < EPSILON {
         agg.program.similarity = 1.0;
     }
-    // Hot functions: the largest block at or above the profile's threshold.
-    let base_hot_funcs: HashSet<&SampleContext> = base_stats
-        .iter()
-        .filter(|(_, s)| s.max >= base_hot)
-        .map(|(c, _)| *c)
-        .collect();
-    let test_hot_funcs: HashSet<&SampleContext> = test_stats
-        .iter()
-        .filter(|(_, s)| s.max >= test_hot)
-        .map(|(c, _)| *c)
-        .collect();
-    let mut hot_functions = SampleOverlapStats {
-        base_count: base_hot_funcs.len() as u64,
-        test_count: test_hot_funcs.len() as u64,
-        union_count: test_hot_funcs.len() as u64,
-        ..SampleOverlapStats::default()
-    };
-    for c in &base_hot_funcs {
-        if test_hot_funcs.contains(c) {
-            hot_functions.overlap_count += 1;
-        } else {
-            hot_functions.union_count += 1;
-        }
-    }
+    let hot_functions = hot_function_stats(&base_stats, base_hot, &test_stats, test_hot);
     agg.program.base_name = None;
     agg.program.test_name = None;
     // Largest base weight first; equal weights keep the order they were met in.

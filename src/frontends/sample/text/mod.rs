@@ -18,10 +18,21 @@
 //! location add up). What LLVM rejects, this rejects, with the line and what was expected;
 //! what makes LLVM crash (an empty context `[]`) is an error here.
 //!
+//! One grammar ([`Lines`], [`parse_head`], [`parse_line`] with its one-pass fast path for
+//! the lines LLVM's writer writes) feeds two ways of materialising a profile: [`read`]
+//! builds the tree form ([`SampleProfile`]); [`read_for_merge`] (in [`flat`]) fills the
+//! flat form merges fold, and turns into the tree reader, where it stands, at the first
+//! line the flat form cannot hold (a repeated function, lines out of LLVM's order, …):
+//! nothing is read twice but that function's own lines.
+//!
 //! Two dialects differ by release ([`TextDialect`]): LLVM 22 reads `N: vtables T:C …` lines
 //! as vtable type counts and ignores a ` !Flat` marker; LLVM 19 reads the former as an
 //! inlined callee named `vtables T:C …` (it splits at the last colon) and rejects the
 //! latter.
+
+mod flat;
+
+pub use flat::read_for_merge;
 
 use crate::bytes::stack::deep;
 use crate::error::{Error, ErrorKind, Result};
@@ -84,17 +95,18 @@ pub fn read(data: &[u8], dialect: TextDialect) -> Result<SampleProfile> {
 /// line keeps only those bits (locations that become equal add up, as repeated lines do),
 /// and the profile is marked flow-sensitive. Calling contexts are not masked, as in LLVM.
 pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<SampleProfile> {
-    let mut reader = Reader {
-        names: Names::default(),
-        profile: SampleProfile::new(),
-        dialect,
+    check_first_line(data)?;
+    let counts = Counts {
         mask: fs.unwrap_or(u32::MAX),
-        cs_count: 0,
-        probe_count: 0,
-        preinlined: false,
+        ..Counts::default()
     };
-    let mut lines = Lines::new(data);
-    let Some((first_no, first)) = lines.next() else {
+    Reader::new(SampleProfile::new(), dialect, counts).run(Lines::new(data), fs.is_some())
+}
+
+/// LLVM's first check: the first line that is neither blank nor a comment is a function
+/// header.
+pub(super) fn check_first_line(data: &[u8]) -> Result<()> {
+    let Some((no, first)) = Lines::new(data).next() else {
         return Err(Error::new(ErrorKind::Malformed {
             what: "text sample profile",
             detail: "no function header: the input has only blank or comment lines".into(),
@@ -102,7 +114,7 @@ pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<Sam
     };
     if first.first() == Some(&b' ') || parse_head(first).is_none() {
         return Err(line_error(
-            first_no,
+            no,
             "text sample profile",
             format!(
                 "expected a function header '{EXPECTED_HEAD}', found '{}'",
@@ -110,50 +122,34 @@ pub fn read_fs(data: &[u8], dialect: TextDialect, fs: Option<u32>) -> Result<Sam
             ),
         ));
     }
-    let mut current: Option<Block> = None;
-    for (no, line) in std::iter::once((first_no, first)).chain(lines) {
-        let Some(pos) = line.iter().position(|&b| b != b' ') else {
-            continue;
-        };
-        if line[pos] == b'#' {
-            continue;
-        }
-        if pos == 0 {
-            if let Some(b) = current.take() {
-                reader.finish(b)?;
-            }
-            current = Some(reader.head(no, line)?);
-        } else {
-            // The first line is a header (checked above), so a block is open.
-            let Some(block) = current.as_mut() else {
-                return Err(line_error(
-                    no,
-                    "text sample profile",
-                    "a body line before any function header".into(),
-                ));
-            };
-            reader.body_line(no, line, block)?;
-        }
-    }
-    if let Some(b) = current.take() {
-        reader.finish(b)?;
-    }
-    let mut profile = reader.profile;
-    profile.flags = SampleFlags {
-        context_sensitive: reader.cs_count > 0,
-        probe_based: reader.probe_count > 0,
-        preinlined: reader.preinlined,
-        fs_discriminator: fs.is_some(),
-        sets_probe_flag: true,
-        ..SampleFlags::default()
-    };
-    profile.format = Some(SampleFormat::Text);
-    Ok(profile)
+    Ok(())
+}
+
+/// What a line is: `None` for a blank or comment line (blank after its indentation, or a
+/// `#` after it), else whether it is a function header (no indentation).
+pub(super) fn classify(line: &[u8]) -> Option<bool> {
+    let pos = line.iter().position(|&b| b != b' ')?;
+    (line[pos] != b'#').then_some(pos == 0)
+}
+
+/// The profile-level facts a text reader counts as it goes (kept when the flat reader
+/// turns into the tree reader).
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Counts {
+    /// Discriminator bits kept (all unless the profile is flow-sensitive).
+    pub(super) mask: u32,
+    /// Context-sensitive headers.
+    pub(super) cs: u64,
+    /// Non-zero checksums at depth 1.
+    pub(super) probe: u64,
+    /// An attribute said "should be inlined".
+    pub(super) preinlined: bool,
 }
 
 /// Lines as LLVM's `line_iterator` with blank-skipping and `#` comments gives them: split at
 /// `\n` (a `\r` before it dropped), empty lines and lines starting with `#` skipped, a NUL
 /// byte ending the input. Yields (1-based line number, line).
+#[derive(Debug, Clone)]
 pub(super) struct Lines<'a> {
     data: &'a [u8],
     pos: usize,
@@ -230,18 +226,67 @@ impl<'a> Names<'a> {
     }
 }
 
-struct Reader<'a> {
+/// The tree reader: lines into a [`SampleProfile`], with LLVM's leniencies.
+pub(super) struct Reader<'a> {
     names: Names<'a>,
     profile: SampleProfile,
     dialect: TextDialect,
-    /// Discriminator bits kept (all unless the profile is flow-sensitive).
-    mask: u32,
-    cs_count: u64,
-    probe_count: u64,
-    preinlined: bool,
+    counts: Counts,
 }
 
 impl<'a> Reader<'a> {
+    /// A reader that adds to `profile` (the functions read so far).
+    pub(super) fn new(profile: SampleProfile, dialect: TextDialect, counts: Counts) -> Self {
+        Reader {
+            names: Names::default(),
+            profile,
+            dialect,
+            counts,
+        }
+    }
+
+    /// Reads `lines` to the end (the first is a header) and returns the profile with its
+    /// flags (`fs`: its discriminators are flow-sensitive).
+    pub(super) fn run(mut self, lines: Lines<'a>, fs: bool) -> Result<SampleProfile> {
+        let mut current: Option<Block> = None;
+        for (no, line) in lines {
+            match classify(line) {
+                None => continue,
+                Some(true) => {
+                    if let Some(b) = current.take() {
+                        self.finish(b)?;
+                    }
+                    current = Some(self.head(no, line)?);
+                }
+                Some(false) => {
+                    // The first line is a header (checked before), so a block is open.
+                    let Some(block) = current.as_mut() else {
+                        return Err(line_error(
+                            no,
+                            "text sample profile",
+                            "a body line before any function header".into(),
+                        ));
+                    };
+                    self.body_line(no, line, block)?;
+                }
+            }
+        }
+        if let Some(b) = current.take() {
+            self.finish(b)?;
+        }
+        let mut profile = self.profile;
+        profile.flags = SampleFlags {
+            context_sensitive: self.counts.cs > 0,
+            probe_based: self.counts.probe > 0,
+            preinlined: self.counts.preinlined,
+            fs_discriminator: fs,
+            sets_probe_flag: true,
+            ..SampleFlags::default()
+        };
+        profile.format = Some(SampleFormat::Text);
+        Ok(profile)
+    }
+
     fn head(&mut self, no: u64, line: &'a [u8]) -> Result<Block> {
         let Some((name, total, head)) = parse_head(line) else {
             return Err(line_error(
@@ -251,7 +296,7 @@ impl<'a> Reader<'a> {
             ));
         };
         let context = if name.first() == Some(&b'[') {
-            self.cs_count += 1;
+            self.counts.cs += 1;
             parse_context(name, &mut self.names).ok_or_else(|| {
                 line_error(
                     no,
@@ -348,7 +393,7 @@ impl<'a> Reader<'a> {
             )
         };
         let target = instance(&mut block.samples, &block.path);
-        let mask = self.mask;
+        let mask = self.counts.mask;
         let masked =
             |loc: LineLocation| LineLocation::new(loc.line_offset, loc.discriminator & mask);
         match parsed {
@@ -401,13 +446,13 @@ impl<'a> Reader<'a> {
                 if let Some(c) = checksum.filter(|&c| c != 0) {
                     target.checksum = c;
                     if depth == 1 {
-                        self.probe_count += 1;
+                        self.counts.probe += 1;
                     }
                 }
                 if let Some(a) = attributes.filter(|&a| a != 0) {
                     target.attributes = ContextAttributes(a);
                     if a & ContextAttributes::SHOULD_BE_INLINED != 0 {
-                        self.preinlined = true;
+                        self.counts.preinlined = true;
                     }
                 }
                 if block.metadata_depth == 0 {
@@ -643,9 +688,122 @@ fn find_from(s: &[u8], c: u8) -> usize {
     memchr::memchr(c, s).unwrap_or(NPOS)
 }
 
+/// An indented line: in one pass if it has the plain shape LLVM's writer gives it
+/// ([`plain_line`]), else as LLVM's `ParseLine` reads it ([`parse_line_general`]); the two
+/// read plain lines alike (checked by the tests).
+pub(super) fn parse_line(
+    line: &[u8],
+    dialect: TextDialect,
+) -> std::result::Result<Parsed<'_>, LineError> {
+    plain_line(line, Vec::new()).or_else(|_| parse_line_general(line, dialect))
+}
+
+/// The digits of `s` from `at` as a number, and where they end: `None` if there is no
+/// digit or the number overflows `u64`.
+pub(super) fn digits(s: &[u8], at: usize) -> Option<(u64, usize)> {
+    let mut v: u64 = 0;
+    let mut i = at;
+    while let Some(&b) = s.get(i) {
+        if !b.is_ascii_digit() {
+            break;
+        }
+        v = v.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+        i += 1;
+    }
+    (i > at).then_some((v, i))
+}
+
+/// A body or inlined-callee line in the plain shape LLVM's text writer gives it
+/// (`  N[.D]: COUNT[ name:COUNT]*` or `  N[.D]: name:COUNT`, one space between fields, no
+/// colon in a call target's name, no target twice), read in one pass into `targets`
+/// (emptied first). Anything else is handed back (`Err`, with `targets`) for
+/// [`parse_line_general`], whose reading of these lines is the same.
+pub(super) fn plain_line<'a>(
+    line: &'a [u8],
+    mut targets: Vec<(&'a [u8], u64)>,
+) -> Result<Parsed<'a>, Vec<(&'a [u8], u64)>> {
+    targets.clear();
+    let depth = line.iter().take_while(|&&b| b == b' ').count();
+    if depth == 0 {
+        return Err(targets);
+    }
+    let Some((offset, mut i)) = digits(line, depth) else {
+        return Err(targets);
+    };
+    let loc = if line.get(i) == Some(&b'.') {
+        match digits(line, i + 1) {
+            Some((d, j)) if offset <= u64::from(u32::MAX) && d <= u64::from(u32::MAX) => {
+                i = j;
+                LineLocation::new(offset as u32, d as u32)
+            }
+            _ => return Err(targets),
+        }
+    } else if offset <= 0xffff {
+        LineLocation::new(offset as u32, 0)
+    } else {
+        return Err(targets);
+    };
+    if line.get(i..i + 2) != Some(b": ".as_slice()) {
+        return Err(targets);
+    }
+    let rest = &line[i + 2..];
+    if rest.first().is_some_and(u8::is_ascii_digit) {
+        let Some((samples, mut j)) = digits(rest, 0) else {
+            return Err(targets);
+        };
+        while j < rest.len() {
+            // One space, then `name:COUNT` with a name of no colon.
+            if rest[j] != b' ' {
+                return Err(targets);
+            }
+            let start = j + 1;
+            let end = memchr::memchr(b' ', &rest[start..]).map_or(rest.len(), |k| start + k);
+            let token = &rest[start..end];
+            let Some(colon) = memchr::memchr(b':', token) else {
+                return Err(targets);
+            };
+            let name = &token[..colon];
+            match digits(token, colon + 1) {
+                Some((count, k)) if k == token.len() && !name.is_empty() => {
+                    targets.push((name, count));
+                }
+                _ => return Err(targets),
+            }
+            j = end;
+        }
+        // A name twice on the line is for the full reader (the last count wins there).
+        if !distinct_names(&targets) {
+            return Err(targets);
+        }
+        Ok(Parsed::Body {
+            depth,
+            loc,
+            samples,
+            targets,
+        })
+    } else {
+        let Some(colon) = memchr::memrchr(b':', rest) else {
+            return Err(targets);
+        };
+        let name = &rest[..colon];
+        if name.is_empty() || name.starts_with(b"vtables ") {
+            return Err(targets);
+        }
+        match digits(rest, colon + 1) {
+            Some((total, k)) if k == rest.len() => Ok(Parsed::Callsite {
+                depth,
+                loc,
+                name,
+                total,
+            }),
+            _ => Err(targets),
+        }
+    }
+}
+
 /// An indented line (LLVM's `ParseLine`, index arithmetic included: `StringRef` positions
 /// wrap where LLVM's do, so odd lines read as LLVM reads them).
-pub(super) fn parse_line(
+pub(super) fn parse_line_general(
     line: &[u8],
     dialect: TextDialect,
 ) -> std::result::Result<Parsed<'_>, LineError> {
@@ -783,7 +941,7 @@ fn parse_types(list: &[u8]) -> Option<Vec<(&[u8], u64)>> {
 
 /// Keeps one of each target named more than once on a line, with its last count, as LLVM
 /// does (its map assigns each in turn). A line without repeats keeps its order (the one
-/// the one-pass reader of `text_flat` gives); one with repeats is sorted by name, as they go
+/// the one-pass `plain_line` gives); one with repeats is sorted by name, as they go
 /// into a map: stable sorting keeps the line's order among equal names, so the last of each
 /// run is the last count. n log n, for lines of a hundred thousand targets.
 fn last_count_wins(targets: &mut Vec<(&[u8], u64)>) {
@@ -825,6 +983,59 @@ mod tests {
     fn only(p: &SampleProfile) -> &FunctionSamples {
         assert_eq!(p.functions.len(), 1);
         p.functions.values().next().unwrap()
+    }
+
+    /// Whatever `plain_line` reads, LLVM's grammar (`parse_line`) reads the same way: on
+    /// writer-shaped lines, odd ones, and every one- and two-byte mutation of them.
+    #[test]
+    fn plain_lines_read_as_llvms_grammar_reads_them() {
+        let lines: [&[u8]; 14] = [
+            b" 1: 5",
+            b" 12.3: 100 foo:60 bar:40",
+            b"   65535: 1",
+            b" 65536: 1",
+            b" 65536.1: 1",
+            b"  4: _Z3foov:20",
+            b"  4.2: a::b:7",
+            b" 7: 5 a:1 a:2",
+            b" 7: 5  a:1",
+            b" 7: 5 a:b:1",
+            b" 7: 5 _M_construct<char *>:1000",
+            b" 3: vtables x:1",
+            b" 18446744073709551615: 1",
+            b" 1: 18446744073709551616",
+        ];
+        let dialect = TextDialect::for_llvm(22);
+        let mut plain = 0;
+        let mut check = |line: &[u8]| {
+            if let Ok(p) = plain_line(line, Vec::new()) {
+                plain += 1;
+                let general = parse_line_general(line, dialect);
+                assert!(
+                    matches!(&general, Ok(g) if *g == p),
+                    "{:?}: plain {p:?}",
+                    String::from_utf8_lossy(line)
+                );
+            }
+        };
+        let alphabet = b" :.0179abx!-";
+        for line in lines {
+            check(line);
+            for i in 0..line.len() {
+                for &b in alphabet {
+                    let mut m = line.to_vec();
+                    m[i] = b;
+                    check(&m);
+                    for j in i + 1..line.len() {
+                        let mut n = m.clone();
+                        n[j] = b' ';
+                        check(&n);
+                    }
+                }
+                check(&line[..i]);
+            }
+        }
+        assert!(plain > 1000, "{plain} lines read plain");
     }
 
     #[test]
