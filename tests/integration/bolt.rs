@@ -1,0 +1,370 @@
+//! BOLT fdata profiles: merges compared with the live `merge-fdata-19` (as sorted lines, since
+//! its order varies from run to run), LLVM 20 semantics, determinism, failure modes, and
+//! `llvm-bolt-19` reading our output.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::common::{assert_ok, root, run_full, tempdir, tool};
+
+/// The recorded profiles (`testdata/bolt/regenerate.sh`) whose names start with `prefix`.
+fn recorded(prefix: &str) -> Vec<PathBuf> {
+    let dir = root().join("testdata/bolt");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("testdata/bolt")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with(prefix) && n.ends_with(".fdata")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// A directory with our binary linked as `name` (a drop-in), kept alive by the guard.
+fn linked_as(name: &str) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempdir();
+    let link = dir.path().join(name);
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).expect("symlink");
+    (dir, link)
+}
+
+/// Runs `exe` on `files` (stdout is the merged profile): (exit code, stdout, stderr).
+fn merge_with(exe: &Path, files: &[PathBuf]) -> (i32, String, String) {
+    run_full(Command::new(exe).args(files))
+}
+
+/// The lines of `s`, sorted.
+fn sorted(s: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = s.lines().collect();
+    v.sort_unstable();
+    v
+}
+
+/// Asserts that our `merge-fdata-19` and LLVM's give the same lines on `files`.
+fn assert_same_as_19(theirs: &Path, files: &[PathBuf], what: &str) {
+    let (_g, ours) = linked_as("merge-fdata-19");
+    let (tc, tout, terr) = merge_with(theirs, files);
+    assert_eq!(tc, 0, "{what}: merge-fdata-19 failed: {terr}");
+    let (oc, oout, oerr) = merge_with(&ours, files);
+    assert_eq!(oc, 0, "{what}: ours failed: {oerr}");
+    assert_eq!(sorted(&oout), sorted(&tout), "{what}: lines differ");
+    // Ours is sorted already: the same bytes however often it runs.
+    let mut want: Vec<&str> = oout.lines().collect();
+    let body = usize::from(want.first() == Some(&"boltedcollection"));
+    want[body..].sort_unstable();
+    assert_eq!(oout.lines().collect::<Vec<_>>(), want, "{what}: our order");
+}
+
+#[test]
+fn recorded_profiles_merge_as_merge_fdata_19() {
+    let Some(theirs) = tool(
+        "merge-fdata-19",
+        "recorded_profiles_merge_as_merge_fdata_19",
+    ) else {
+        return;
+    };
+    let runs = recorded("run");
+    assert!(runs.len() >= 5, "{runs:?}");
+    assert_same_as_19(&theirs, &runs, "all runs");
+    assert_same_as_19(&theirs, &runs[..1], "one run");
+    assert_same_as_19(&theirs, &[runs[1].clone(), runs[3].clone()], "two runs");
+    // A run twice: every count doubles.
+    assert_same_as_19(&theirs, &[runs[0].clone(), runs[0].clone()], "a run twice");
+}
+
+/// A small deterministic generator (xorshift).
+struct Rng(u64);
+
+impl Rng {
+    fn below(&mut self, n: u64) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0 % n
+    }
+}
+
+/// A generated fdata profile: branches among a few functions (mispredictions that vary, so
+/// LLVM 19 keeps the same branch on several lines), then memory events.
+fn generated(rng: &mut Rng, bolted: bool) -> String {
+    let names = ["main", "f/1", "_ZN3foo3barEv", "g.cold.1", "[unknown]"];
+    let mut s = String::new();
+    if bolted {
+        s.push_str("boltedcollection\n");
+    }
+    for _ in 0..200 {
+        let t = |r: &mut Rng| ["0", "1", "2"][r.below(3) as usize];
+        let (a, b) = (rng.below(5) as usize, rng.below(5) as usize);
+        s.push_str(&format!(
+            "{} {} {:x} {} {} {:x} {} {}\n",
+            t(rng),
+            names[a],
+            rng.below(8),
+            t(rng),
+            names[b],
+            rng.below(8),
+            rng.below(3),
+            rng.below(1000)
+        ));
+    }
+    for _ in 0..20 {
+        s.push_str(&format!(
+            "4 {} {:x} 3 [heap] {} {}\n",
+            names[rng.below(4) as usize],
+            rng.below(8),
+            rng.below(4),
+            rng.below(50)
+        ));
+    }
+    s
+}
+
+#[test]
+fn generated_profiles_merge_as_merge_fdata_19() {
+    let Some(theirs) = tool(
+        "merge-fdata-19",
+        "generated_profiles_merge_as_merge_fdata_19",
+    ) else {
+        return;
+    };
+    let dir = tempdir();
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    for bolted in [false, true] {
+        let files: Vec<PathBuf> = (0..12)
+            .map(|i| {
+                let p = dir.path().join(format!("g{bolted}{i}.fdata"));
+                std::fs::write(&p, generated(&mut rng, bolted)).unwrap();
+                p
+            })
+            .collect();
+        assert_same_as_19(&theirs, &files, &format!("generated, bolted {bolted}"));
+    }
+}
+
+#[test]
+fn duplicate_branches_as_llvm_19_and_summed_after() {
+    let dir = tempdir();
+    let a = dir.path().join("a.fdata");
+    std::fs::write(
+        &a,
+        "1 main 1 1 main 2 0 5\n1 main 1 1 main 2 1 5\n\n1 main 1 1 main 2 0 7\n",
+    )
+    .unwrap();
+    let (_g, m19) = linked_as("merge-fdata-19");
+    let (c, out, err) = merge_with(&m19, std::slice::from_ref(&a));
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out, "1 main 1 1 main 2 0 12\n1 main 1 1 main 2 1 5\n");
+    let (_g2, m) = linked_as("merge-fdata");
+    let (c, out, err) = run_full(Command::new(&m).arg(&a).env_remove("PGO_MERGE_TARGET_LLVM"));
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out, "1 main 1 1 main 2 1 17\n");
+    let (c, out, _) = run_full(Command::new(&m).arg(&a).env("PGO_MERGE_TARGET_LLVM", "19"));
+    assert_eq!((c, out.lines().count()), (0, 2));
+    if let Some(theirs) = tool(
+        "merge-fdata-19",
+        "duplicate_branches_as_llvm_19_and_summed_after",
+    ) {
+        let (_, t, _) = merge_with(&theirs, &[a]);
+        assert_eq!(
+            sorted(&t),
+            vec!["1 main 1 1 main 2 0 12", "1 main 1 1 main 2 1 5"]
+        );
+    }
+}
+
+#[test]
+fn no_lbr_profiles_merge_with_a_bare_header() {
+    // merge-fdata-19 cannot merge them at all (the no_lbr line is no record); LLVM 20 and
+    // later write a bare `no_lbr` header and add the samples.
+    let files = recorded("nolbr");
+    assert!(files.len() >= 3);
+    let (_g, m) = linked_as("merge-fdata");
+    let (c, out, err) = merge_with(&m, &files);
+    assert_eq!(c, 0, "{err}");
+    assert!(out.starts_with("no_lbr\n"), "{out}");
+    let total = |s: &str| -> u64 {
+        s.lines()
+            .filter(|l| !l.starts_with("no_lbr"))
+            .map(|l| l.rsplit(' ').next().unwrap().parse::<u64>().unwrap())
+            .sum()
+    };
+    let inputs: u64 = files
+        .iter()
+        .map(|f| total(&std::fs::read_to_string(f).unwrap()))
+        .sum();
+    assert_eq!(total(&out), inputs);
+    assert!(
+        out.lines()
+            .all(|l| l.split(' ').count() == 4 || l == "no_lbr")
+    );
+}
+
+#[test]
+fn same_bytes_for_any_threads_and_order() {
+    let dir = tempdir();
+    let mut rng = Rng(42);
+    let mut files: Vec<PathBuf> = (0..9)
+        .map(|i| {
+            let p = dir.path().join(format!("{i}.fdata"));
+            std::fs::write(&p, generated(&mut rng, false)).unwrap();
+            p
+        })
+        .collect();
+    let run = |files: &[PathBuf], j: &str, out: &str| -> Vec<u8> {
+        let o = dir.path().join(out);
+        let r = crate::common::run_ours(files.iter().map(|p| p.as_os_str().to_owned()).chain([
+            "-j".into(),
+            j.into(),
+            "-o".into(),
+            o.clone().into(),
+        ]));
+        assert_ok(&r, "merge");
+        std::fs::read(o).unwrap()
+    };
+    let one = run(&files, "1", "m1.fdata");
+    files.reverse();
+    assert_eq!(run(&files, "4", "m4.fdata"), one);
+    files.swap(0, 5);
+    assert_eq!(run(&files, "3", "m3.fdata"), one);
+}
+
+#[test]
+fn weights_scale_counts() {
+    let run1 = recorded("run")[0].clone();
+    let dir = tempdir();
+    let (w, twice) = (dir.path().join("w.fdata"), dir.path().join("t.fdata"));
+    let mut weighted = std::ffi::OsString::from("2,");
+    weighted.push(&run1);
+    assert_ok(
+        &crate::common::run_ours([
+            "-w".into(),
+            weighted,
+            "-o".into(),
+            w.clone().into_os_string(),
+        ]),
+        "weighted",
+    );
+    assert_ok(
+        &crate::common::run_ours([
+            run1.as_os_str(),
+            run1.as_os_str(),
+            "-o".as_ref(),
+            twice.as_os_str(),
+        ]),
+        "twice",
+    );
+    assert_eq!(std::fs::read(w).unwrap(), std::fs::read(twice).unwrap());
+}
+
+#[test]
+fn bad_files_name_file_and_line_and_warn_skips_them() {
+    let dir = tempdir();
+    let good = recorded("run")[0].clone();
+    let cases = [
+        (
+            "truncated.fdata",
+            "1 main 1 1 main 2 0 5\n1 main 1 1 ma",
+            "line 2: ",
+        ),
+        (
+            "garbled.fdata",
+            "1 main 1 1 main 2 0 5\n1 main 1 1 main 2 0 5x\n",
+            "\"5x\"",
+        ),
+        (
+            "bolted.fdata",
+            "boltedcollection\n1 main 1 1 main 2 0 5\n",
+            "boltedcollection",
+        ),
+        ("nolbr.fdata", "no_lbr cycles\n1 main 1 5\n", "no_lbr"),
+        ("yaml.fdata", "---\nheader:\n", "YAML"),
+    ];
+    let out = dir.path().join("out.fdata");
+    let alone = dir.path().join("alone.fdata");
+    assert_ok(
+        &crate::common::run_ours([good.as_os_str(), "-o".as_ref(), alone.as_os_str()]),
+        "good alone",
+    );
+    for (name, text, want) in cases {
+        let bad = dir.path().join(name);
+        std::fs::write(&bad, text).unwrap();
+        let args = |mode: &str| -> Vec<std::ffi::OsString> {
+            vec![
+                good.clone().into(),
+                bad.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+                format!("--failure-mode={mode}").into(),
+            ]
+        };
+        let _ = std::fs::remove_file(&out);
+        let (c, _, err) = run_full(crate::common::pgo_merge().args(args("any")));
+        assert_eq!(c, 1, "{name}: {err}");
+        assert!(err.contains(name) && err.contains(want), "{name}: {err}");
+        assert!(!out.exists(), "{name}: an output was written");
+        let (c, _, err) = run_full(crate::common::pgo_merge().args(args("warn")));
+        assert_eq!(c, 0, "{name}: {err}");
+        assert!(
+            err.contains("skipped") && err.contains(name),
+            "{name}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&alone).unwrap(),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn llvm_bolt_reads_our_profile_as_merge_fdatas() {
+    let test = "llvm_bolt_reads_our_profile_as_merge_fdatas";
+    let (Some(bolt), Some(theirs)) = (tool("llvm-bolt-19", test), tool("merge-fdata-19", test))
+    else {
+        return;
+    };
+    let dir = tempdir();
+    let prog = dir.path().join("prog");
+    let gz = std::fs::read(root().join("testdata/bolt/prog.gz")).unwrap();
+    let mut bin = Vec::new();
+    std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut bin).unwrap();
+    std::fs::write(&prog, bin).unwrap();
+    std::fs::set_permissions(&prog, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let runs = recorded("run");
+    let (_g, ours) = linked_as("merge-fdata-19");
+    let stats = |merger: &Path, tag: &str| -> Vec<String> {
+        let (c, out, err) = merge_with(merger, &runs);
+        assert_eq!(c, 0, "{err}");
+        let fdata = dir.path().join(format!("{tag}.fdata"));
+        std::fs::write(&fdata, out).unwrap();
+        let opt = dir.path().join(format!("{tag}.bolt"));
+        let o = Command::new(&bolt)
+            .arg(&prog)
+            .arg("-o")
+            .arg(&opt)
+            .arg("-data")
+            .arg(&fdata)
+            .args(["-reorder-blocks=ext-tsp", "-reorder-functions=hfsort"])
+            .output()
+            .unwrap();
+        assert_ok(&o, "llvm-bolt-19");
+        let r = Command::new(&opt).args(["mixed", "100"]).output().unwrap();
+        assert_ok(&r, "the optimised binary");
+        String::from_utf8_lossy(&o.stdout)
+            .lines()
+            .chain(String::from_utf8_lossy(&o.stderr).lines())
+            .filter(|l| l.contains("profile") || l.contains("stale"))
+            .map(str::to_string)
+            .collect()
+    };
+    let t = stats(&theirs, "theirs");
+    let o = stats(&ours, "ours");
+    assert!(
+        t.iter()
+            .any(|l| l.contains("have non-empty execution profile")),
+        "{t:?}"
+    );
+    assert_eq!(o, t);
+}
