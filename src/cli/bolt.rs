@@ -10,7 +10,8 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use pgo_merge::pipeline::bolt::{
-    FdataMergeRequest, FdataSemantics, has_fdata_extension, looks_like_fdata_file, merge_fdata,
+    BoltFormat, FdataMergeOutcome, FdataMergeRequest, FdataSemantics, has_fdata_extension,
+    looks_like_fdata_file, merge_fdata,
 };
 use pgo_merge::pipeline::inputs::parse_weighted;
 use pgo_merge::pipeline::{FailureMode, NoProgress};
@@ -19,8 +20,9 @@ use super::args::{FailureModeArg, MergeArgs};
 use super::dropin::TARGET_ENV;
 use super::{EXIT_FAILURE, EXIT_OK, EXIT_USAGE, Mode, messages};
 
-/// True if a native merge is of fdata profiles: its output is named `*.fdata`, or an input
-/// named on the command line is (by name, or by its first bytes).
+/// True if a native merge is of BOLT profiles: its output is named `*.fdata`, or an input
+/// named on the command line is an fdata profile (by name, or by its first bytes) or a BOLT
+/// YAML profile (by its first bytes).
 pub fn wants_fdata(a: &MergeArgs) -> bool {
     let named = a.inputs.iter().cloned().chain(
         a.weighted_inputs
@@ -64,14 +66,15 @@ pub fn run_native(a: &MergeArgs) -> i32 {
     match merge_fdata(&r, &NoProgress) {
         Ok(o) => {
             messages::print(PREFIX, &o.messages, a.quiet);
+            let what = match o.format {
+                BoltFormat::Yaml => format!("YAML profiles: {} functions", o.lines),
+                _ => format!("fdata profiles ({}): {} lines", o.mode.describe(), o.lines),
+            };
             messages::note(
                 a.quiet,
                 format_args!(
-                    "{PREFIX}: merged {} of {} fdata profiles ({}): {} lines",
-                    o.inputs_merged,
-                    o.inputs_total,
-                    o.mode.describe(),
-                    o.lines
+                    "{PREFIX}: merged {} of {} {what}",
+                    o.inputs_merged, o.inputs_total
                 ),
             );
             EXIT_OK
@@ -116,6 +119,8 @@ struct DropinArgs {
     inputs: Vec<PathBuf>,
     output: Option<PathBuf>,
     quiet: bool,
+    /// `--print`: `exec` or `branches` (YAML merges list their functions).
+    print: Option<String>,
 }
 
 /// Parses `merge-fdata`'s options (LLVM's spellings: one or two dashes, `-o FILE` or
@@ -166,6 +171,7 @@ fn parse_dropin(args: Vec<OsString>) -> Result<Result<DropinArgs, i32>, String> 
                 if !matches!(v.as_str(), "none" | "exec" | "branches") {
                     return Err(format!("-print={v}: expected none, exec or branches"));
                 }
+                d.print = (v != "none").then_some(v);
             }
             "h" | "help" | "help-hidden" => {
                 print!("{}", DROPIN_HELP);
@@ -239,16 +245,48 @@ pub fn dropin(prog: &str, args: Vec<OsString>) -> i32 {
     r.semantics = semantics;
     r.every_file = true;
     r.write = !d.quiet;
-    eprintln!("Using legacy profile format.");
     match merge_fdata(&r, &NoProgress) {
         Ok(o) => {
-            messages::print(prog, &o.messages, false);
-            eprintln!("Profile from {} files merged.", o.inputs_total);
+            dropin_report(prog, &o, d.print.as_deref());
             EXIT_OK
         }
         Err(e) => {
             messages::error(prog, &e, Mode::LlvmProfdata);
             EXIT_FAILURE
+        }
+    }
+}
+
+/// What `merge-fdata` prints on standard error after a merge.
+fn dropin_report(prog: &str, o: &FdataMergeOutcome, print: Option<&str>) {
+    match o.format {
+        BoltFormat::Yaml => {
+            for i in &o.inputs {
+                eprintln!("Merging data from {}...", i.display());
+            }
+            messages::print(prog, &o.messages, false);
+            eprintln!("Data for {} unique objects successfully merged.", o.lines);
+            let Some(by) = print else { return };
+            let mut list: Vec<(u64, &str)> = o
+                .functions
+                .iter()
+                .map(|(n, exec, br)| (if by == "exec" { *exec } else { *br }, n.as_str()))
+                .collect();
+            list.sort_by(|a, b| b.cmp(a));
+            let what = if by == "exec" {
+                "execution"
+            } else {
+                "total branch"
+            };
+            eprintln!("Functions sorted by {what} count:");
+            for (count, name) in list {
+                eprintln!("{name} : {count}");
+            }
+        }
+        _ => {
+            eprintln!("Using legacy profile format.");
+            messages::print(prog, &o.messages, false);
+            eprintln!("Profile from {} files merged.", o.inputs_total);
         }
     }
 }

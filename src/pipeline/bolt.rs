@@ -19,13 +19,15 @@ use std::path::{Path, PathBuf};
 use super::inputs::{Collect, Collected, Collector, Select, Sources};
 use super::output::{Destination, write_stream};
 use super::{InputSpec, Message, Progress, request_error};
-use crate::backends::bolt::write_fdata;
+use crate::backends::bolt::{write_fdata, write_yaml};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::bolt::FdataReader;
+use crate::frontends::bolt::yaml::{looks_like_yaml, read_yaml};
 use crate::ir::Weight;
 pub use crate::ir::bolt::{FdataMode, FdataSemantics};
 use crate::passes::FailureMode;
 use crate::passes::bolt_merge::FdataMerger;
+use crate::passes::bolt_yaml_merge::YamlMerger;
 use crate::sys::threads::{self, Workers};
 
 /// A merge of fdata profiles.
@@ -68,16 +70,34 @@ impl Default for FdataMergeRequest {
     }
 }
 
-/// The result of an fdata merge.
+/// Which of BOLT's formats a merge read and wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BoltFormat {
+    /// The legacy fdata text.
+    Fdata,
+    /// YAML (`llvm-bolt -w`).
+    Yaml,
+}
+
+/// The result of a merge of BOLT profiles.
 #[derive(Debug)]
 #[non_exhaustive]
 pub struct FdataMergeOutcome {
+    /// The format merged (that of the first input).
+    pub format: BoltFormat,
     /// Where the output went (`-` for standard output).
     pub output: PathBuf,
     /// The merged profile's mode.
     pub mode: FdataMode,
-    /// Record lines written (or that would have been, without [`FdataMergeRequest::write`]).
+    /// Record lines (fdata) or functions (YAML) written (or that would have been, without
+    /// [`FdataMergeRequest::write`]).
     pub lines: usize,
+    /// YAML: each function's name, execution count and total branch count (the successor
+    /// counts of its blocks), for `merge-fdata --print`.
+    pub functions: Vec<(String, u64, u64)>,
+    /// The inputs, in order (directories walked).
+    pub inputs: Vec<PathBuf>,
     /// Inputs merged (empty ones included).
     pub inputs_merged: usize,
     /// Inputs there were (merged or skipped).
@@ -91,8 +111,9 @@ pub fn has_fdata_extension(p: &Path) -> bool {
     p.extension().is_some_and(|e| e == "fdata")
 }
 
-/// True if `p` is a regular file whose first bytes look like an fdata profile (a header
-/// line, or a record starting with a location type).
+/// True if `p` is a regular file whose first bytes look like a BOLT profile: fdata (a
+/// header line, or a record starting with a location type) or YAML as LLVM writes it
+/// (`---` then `header:`).
 pub fn looks_like_fdata_file(p: &Path) -> bool {
     use std::io::Read;
     let Ok(f) = std::fs::File::open(p) else {
@@ -110,7 +131,7 @@ pub fn looks_like_fdata_file(p: &Path) -> bool {
             Ok(k) => n += k,
         }
     }
-    crate::frontends::bolt::looks_like_fdata(&head[..n])
+    crate::frontends::bolt::looks_like_fdata(&head[..n]) || head[..n].starts_with(b"---\nheader:")
 }
 
 /// What became of one input.
@@ -137,6 +158,9 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     } = collect(r)?;
     if inputs.is_empty() {
         return Err(request_error("no fdata inputs to merge"));
+    }
+    if first_is_yaml(&inputs[0]) {
+        return merge_yaml(r, inputs, messages, progress);
     }
     let (workers, warnings) = Workers::start(r.threads);
     messages.extend(warnings.into_iter().map(Message::Warning));
@@ -171,11 +195,14 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
         })?;
     }
     Ok(FdataMergeOutcome {
+        format: BoltFormat::Fdata,
+        functions: Vec::new(),
         output,
         mode,
         lines: profile.entries.len(),
         inputs_merged: merged,
         inputs_total: inputs.len(),
+        inputs: inputs.iter().map(|i| i.path.clone()).collect(),
         messages,
     })
 }
@@ -362,4 +389,138 @@ fn conflict(
         mode.describe()
     )))
     .with_path(path)
+}
+
+/// True if the first input starts as a YAML document (`merge-fdata` decides the format by
+/// the first input).
+fn first_is_yaml(spec: &InputSpec) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    let Ok(mut f) = std::fs::File::open(&spec.path) else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    looks_like_yaml(&head[..n])
+}
+
+/// Writes `dest` from `fill`, naming `output` in an error.
+fn write_out(
+    output: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    write_stream(&Destination::of(output), |w| {
+        let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+        fill(&mut b)?;
+        b.flush()
+    })
+    .map_err(|e| {
+        if e.path().is_none() {
+            e.with_path(output)
+        } else {
+            e
+        }
+    })
+}
+
+/// Reads one YAML input and merges it (checked first when `validate`); LLVM's warnings.
+fn merge_yaml_file(
+    spec: &InputSpec,
+    merger: &mut YamlMerger,
+    validate: bool,
+) -> Result<Vec<String>> {
+    let path = spec.path.as_path();
+    let file = spec.open()?;
+    if !looks_like_yaml(file.bytes()) {
+        return Err(Error::new(ErrorKind::KindConflict(
+            "cannot mix YAML and legacy (fdata) formats: the first input is a YAML profile".into(),
+        ))
+        .with_path(path));
+    }
+    let p = read_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
+    file.check_unchanged()?;
+    if validate {
+        merger.check(&p).map_err(|e| e.with_path(path))?;
+    }
+    merger.add(p, spec.weight).map_err(|e| e.with_path(path))
+}
+
+/// Merges YAML profiles, one after the other in input order, as `merge-fdata` does.
+fn merge_yaml(
+    r: &FdataMergeRequest,
+    inputs: Vec<InputSpec>,
+    mut messages: Vec<Message>,
+    progress: &dyn Progress,
+) -> Result<FdataMergeOutcome> {
+    progress.start(inputs.len());
+    let validate = r.failure_mode != FailureMode::Any;
+    let mut merger = YamlMerger::new(r.semantics);
+    let mut merged = 0;
+    let mut first_skipped = None;
+    for (i, spec) in inputs.iter().enumerate() {
+        match merge_yaml_file(spec, &mut merger, validate) {
+            Ok(warnings) => {
+                merged += 1;
+                messages.extend(
+                    warnings
+                        .into_iter()
+                        .map(|w| Message::Warning(Warning::new(w).with_path(&spec.path))),
+                );
+            }
+            Err(e) if r.failure_mode == FailureMode::Any => return Err(e),
+            Err(e) => {
+                first_skipped.get_or_insert(messages.len());
+                messages.push(Message::Skipped(spec.path.clone(), e));
+            }
+        }
+        progress.set(i + 1);
+    }
+    progress.finish();
+    if merged == 0
+        && r.failure_mode == FailureMode::All
+        && let Some(Message::Skipped(_, e)) = first_skipped.map(|i| messages.remove(i))
+    {
+        return Err(e);
+    }
+    if merger.saturated() {
+        messages.push(Message::Warning(Warning::new(
+            "some counts reached 2^64 - 1 and stopped there (saturated)",
+        )));
+    }
+    let profile = merger.finish();
+    let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    if r.write {
+        write_out(&output, |w| write_yaml(&profile, w))?;
+    }
+    let functions = profile
+        .functions
+        .iter()
+        .map(|f| {
+            let branches = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.successors)
+                .fold(0u64, |a, s| a.saturating_add(s.count));
+            (f.name.clone(), f.exec, branches)
+        })
+        .collect();
+    Ok(FdataMergeOutcome {
+        format: BoltFormat::Yaml,
+        output,
+        mode: FdataMode::default(),
+        lines: profile.functions.len(),
+        functions,
+        inputs_merged: merged,
+        inputs_total: inputs.len(),
+        inputs: inputs.iter().map(|i| i.path.clone()).collect(),
+        messages,
+    })
 }

@@ -1,7 +1,8 @@
 //! BOLT profiles: `fdata` (the legacy text format of `llvm-bolt -instrument`, `perf2bolt` and
-//! `merge-fdata`).
+//! `merge-fdata`) and YAML (`llvm-bolt -w`).
 
 pub mod fdata;
+pub mod yaml;
 
 pub use fdata::FdataReader;
 
