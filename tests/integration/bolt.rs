@@ -368,3 +368,217 @@ fn llvm_bolt_reads_our_profile_as_merge_fdatas() {
     );
     assert_eq!(o, t);
 }
+
+/// The recorded YAML profiles whose names start with `prefix`.
+fn recorded_yaml(prefix: &str) -> Vec<PathBuf> {
+    let dir = root().join("testdata/bolt");
+    let mut v: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("testdata/bolt")
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            let n = p.file_name().unwrap().to_string_lossy();
+            n.starts_with(prefix) && n.ends_with(".yaml")
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// Asserts that our `merge-fdata-19` writes merge-fdata-19's bytes on `files`, and prints
+/// the same `--print=exec` list.
+fn assert_yaml_same_as_19(theirs: &Path, files: &[PathBuf], what: &str) {
+    let (_g, ours) = linked_as("merge-fdata-19");
+    for print in ["--print=none", "--print=exec", "--print=branches"] {
+        let run = |exe: &Path| run_full(Command::new(exe).arg(print).args(files));
+        let (tc, tout, terr) = run(theirs);
+        let (oc, oout, oerr) = run(&ours);
+        assert_eq!((oc, tc), (0, 0), "{what}: ours: {oerr}\ntheirs: {terr}");
+        assert!(
+            oout == tout,
+            "{what}: YAML differs:\n{}",
+            crate::common::differing_lines(&oout, &tout, 8, "ours", "merge-fdata-19")
+        );
+        assert_eq!(oerr, terr, "{what} {print}: messages");
+    }
+}
+
+#[test]
+fn recorded_yaml_byte_identical_to_merge_fdata_19() {
+    let test = "recorded_yaml_byte_identical_to_merge_fdata_19";
+    let Some(theirs) = tool("merge-fdata-19", test) else {
+        return;
+    };
+    let runs = recorded_yaml("run");
+    assert!(runs.len() >= 5);
+    assert_yaml_same_as_19(&theirs, &runs, "all runs");
+    assert_yaml_same_as_19(&theirs, &runs[..1], "one run");
+    let mut rev = runs.clone();
+    rev.reverse();
+    assert_yaml_same_as_19(&theirs, &rev, "runs reversed");
+    assert_yaml_same_as_19(&theirs, &recorded_yaml("nolbr"), "no_lbr samples");
+}
+
+/// A generated YAML profile of one binary: functions with fixed shapes (names that need
+/// quotes among them), each file a random subset of blocks in random order, successors with
+/// mispredictions, call sites sharing offsets (indirect calls), long flow sequences.
+fn generated_yaml(rng: &mut Rng, origin: &str) -> String {
+    let names = [
+        "main",
+        "f/1",
+        "g.cold.1",
+        "snprintf@PLT",
+        "it's",
+        "_ZN3foo3barEv",
+        "123",
+    ];
+    let mut s = format!(
+        "---\nheader:\n  profile-version: 1\n  binary-name: 'bin'\n  binary-build-id: abc\n  \
+         profile-flags: [ lbr ]\n  profile-origin: {origin}\n  profile-events: ''\n  \
+         dfs-order: false\n  hash-func: xxh3\nfunctions:\n"
+    );
+    for (i, name) in names.iter().enumerate() {
+        if rng.below(4) == 0 {
+            continue;
+        }
+        let nblocks = 3 + i as u64 * 2;
+        s.push_str(&format!(
+            "  - name: \"{}\"\n    fid: {}\n    hash: 0x{:X}\n    exec: {}\n    nblocks: {nblocks}\n    blocks:\n",
+            name.replace('"', "\\\""),
+            10 - i,
+            0xABC0 + i as u64,
+            rng.below(100)
+        ));
+        let mut ids: Vec<u64> = (0..nblocks).filter(|_| rng.below(3) != 0).collect();
+        for k in (1..ids.len()).rev() {
+            ids.swap(k, rng.below(k as u64 + 1) as usize);
+        }
+        for b in ids {
+            s.push_str(&format!(
+                "      - bid: {b}\n        insns: {}\n        hash: 0x{:X}\n        exec: {}\n",
+                b + 1,
+                b * 7 + i as u64,
+                rng.below(5000)
+            ));
+            let calls: Vec<String> = (0..rng.below(4))
+                .map(|_| {
+                    let mis = rng.below(3);
+                    format!(
+                        "{{ off: 0x{:X}, fid: {}, cnt: {}{} }}",
+                        rng.below(3) * 4,
+                        rng.below(4),
+                        rng.below(700),
+                        if mis > 0 {
+                            format!(", mis: {mis}")
+                        } else {
+                            String::new()
+                        }
+                    )
+                })
+                .collect();
+            if !calls.is_empty() {
+                s.push_str(&format!("        calls: [ {} ]\n", calls.join(", ")));
+            }
+            let succ: Vec<String> = (0..rng.below(5))
+                .map(|_| {
+                    format!(
+                        "{{ bid: {}, cnt: {}, mis: {} }}",
+                        rng.below(nblocks),
+                        rng.below(100_000),
+                        rng.below(2)
+                    )
+                })
+                .collect();
+            if !succ.is_empty() {
+                s.push_str(&format!("        succ: [ {} ]\n", succ.join(", ")));
+            }
+        }
+    }
+    s.push_str("...\n");
+    s
+}
+
+#[test]
+fn generated_yaml_byte_identical_to_merge_fdata_19() {
+    let test = "generated_yaml_byte_identical_to_merge_fdata_19";
+    let Some(theirs) = tool("merge-fdata-19", test) else {
+        return;
+    };
+    let dir = tempdir();
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    for set in 0..4 {
+        let files: Vec<PathBuf> = (0..6)
+            .map(|i| {
+                let p = dir.path().join(format!("s{set}-{i}.yaml"));
+                let origin = ["perf data aggregator", "other; origin"][i % 2];
+                std::fs::write(&p, generated_yaml(&mut rng, origin)).unwrap();
+                p
+            })
+            .collect();
+        assert_yaml_same_as_19(&theirs, &files, &format!("generated set {set}"));
+    }
+}
+
+#[test]
+fn yaml_errors_name_file_and_line_and_warn_skips_them() {
+    let dir = tempdir();
+    let good = recorded_yaml("run")[0].clone();
+    let text = std::fs::read_to_string(&good).unwrap();
+    // The second function's hash changed: the merge refuses it, naming the function.
+    let at = text.match_indices("\n    hash:").nth(1).unwrap().0 + 1;
+    let end = at + text[at..].find('\n').unwrap();
+    let mut mismatch = text.clone();
+    mismatch.replace_range(at..end, "    hash:            0x1");
+    let garbled = text.replacen("exec:            1\n", "exec:            1x\n", 1);
+    let cases = [
+        ("hash.yaml", mismatch, "hash mismatch"),
+        ("garbled.yaml", garbled, "'1x'"),
+        (
+            "legacy.yaml",
+            "1 main 1 1 main 2 0 5\n".to_string(),
+            "cannot mix",
+        ),
+        (
+            "sample.yaml",
+            text.replace("[ lbr ]", "[ sample ]"),
+            "cannot merge LBR profile with non-LBR profile",
+        ),
+    ];
+    let out = dir.path().join("out.yaml");
+    let alone = dir.path().join("alone.yaml");
+    assert_ok(
+        &crate::common::run_ours([good.as_os_str(), "-o".as_ref(), alone.as_os_str()]),
+        "good alone",
+    );
+    for (name, body, want) in cases {
+        let bad = dir.path().join(name);
+        std::fs::write(&bad, body).unwrap();
+        let args = |mode: &str| -> Vec<std::ffi::OsString> {
+            vec![
+                good.clone().into(),
+                bad.clone().into(),
+                "-o".into(),
+                out.clone().into(),
+                format!("--failure-mode={mode}").into(),
+            ]
+        };
+        let _ = std::fs::remove_file(&out);
+        let (c, _, err) = run_full(crate::common::pgo_merge().args(args("any")));
+        assert_eq!(c, 1, "{name}: {err}");
+        assert!(err.contains(name) && err.contains(want), "{name}: {err}");
+        if name != "legacy.yaml" && name != "sample.yaml" {
+            assert!(err.contains("line "), "{name}: {err}");
+        }
+        assert!(!out.exists(), "{name}: an output was written");
+        let (c, _, err) = run_full(crate::common::pgo_merge().args(args("warn")));
+        assert_eq!(c, 0, "{name}: {err}");
+        assert!(
+            err.contains("skipped") && err.contains(name),
+            "{name}: {err}"
+        );
+        assert_eq!(
+            std::fs::read(&out).unwrap(),
+            std::fs::read(&alone).unwrap(),
+            "{name}"
+        );
+    }
+}

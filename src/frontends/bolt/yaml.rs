@@ -7,7 +7,7 @@
 
 use std::borrow::Cow;
 
-use saphyr_parser::{Event, Parser, StrInput};
+use saphyr_parser::{Event, Parser, ScalarStyle, StrInput};
 
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::bolt_yaml::{
@@ -103,6 +103,12 @@ impl<'a> Events<'a> {
         }
     }
 
+    /// The line of the next event.
+    fn peek_line(&mut self, path: &str) -> Result<u64> {
+        self.peek(path)?;
+        Ok(self.peeked.as_ref().map_or(self.line, |p| p.1))
+    }
+
     fn peek(&mut self, path: &str) -> Result<&Event<'a>> {
         if self.peeked.is_none() {
             let e = self.next(path)?;
@@ -179,6 +185,11 @@ impl<'a> Events<'a> {
     fn seq(&mut self, path: &str, mut f: impl FnMut(&mut Self, usize) -> Result<()>) -> Result<()> {
         match self.next(path)?.0 {
             Event::SequenceStart(..) => {}
+            // A key without a value (`blocks:` and nothing under it): an empty sequence, as
+            // LLVM's YAML input takes it.
+            Event::Scalar(v, ScalarStyle::Plain, ..) if matches!(&*v, "" | "~" | "null") => {
+                return Ok(());
+            }
             _ => return Err(self.bad(path, "a sequence")),
         }
         let mut i = 0;
@@ -303,7 +314,10 @@ fn read_flags(ev: &mut Events<'_>, path: &str) -> Result<u16> {
 }
 
 fn read_function(ev: &mut Events<'_>, path: &str) -> Result<YamlFunction> {
-    let mut f = YamlFunction::default();
+    let mut f = YamlFunction {
+        line: ev.peek_line(path)?,
+        ..YamlFunction::default()
+    };
     let mut seen = [false; 5];
     ev.map(path, |ev, key| {
         let at = format!("{path}.{key}");
@@ -336,7 +350,6 @@ fn read_function(ev: &mut Events<'_>, path: &str) -> Result<YamlFunction> {
         }
         Ok(())
     })?;
-    f.line = ev.line;
     required(ev, path, &seen, &["name", "fid", "hash", "exec", "nblocks"])?;
     Ok(f)
 }
