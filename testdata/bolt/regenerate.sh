@@ -5,6 +5,9 @@
 #   runN.yaml       the same profiles as YAML (llvm-bolt-19 -data runN.fdata -w runN.yaml)
 #   nolbrN.fdata    perf2bolt -nl profiles of cpu-clock samples (no LBR on the machine),
 #   nolbrN.yaml     and two of them as YAML (-profile-format=yaml)
+#   rust/rustN.fdata.gz, rust/rustN.yaml.gz
+#                   rust/prog.rs built with rustc -O -C link-args=-Wl,--emit-relocs, three
+#                   instrumented runs (the binary is not kept: 7 MB)
 # Debian's bolt-19 looks for its runtime under /usr/lib (hence the relative path below),
 # and its perf2bolt-19 link runs as llvm-bolt (hence llvm-bolt-19 -aggregate-only).
 set -eu
@@ -30,6 +33,18 @@ for i in 1 2 3; do
     llvm-bolt-19 prog -aggregate-only -nl -p perf$i.data -profile-format=yaml \
       -o "nolbr$i.yaml" >/dev/null 2>&1
   fi
+done
+rustc -O -C link-args=-Wl,--emit-relocs "$here/rust/prog.rs" -o rprog
+llvm-bolt-19 rprog -instrument -runtime-instrumentation-lib=llvm-19/lib/libbolt_rt_instr.a \
+  -instrumentation-file="$work/r" -instrumentation-file-append-pid -o rprog.inst >/dev/null
+n=0
+for a in 100 2000 50; do
+  n=$((n + 1))
+  ./rprog.inst $a >/dev/null
+  mv r.*.fdata "rust$n.fdata"
+  llvm-bolt-19 rprog -o /dev/null -data "rust$n.fdata" -w "rust$n.yaml" >/dev/null 2>&1
+  gzip -9n <"rust$n.fdata" >"$here/rust/rust$n.fdata.gz"
+  gzip -9n <"rust$n.yaml" >"$here/rust/rust$n.yaml.gz"
 done
 gzip -9n <prog >"$here/prog.gz"
 cp run*.fdata run*.yaml nolbr*.fdata nolbr*.yaml "$here/"

@@ -582,3 +582,28 @@ fn yaml_errors_name_file_and_line_and_warn_skips_them() {
         );
     }
 }
+
+#[test]
+fn rust_profiles_merge_as_merge_fdata_19() {
+    let Some(theirs) = tool("merge-fdata-19", "rust_profiles_merge_as_merge_fdata_19") else {
+        return;
+    };
+    let dir = tempdir();
+    let unpack = |ext: &str| -> Vec<PathBuf> {
+        (1..=3)
+            .map(|n| {
+                let name = format!("rust{n}.{ext}");
+                let gz =
+                    std::fs::read(root().join(format!("testdata/bolt/rust/{name}.gz"))).unwrap();
+                let mut text = Vec::new();
+                std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(&gz[..]), &mut text)
+                    .unwrap();
+                let p = dir.path().join(name);
+                std::fs::write(&p, text).unwrap();
+                p
+            })
+            .collect()
+    };
+    assert_same_as_19(&theirs, &unpack("fdata"), "Rust runs (fdata)");
+    assert_yaml_same_as_19(&theirs, &unpack("yaml"), "Rust runs (YAML)");
+}
