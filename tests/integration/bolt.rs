@@ -607,3 +607,191 @@ fn rust_profiles_merge_as_merge_fdata_19() {
     assert_same_as_19(&theirs, &unpack("fdata"), "Rust runs (fdata)");
     assert_yaml_same_as_19(&theirs, &unpack("yaml"), "Rust runs (YAML)");
 }
+
+/// Writes an executable script.
+fn write_script(path: &Path, body: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::write(path, body).unwrap();
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+/// cargo-pgo's BOLT flow with PGO, end to end, with our drop-ins first on PATH (logging
+/// wrappers prove they ran): `cargo pgo build`, a run, `cargo pgo bolt build --with-pgo`,
+/// three runs of the instrumented binary, `cargo pgo bolt optimize --with-pgo`. The
+/// optimised binary runs, and the profile our `merge-fdata` merged has merge-fdata-19's
+/// lines. Debian's llvm-bolt-19 looks for its instrumentation runtime under /usr/lib: a
+/// wrapper named `llvm-bolt` passes its path.
+#[test]
+fn cargo_pgo_bolt_flow_through_the_dropins() {
+    let test = "cargo_pgo_bolt_flow_through_the_dropins";
+    let (Some(cargo_pgo), Some(bolt), Some(theirs), Some(rustc)) = (
+        tool("cargo-pgo", test),
+        tool("llvm-bolt-19", test),
+        tool("merge-fdata-19", test),
+        tool("rustc", test),
+    ) else {
+        return;
+    };
+    let cargo = std::env::var_os("CARGO")
+        .map(PathBuf::from)
+        .or_else(|| tool("cargo", test))
+        .expect("cargo");
+    let dir = tempdir();
+    let d = dir.path();
+    let krate = d.join("bolt-demo");
+    std::fs::create_dir_all(krate.join("src")).unwrap();
+    let lock = std::fs::read_to_string(root().join("Cargo.lock")).unwrap();
+    let memchr = lock
+        .split("name = \"memchr\"\nversion = \"")
+        .nth(1)
+        .and_then(|r| r.split('"').next())
+        .expect("memchr in Cargo.lock");
+    std::fs::write(
+        krate.join("Cargo.toml"),
+        format!(
+            "[package]\nname = \"bolt-demo\"\nversion = \"0.1.0\"\nedition = \"2021\"\n\n\
+             [dependencies]\nmemchr = \"={memchr}\"\n\n[workspace]\n"
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        krate.join("src/main.rs"),
+        "fn main() {\n    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100);\n    \
+         let mut hay = String::new();\n    for i in 0..n {\n        hay.push_str(if i % 7 == 0 { \"needle\" } else { \"hay \" });\n        \
+         hay.push_str(&i.to_string());\n    }\n    \
+         println!(\"{}\", memchr::memmem::Finder::new(b\"needle\").find_iter(hay.as_bytes()).count());\n}\n",
+    )
+    .unwrap();
+    let bin = d.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let calls = d.join("calls.log");
+    for name in ["merge-fdata", "llvm-profdata"] {
+        write_script(
+            &bin.join(name),
+            &format!(
+                "#!/bin/bash\necho \"{name} $*\" >> '{}'\nexec -a {name} '{}' \"$@\"\n",
+                calls.display(),
+                env!("CARGO_BIN_EXE_pgo-merge")
+            ),
+        );
+    }
+    write_script(
+        &bin.join("llvm-bolt"),
+        &format!(
+            "#!/bin/bash\nfor a in \"$@\"; do [ \"$a\" = -instrument ] && set -- \"$@\" \
+             -runtime-instrumentation-lib=llvm-19/lib/libbolt_rt_instr.a; done\nexec '{}' \"$@\"\n",
+            bolt.display()
+        ),
+    );
+    // cargo-pgo takes rustup's llvm-profdata when the llvm-tools component is there: hide it.
+    let libdir = Command::new(&rustc)
+        .args(["--print", "target-libdir"])
+        .output()
+        .unwrap();
+    let libdir = PathBuf::from(String::from_utf8_lossy(&libdir.stdout).trim());
+    if libdir
+        .parent()
+        .is_some_and(|p| p.join("bin/llvm-profdata").exists())
+    {
+        let fake = d.join("no-llvm-tools/lib");
+        std::fs::create_dir_all(&fake).unwrap();
+        write_script(
+            &bin.join("rustc"),
+            &format!(
+                "#!/bin/bash\nif [ \"$*\" = \"--print target-libdir\" ]; then echo '{}'; exit 0; fi\n\
+                 exec '{}' \"$@\"\n",
+                fake.display(),
+                rustc.display()
+            ),
+        );
+    }
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let cargo_pgo_cmd = |args: &[&str]| {
+        let mut c = Command::new(&cargo_pgo);
+        c.arg("pgo")
+            .args(args)
+            .current_dir(&krate)
+            .env("PATH", &path)
+            .env("CARGO", &cargo)
+            .env("RUSTC", &rustc)
+            .env("CARGO_NET_OFFLINE", "true")
+            .env("CARGO_TARGET_DIR", krate.join("target"))
+            .env_remove("RUSTFLAGS")
+            .env_remove("CARGO_ENCODED_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_RUSTFLAGS")
+            .env_remove("CARGO_BUILD_TARGET")
+            .env_remove("RUSTC_WRAPPER")
+            .env_remove("PGO_MERGE_TARGET_LLVM");
+        let out = c.output().unwrap();
+        assert_ok(&out, &format!("cargo pgo {}", args.join(" ")));
+    };
+    let release = |name: &str| -> PathBuf {
+        let mut found = None;
+        let mut stack = vec![krate.join("target")];
+        while let Some(p) = stack.pop() {
+            for e in std::fs::read_dir(&p).unwrap() {
+                let e = e.unwrap().path();
+                if e.is_dir() {
+                    stack.push(e);
+                } else if e.file_name().is_some_and(|n| n == name)
+                    && e.parent().is_some_and(|p| p.ends_with("release"))
+                {
+                    found = Some(e);
+                }
+            }
+        }
+        found.unwrap_or_else(|| panic!("{name} was not built"))
+    };
+    cargo_pgo_cmd(&["build"]);
+    assert_ok(
+        &Command::new(release("bolt-demo"))
+            .arg("500")
+            .output()
+            .unwrap(),
+        "PGO run",
+    );
+    cargo_pgo_cmd(&["bolt", "build", "--with-pgo"]);
+    let instrumented = release("bolt-demo-bolt-instrumented");
+    for n in ["100", "5000", "20000"] {
+        assert_ok(
+            &Command::new(&instrumented).arg(n).output().unwrap(),
+            "BOLT run",
+        );
+    }
+    cargo_pgo_cmd(&["bolt", "optimize", "--with-pgo"]);
+    let log = std::fs::read_to_string(&calls).unwrap_or_default();
+    assert!(
+        log.lines().any(|l| l.starts_with("merge-fdata ")),
+        "our merge-fdata never ran: {log}"
+    );
+    assert!(
+        log.lines().any(|l| l.starts_with("llvm-profdata ")),
+        "our llvm-profdata never ran: {log}"
+    );
+    let out = Command::new(release("bolt-demo-bolt-optimized"))
+        .arg("700")
+        .output()
+        .unwrap();
+    assert_ok(&out, "the optimised binary");
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "100");
+    // The profile merged, against merge-fdata-19's of the same files.
+    let profiles = krate.join("target/bolt-profiles/bolt-demo");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&profiles)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .is_some_and(|n| n.to_string_lossy().starts_with("profile."))
+        })
+        .collect();
+    files.sort();
+    assert_eq!(files.len(), 3, "{files:?}");
+    let merged = std::fs::read_to_string(profiles.join("merged.profdata")).unwrap();
+    let (c, t, e) = merge_with(&theirs, &files);
+    assert_eq!(c, 0, "{e}");
+    assert_eq!(sorted(&merged), sorted(&t));
+}

@@ -140,7 +140,11 @@ impl<'a> Events<'a> {
             let (e, _) = self.next("a skipped value")?;
             match e {
                 Event::SequenceStart(..) | Event::MappingStart(..) => depth += 1,
-                Event::SequenceEnd | Event::MappingEnd => depth -= 1,
+                Event::SequenceEnd | Event::MappingEnd => {
+                    depth = depth
+                        .checked_sub(1)
+                        .ok_or_else(|| self.bad("a skipped value", "a value"))?;
+                }
                 Event::Scalar(..) | Event::Alias(_) => {}
                 _ => return Err(self.bad("a skipped value", "a value")),
             }
