@@ -71,6 +71,13 @@ for f in $(find "$td/sample" -name '*.afdo' -not -path '*/gcov/*' | sort) \
   $(ext_files llvm-sample '*.afdo') $(ext_files llvm-sample '*.profdata'); do
   seed sample_binary "$(basename "$(dirname "$f")")-$(basename "$f")" <"$f"
 done
+# BOLT profiles: the recorded fdata and YAML profiles.
+for f in $(find "$td/bolt" -name '*.fdata' | sort); do
+  seed bolt_fdata "$(basename "$f")" <"$f"
+done
+for f in $(find "$td/bolt" -name '*.yaml' | sort); do
+  seed bolt_yaml "$(basename "$f")" <"$f"
+done
 # GCC AutoFDO profiles: our create_gcov recordings, and LLVM's test file.
 for f in $(find "$td/sample/gcov" -name '*.afdo' | sort) $(ext_files llvm-sample '*.gcov'); do
   seed sample_gcov "$(basename "$f")" <"$f"

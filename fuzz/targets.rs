@@ -56,6 +56,8 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("symbolize", symbolize),
     ("sample_binary", sample_binary),
     ("sample_gcov", sample_gcov),
+    ("bolt_fdata", bolt_fdata),
+    ("bolt_yaml", bolt_yaml),
 ];
 
 /// Separates the parts of a multi-input target's bytes (the seed script writes the same).
@@ -669,4 +671,77 @@ pub fn symbolize(data: &[u8]) {
     let _ = symbolize::method_samples(&profile);
     let bytes = iprof_writer::to_vec(&profile);
     iprof::read_profile(&bytes).expect("the symbolised iprof reads back");
+}
+
+/// `frontends::bolt::fdata`: every line read is merged under both LLVM releases' keys; what
+/// is written reads back with as many lines, and merging it again changes nothing.
+pub fn bolt_fdata(data: &[u8]) {
+    use pgo_merge::backends::bolt::write_fdata;
+    use pgo_merge::frontends::bolt::FdataReader;
+    use pgo_merge::ir::bolt::FdataSemantics;
+    use pgo_merge::passes::bolt_merge::FdataMerger;
+    let reader = FdataReader::new(data);
+    let mode = reader.mode();
+    if reader.clone().any(|l| l.is_err()) {
+        return;
+    }
+    for semantics in [FdataSemantics::Llvm19, FdataSemantics::Llvm20] {
+        let mut m = FdataMerger::new(semantics);
+        m.fold(reader.clone(), pgo_merge::Weight::ONE)
+            .expect("checked lines");
+        let merged = m.finish(mode);
+        let mut out = Vec::new();
+        write_fdata(&merged, &mut out).expect("write to memory");
+        let again = FdataReader::new(&out);
+        assert_eq!(again.mode(), mode);
+        let mut m2 = FdataMerger::new(semantics);
+        m2.fold(again, pgo_merge::Weight::ONE)
+            .expect("our output reads back");
+        assert_eq!(
+            m2.finish(mode),
+            merged,
+            "merging our output again changes it"
+        );
+    }
+}
+
+/// `frontends::bolt::yaml`: what reads is merged with itself and written; the output reads
+/// back to the merged profile.
+pub fn bolt_yaml(data: &[u8]) {
+    use pgo_merge::backends::bolt::write_yaml;
+    use pgo_merge::frontends::bolt::yaml::read_yaml;
+    use pgo_merge::ir::bolt::FdataSemantics;
+    use pgo_merge::passes::bolt_yaml_merge::YamlMerger;
+    let Ok(p) = read_yaml(data) else { return };
+    // Line breaks and tabs in a string do not survive LLVM's quoting (single quotes fold a
+    // line break into a space); our writer quotes as LLVM does, so such strings are left out
+    // of the round trip.
+    let plain = |s: &str| !s.contains(['\n', '\r', '\t']);
+    let h = &p.header;
+    if ![&h.binary_name, &h.build_id, &h.origin, &h.events]
+        .into_iter()
+        .all(|s| plain(s))
+        || !p.functions.iter().all(|f| plain(&f.name))
+    {
+        return;
+    }
+    let mut m = YamlMerger::new(FdataSemantics::Llvm20);
+    if m.add(p.clone(), pgo_merge::Weight::ONE).is_err() || m.check(&p).is_err() {
+        return;
+    }
+    if m.add(p, pgo_merge::Weight::ONE).is_err() {
+        return;
+    }
+    let merged = m.finish();
+    let mut out = Vec::new();
+    write_yaml(&merged, &mut out).expect("write to memory");
+    let mut back = read_yaml(&out).expect("our YAML reads back");
+    for f in &mut back.functions {
+        f.line = 0;
+    }
+    let mut want = merged;
+    for f in &mut want.functions {
+        f.line = 0;
+    }
+    assert_eq!(back, want, "our YAML reads back differently");
 }

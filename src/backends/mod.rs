@@ -1,6 +1,7 @@
 //! Back-ends: turn the IR into output files and reports. They write to a buffer or any
 //! `Write`; the driver decides where it goes.
 
+pub mod bolt;
 pub mod cfmt;
 pub mod iprof;
 pub mod jit_show;

@@ -261,6 +261,9 @@ fn run_sample_merge(args: &MergeArgs, mode: Mode) -> i32 {
 /// version the drop-in writes for when its name or environment chose it (already in
 /// `args.target_llvm`), named in the message if that version cannot be written.
 pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
+    if mode == Mode::Native && super::bolt::wants_fdata(&args) {
+        return super::bolt::run_native(&args);
+    }
     if args.sample && !args.dump_input_file_list {
         return run_sample_merge(&args, mode);
     }

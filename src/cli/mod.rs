@@ -15,6 +15,7 @@
 //! every failure exits with 1, as llvm-profdata's do.
 
 pub mod args;
+pub mod bolt;
 pub mod compat;
 pub mod docs;
 pub mod dropin;
@@ -123,6 +124,8 @@ pub fn main_with_args(argv: Vec<OsString>) -> i32 {
     let rest: Vec<OsString> = argv.into_iter().skip(1).collect();
     if prog.starts_with("llvm-profdata") {
         dropin::main(&prog, &argv0, rest)
+    } else if prog.starts_with("merge-fdata") {
+        bolt::dropin(&prog, rest)
     } else {
         native(rest)
     }

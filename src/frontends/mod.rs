@@ -6,6 +6,7 @@
 //! [`fault_guard`] keeps a mapped file that another process truncates from ending the
 //! process, and [`InputFile::check_unchanged`] reports such a file.
 
+pub mod bolt;
 pub mod code_regions;
 pub mod detect;
 pub mod fault_guard;

@@ -5,6 +5,9 @@
 //! the symbol tables that name hashes refer to, binary IDs, temporal traces and provenance.
 //! Passes only ever see this representation.
 
+// BOLT profiles (legacy fdata, YAML).
+pub mod bolt;
+pub mod bolt_yaml;
 // Code regions of JIT/AOT code and sampled stacks (symbolisation).
 pub mod code;
 pub mod function;

@@ -1,6 +1,8 @@
 //! Passes over the IR: each takes IR values and gives IR values. No pass opens a file or
 //! calls a reader or a writer; the driver (`pipeline`) does that around them.
 
+pub mod bolt_merge;
+pub mod bolt_yaml_merge;
 pub mod convert;
 pub mod filter;
 pub mod iprof_merge;

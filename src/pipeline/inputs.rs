@@ -113,6 +113,8 @@ pub(crate) enum Select {
     /// `*.iprof`, `*.iprof.gz`, `*.profraw`, `*.profdata` and `*.proftext` (runs that
     /// convert between GraalVM and LLVM profiles).
     IprofAndLlvm,
+    /// `*.fdata` (BOLT profiles).
+    Fdata,
 }
 
 /// True for a name ending in `.iprof` or `.iprof.gz`.
@@ -169,6 +171,7 @@ impl Select {
             Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
             Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
+            Select::Fdata => path.extension().is_some_and(|e| e == "fdata"),
         }
     }
 }

@@ -37,6 +37,7 @@
 //! # Ok::<(), pgo_merge::Error>(())
 //! ```
 
+pub mod bolt;
 pub mod inputs;
 pub mod iprof;
 mod llvm;

@@ -8,6 +8,7 @@ mod architecture;
 mod bad_indexed;
 mod bad_input;
 mod big_endian;
+mod bolt;
 mod cargo_pgo;
 mod cli;
 mod convert;

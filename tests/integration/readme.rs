@@ -52,6 +52,11 @@ const COVERAGE: &[(&str, &str, &str)] = &[
     ),
     (
         "sh",
+        "pgo-merge bolt-profiles/*.fdata -o merged.fdata",
+        "readme_bolt",
+    ),
+    (
+        "sh",
         "pgo-merge run1.iprof run2.iprof -o merged.iprof",
         "readme_graalvm",
     ),
@@ -608,6 +613,29 @@ fn readme_dropin() {
     assert!(
         sb.path()
             .join("home/.local/pgo-merge-dropin/llvm-profdata-19")
+            .is_symlink()
+    );
+}
+
+#[test]
+fn readme_bolt() {
+    let dropin = block_of("readme_dropin", 0);
+    let b = block_of("readme_bolt", 0);
+    let sb = Sandbox::new();
+    for n in 1..=3 {
+        sb.copy(
+            &format!("bolt/run{n}.fdata"),
+            &format!("bolt-profiles/run{n}.fdata"),
+        );
+    }
+    // The drop-in directory of the llvm-profdata block comes first on PATH.
+    let out = sb.bash(&format!("{}{}", dropin.text, b.text));
+    assert_block_ok(&out, &b);
+    let merged = std::fs::read_to_string(sb.path().join("merged.fdata")).unwrap();
+    assert!(merged.lines().count() > 10, "{merged}");
+    assert!(
+        sb.path()
+            .join("home/.local/pgo-merge-dropin/merge-fdata")
             .is_symlink()
     );
 }

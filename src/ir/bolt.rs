@@ -1,0 +1,141 @@
+//! BOLT profiles in the legacy `fdata` format (what `llvm-bolt -instrument` and `perf2bolt`
+//! write, what `merge-fdata` merges): the line views a reader yields, the counters a merge
+//! keeps per key, and the merged profile a writer emits.
+//!
+//! An fdata file is optional header lines (`boltedcollection`, then `no_lbr [EVENT...]`)
+//! followed by one record per line, fields separated by single spaces, offsets in hex and
+//! counts in decimal:
+//!
+//! | kind | fields |
+//! |---|---|
+//! | branch (LBR profiles) | `FROM TO MISPREDS COUNT` |
+//! | sample (`no_lbr` profiles) | `ADDR COUNT` |
+//! | memory event | `PC ADDR COUNT` |
+//!
+//! where each location is `T NAME OFFSET`: `T` is 0 (an address in a DSO or unknown), 1 (a
+//! global symbol) or 2 (a local symbol) for branches and samples, and 3, 4, 5 the same for
+//! the two locations of a memory event.
+//!
+//! How a merge keys lines depends on the LLVM release it follows ([`FdataSemantics`]).
+
+use crate::ir::fx::FxBuildHasher;
+
+/// Whose `merge-fdata` a merge of fdata profiles follows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FdataSemantics {
+    /// LLVM 19 and earlier: a branch line's key is everything before its count, its
+    /// misprediction field included, so the same branch with different misprediction counts
+    /// stays two lines ("duplicate branches").
+    Llvm19,
+    /// LLVM 20 and later (llvm-project PR 119652): a branch is keyed by its two locations,
+    /// and both its mispredictions and its count are added.
+    Llvm20,
+}
+
+impl FdataSemantics {
+    /// The semantics of `merge-fdata` of LLVM release `major`.
+    pub fn for_llvm(major: u32) -> FdataSemantics {
+        if major <= 19 {
+            FdataSemantics::Llvm19
+        } else {
+            FdataSemantics::Llvm20
+        }
+    }
+}
+
+/// The header lines of an fdata profile: how it was collected.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub struct FdataMode {
+    /// `boltedcollection`: collected on a binary BOLT had already optimised.
+    pub bolted: bool,
+    /// `no_lbr`: samples of single addresses instead of branches (perf without LBR).
+    pub no_lbr: bool,
+}
+
+impl FdataMode {
+    /// Describes the mode for messages (`"LBR"`, `"no_lbr, boltedcollection"`, ...).
+    pub fn describe(self) -> String {
+        let mut s = String::from(if self.no_lbr { "no_lbr" } else { "LBR" });
+        if self.bolted {
+            s.push_str(", boltedcollection");
+        }
+        s
+    }
+}
+
+/// What one fdata record line describes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FdataLineKind {
+    /// `FROM TO MISPREDS COUNT` (LBR profiles).
+    Branch,
+    /// `ADDR COUNT` (`no_lbr` profiles).
+    Sample,
+    /// `PC ADDR COUNT`: a memory access at `PC` to `ADDR`.
+    Memory,
+}
+
+/// One record line of an fdata file, borrowed from the file's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FdataLine<'a> {
+    /// Line number in the file, from 1.
+    pub line: u64,
+    /// What the line records.
+    pub kind: FdataLineKind,
+    /// The location fields (`FROM TO`, `ADDR` or `PC ADDR`), exactly as in the file.
+    pub locations: &'a [u8],
+    /// The locations and, on a branch line, the misprediction field after them, exactly as
+    /// in the file (everything before the count).
+    pub signature: &'a [u8],
+    /// A branch line's mispredictions.
+    pub mispreds: Option<u64>,
+    /// The count (branches taken, samples, accesses).
+    pub count: u64,
+}
+
+impl<'a> FdataLine<'a> {
+    /// The bytes a merge following `semantics` keys this line by: the locations, and under
+    /// LLVM 19 a branch's misprediction field too, as text (`merge-fdata-19` keys by
+    /// everything before the count).
+    pub fn key(&self, semantics: FdataSemantics) -> &'a [u8] {
+        match semantics {
+            FdataSemantics::Llvm19 => self.signature,
+            FdataSemantics::Llvm20 => self.locations,
+        }
+    }
+}
+
+/// The counters a merge keeps for one key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FdataCounts {
+    /// Mispredictions summed (written only when [`FdataCounts::has_mispreds`]).
+    pub mispreds: u64,
+    /// Counts summed.
+    pub count: u64,
+    /// The key's lines carry a misprediction column that is summed, not keyed: branch
+    /// lines under [`FdataSemantics::Llvm20`].
+    pub has_mispreds: bool,
+}
+
+/// A merged fdata profile: its mode and its lines, sorted by key bytes (so that branches and
+/// samples, whose lines start with 0, 1 or 2, come before memory events, as LLVM's reader
+/// requires, and the output never depends on input order or threads).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct FdataProfile {
+    /// The header lines written.
+    pub mode: FdataMode,
+    /// Each key (see [`FdataLine::key`]) with its counters, sorted by key.
+    pub entries: Vec<(Box<[u8]>, FdataCounts)>,
+}
+
+impl FdataProfile {
+    /// The sum of all counts (saturating), for reports.
+    pub fn total_count(&self) -> u64 {
+        self.entries
+            .iter()
+            .fold(0u64, |a, (_, c)| a.saturating_add(c.count))
+    }
+}
+
+/// A map from key bytes to counters, as a merge accumulates it.
+pub type FdataMap = hashbrown::HashMap<Box<[u8]>, FdataCounts, FxBuildHasher>;

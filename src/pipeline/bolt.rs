@@ -1,0 +1,526 @@
+//! Merging BOLT profiles in the legacy `fdata` format, natively (`pgo-merge a.fdata b.fdata
+//! -o merged.fdata`) and as the `merge-fdata` drop-in.
+//!
+//! The inputs are split into one contiguous group per worker thread; each group's files are
+//! read (mapped) and folded, one at a time, into that group's accumulators, one per mode
+//! (LBR or `no_lbr`, `boltedcollection` or not); the groups' accumulators of the chosen mode
+//! are then added together and the result sorted by key. So memory grows with the distinct
+//! keys times the threads, never with the number of files, and the output is the same bytes
+//! for any thread count and any input order.
+//!
+//! The mode is that of the first input (in input order) that has lines; an input of another
+//! mode is a conflict, as it is for `merge-fdata`. Under [`FailureMode::Warn`] and
+//! [`FailureMode::All`] a bad or conflicting input is skipped whole (each input is checked
+//! before it is folded) and reported with the line at fault and the counts it held before it.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use super::inputs::{Collect, Collected, Collector, Select, Sources};
+use super::output::{Destination, write_stream};
+use super::{InputSpec, Message, Progress, request_error};
+use crate::backends::bolt::{write_fdata, write_yaml};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::bolt::FdataReader;
+use crate::frontends::bolt::yaml::{looks_like_yaml, read_yaml};
+use crate::ir::Weight;
+pub use crate::ir::bolt::{FdataMode, FdataSemantics};
+use crate::passes::FailureMode;
+use crate::passes::bolt_merge::FdataMerger;
+use crate::passes::bolt_yaml_merge::YamlMerger;
+use crate::sys::threads::{self, Workers};
+
+/// A merge of fdata profiles.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct FdataMergeRequest {
+    /// Files or directories, weight 1.
+    pub inputs: Vec<PathBuf>,
+    /// Weighted files or directories.
+    pub weighted_inputs: Vec<(Weight, PathBuf)>,
+    /// Files listing inputs, one `FILE` or `W,FILE` per line.
+    pub input_lists: Vec<PathBuf>,
+    /// Where the merged profile goes; `None` or `-` is standard output.
+    pub output: Option<PathBuf>,
+    /// Whose `merge-fdata` to follow.
+    pub semantics: FdataSemantics,
+    /// What to do with unusable inputs.
+    pub failure_mode: FailureMode,
+    /// Worker threads (0 = one per core); the output does not depend on it.
+    pub threads: usize,
+    /// Take every regular file of a directory (`merge-fdata`'s rule), not only `*.fdata`.
+    pub every_file: bool,
+    /// Write the merged profile (false: only check and merge, `merge-fdata -q`).
+    pub write: bool,
+}
+
+impl Default for FdataMergeRequest {
+    fn default() -> Self {
+        FdataMergeRequest {
+            inputs: Vec::new(),
+            weighted_inputs: Vec::new(),
+            input_lists: Vec::new(),
+            output: None,
+            semantics: FdataSemantics::Llvm20,
+            failure_mode: FailureMode::Any,
+            threads: 0,
+            every_file: false,
+            write: true,
+        }
+    }
+}
+
+/// Which of BOLT's formats a merge read and wrote.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum BoltFormat {
+    /// The legacy fdata text.
+    Fdata,
+    /// YAML (`llvm-bolt -w`).
+    Yaml,
+}
+
+/// The result of a merge of BOLT profiles.
+#[derive(Debug)]
+#[non_exhaustive]
+pub struct FdataMergeOutcome {
+    /// The format merged (that of the first input).
+    pub format: BoltFormat,
+    /// Where the output went (`-` for standard output).
+    pub output: PathBuf,
+    /// The merged profile's mode.
+    pub mode: FdataMode,
+    /// Record lines (fdata) or functions (YAML) written (or that would have been, without
+    /// [`FdataMergeRequest::write`]).
+    pub lines: usize,
+    /// YAML: each function's name, execution count and total branch count (the successor
+    /// counts of its blocks), for `merge-fdata --print`.
+    pub functions: Vec<(String, u64, u64)>,
+    /// The inputs, in order (directories walked).
+    pub inputs: Vec<PathBuf>,
+    /// Inputs merged (empty ones included).
+    pub inputs_merged: usize,
+    /// Inputs there were (merged or skipped).
+    pub inputs_total: usize,
+    /// Warnings and skipped inputs, in input order.
+    pub messages: Vec<Message>,
+}
+
+/// True for a name ending in `.fdata`.
+pub fn has_fdata_extension(p: &Path) -> bool {
+    p.extension().is_some_and(|e| e == "fdata")
+}
+
+/// True if `p` is a regular file whose first bytes look like a BOLT profile: fdata (a
+/// header line, or a record starting with a location type) or YAML as LLVM writes it
+/// (`---` then `header:`).
+pub fn looks_like_fdata_file(p: &Path) -> bool {
+    use std::io::Read;
+    let Ok(f) = std::fs::File::open(p) else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut head = [0u8; 32];
+    let mut n = 0;
+    let mut f = f;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    crate::frontends::bolt::looks_like_fdata(&head[..n]) || head[..n].starts_with(b"---\nheader:")
+}
+
+/// What became of one input.
+enum FileResult {
+    /// Folded into the accumulator of this mode.
+    Folded(FdataMode),
+    /// No record lines: nothing to fold, no mode.
+    Empty,
+    /// Not usable: why, and what it held before the fault (lines, counts).
+    Failed(Error, Option<(u64, u64)>),
+}
+
+/// One group's results, in input order, and its accumulators per mode.
+struct Group {
+    results: Vec<FileResult>,
+    mergers: Vec<(FdataMode, FdataMerger)>,
+}
+
+/// Merges fdata profiles as `r` asks and writes the result.
+pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<FdataMergeOutcome> {
+    let Collected {
+        inputs,
+        warnings: mut messages,
+    } = collect(r)?;
+    if inputs.is_empty() {
+        return Err(request_error("no fdata inputs to merge"));
+    }
+    if first_is_yaml(&inputs[0]) {
+        return merge_yaml(r, inputs, messages, progress);
+    }
+    let (workers, warnings) = Workers::start(r.threads);
+    messages.extend(warnings.into_iter().map(Message::Warning));
+    progress.start(inputs.len());
+    let validate = r.failure_mode != FailureMode::Any;
+    let groups = workers.install(|| {
+        let per = inputs.len().div_ceil(threads::current().max(1));
+        let chunks: Vec<&[InputSpec]> = inputs.chunks(per.max(1)).collect();
+        threads::map(&chunks, 1, |_, c| fold_group(c, r.semantics, validate))
+    });
+    progress.finish();
+    let (mode, merger, merged) = combine(r, &inputs, groups, &mut messages)?;
+    if merger.saturated() {
+        messages.push(Message::Warning(Warning::new(
+            "some counts reached 2^64 - 1 and stopped there (saturated)",
+        )));
+    }
+    let profile = merger.finish(mode);
+    let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    if r.write {
+        write_stream(&Destination::of(&output), |w| {
+            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+            write_fdata(&profile, &mut b)?;
+            b.flush()
+        })
+        .map_err(|e| {
+            if e.path().is_none() {
+                e.with_path(&output)
+            } else {
+                e
+            }
+        })?;
+    }
+    Ok(FdataMergeOutcome {
+        format: BoltFormat::Fdata,
+        functions: Vec::new(),
+        output,
+        mode,
+        lines: profile.entries.len(),
+        inputs_merged: merged,
+        inputs_total: inputs.len(),
+        inputs: inputs.iter().map(|i| i.path.clone()).collect(),
+        messages,
+    })
+}
+
+/// The inputs of `r`, directories walked.
+fn collect(r: &FdataMergeRequest) -> Result<Collected> {
+    let sources = Sources {
+        inputs: r.inputs.clone(),
+        weighted: r.weighted_inputs.clone(),
+        lists: r.input_lists.clone(),
+    };
+    let how = Collect {
+        select: if r.every_file {
+            Select::EveryFile
+        } else {
+            Select::Fdata
+        },
+        output: r.output.as_deref(),
+        require_found: false,
+        regular_lists_only: false,
+        missing_to_merge: r.failure_mode != FailureMode::Any,
+    };
+    Collector::new().collect(&sources, &how)
+}
+
+/// Folds the files of one group, in order.
+fn fold_group(specs: &[InputSpec], semantics: FdataSemantics, validate: bool) -> Group {
+    let mut g = Group {
+        results: Vec::with_capacity(specs.len()),
+        mergers: Vec::new(),
+    };
+    for spec in specs {
+        let r = fold_file(spec, semantics, validate, &mut g.mergers);
+        g.results.push(r);
+    }
+    g
+}
+
+/// Reads one input and folds it into the accumulator of its mode.
+fn fold_file(
+    spec: &InputSpec,
+    semantics: FdataSemantics,
+    validate: bool,
+    mergers: &mut Vec<(FdataMode, FdataMerger)>,
+) -> FileResult {
+    let path = spec.path.as_path();
+    let file = match spec.open() {
+        Ok(f) => f,
+        Err(e) => return FileResult::Failed(e, None),
+    };
+    let bytes = file.bytes();
+    if bytes.starts_with(b"---") {
+        let e = Error::new(ErrorKind::Malformed {
+            what: "BOLT profile",
+            detail: "a YAML profile among fdata profiles: the formats cannot be mixed \
+                     (merge YAML profiles separately)"
+                .into(),
+        });
+        return FileResult::Failed(e.with_path(path), None);
+    }
+    let reader = FdataReader::new(bytes);
+    if reader.clone().next().is_none() {
+        return FileResult::Empty;
+    }
+    if validate && let Err((e, before)) = check(reader.clone()) {
+        return FileResult::Failed(e.with_path(path), Some(before));
+    }
+    let mode = reader.mode();
+    let i = match mergers.iter().position(|(m, _)| *m == mode) {
+        Some(i) => i,
+        None => {
+            mergers.push((mode, FdataMerger::new(semantics)));
+            mergers.len() - 1
+        }
+    };
+    if let Err(e) = mergers[i].1.fold(reader, spec.weight) {
+        return FileResult::Failed(e.with_path(path), None);
+    }
+    match file.check_unchanged() {
+        Ok(()) => FileResult::Folded(mode),
+        Err(e) => FileResult::Failed(e, None),
+    }
+}
+
+/// Checks every line of a reader; on a fault, the error and the lines and counts before it.
+fn check(reader: FdataReader<'_>) -> std::result::Result<(), (Error, (u64, u64))> {
+    let (mut lines, mut counts) = (0u64, 0u64);
+    for l in reader {
+        match l {
+            Ok(l) => {
+                lines += 1;
+                counts = counts.saturating_add(l.count);
+            }
+            Err(e) => return Err((e, (lines, counts))),
+        }
+    }
+    Ok(())
+}
+
+/// The mode of the merge, its accumulator and the inputs merged: the groups' results
+/// judged in input order (the first error or conflict fails the merge under
+/// [`FailureMode::Any`]; otherwise each is reported and skipped).
+fn combine(
+    r: &FdataMergeRequest,
+    inputs: &[InputSpec],
+    groups: Vec<Group>,
+    messages: &mut Vec<Message>,
+) -> Result<(FdataMode, FdataMerger, usize)> {
+    let (mut results, mut mergers) = (Vec::new(), Vec::new());
+    for g in groups {
+        results.extend(g.results);
+        mergers.extend(g.mergers);
+    }
+    let first = inputs.iter().zip(&results).find_map(|(s, f)| match f {
+        FileResult::Folded(m) => Some((*m, s.path.clone())),
+        _ => None,
+    });
+    let mode = first.as_ref().map(|f| f.0).unwrap_or_default();
+    let mut merged = 0;
+    let mut first_skipped = None;
+    for (spec, f) in inputs.iter().zip(results) {
+        let e = match f {
+            FileResult::Folded(m) if m != mode => conflict(&spec.path, m, mode, &first),
+            FileResult::Folded(_) => {
+                merged += 1;
+                continue;
+            }
+            FileResult::Empty => {
+                messages.push(Message::Warning(
+                    Warning::new("no profile lines, nothing merged from it").with_path(&spec.path),
+                ));
+                merged += 1;
+                continue;
+            }
+            FileResult::Failed(e, before) => {
+                if let Some((lines, counts)) = before.filter(|b| b.0 > 0) {
+                    messages.push(Message::Warning(
+                        Warning::new(format!(
+                            "skipped with the {lines} good lines before the fault (counts \
+                             summing to {counts})"
+                        ))
+                        .with_path(&spec.path),
+                    ));
+                }
+                e
+            }
+        };
+        if r.failure_mode == FailureMode::Any {
+            return Err(e);
+        }
+        first_skipped.get_or_insert(messages.len());
+        messages.push(Message::Skipped(spec.path.clone(), e));
+    }
+    if merged == 0
+        && r.failure_mode == FailureMode::All
+        && let Some(Message::Skipped(_, e)) = first_skipped.map(|i| messages.remove(i))
+    {
+        return Err(e);
+    }
+    let mut total = FdataMerger::new(r.semantics);
+    for (m, merger) in mergers {
+        if m == mode {
+            total.absorb(merger);
+        }
+    }
+    Ok((mode, total, merged))
+}
+
+/// The error of an input whose mode differs from the merge's.
+fn conflict(
+    path: &Path,
+    found: FdataMode,
+    mode: FdataMode,
+    first: &Option<(FdataMode, PathBuf)>,
+) -> Error {
+    let first = first
+        .as_ref()
+        .map(|(_, p)| format!(" (as {})", p.display()))
+        .unwrap_or_default();
+    Error::new(ErrorKind::KindConflict(format!(
+        "a {} profile cannot be merged with {} profiles{first}: profiles with and without \
+         no_lbr or boltedcollection do not mix",
+        found.describe(),
+        mode.describe()
+    )))
+    .with_path(path)
+}
+
+/// True if the first input starts as a YAML document (`merge-fdata` decides the format by
+/// the first input).
+fn first_is_yaml(spec: &InputSpec) -> bool {
+    use std::io::Read;
+    let mut head = [0u8; 5];
+    let Ok(mut f) = std::fs::File::open(&spec.path) else {
+        return false;
+    };
+    if !f.metadata().is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut n = 0;
+    while n < head.len() {
+        match f.read(&mut head[n..]) {
+            Ok(0) | Err(_) => break,
+            Ok(k) => n += k,
+        }
+    }
+    looks_like_yaml(&head[..n])
+}
+
+/// Writes `dest` from `fill`, naming `output` in an error.
+fn write_out(
+    output: &Path,
+    fill: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<()> {
+    write_stream(&Destination::of(output), |w| {
+        let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
+        fill(&mut b)?;
+        b.flush()
+    })
+    .map_err(|e| {
+        if e.path().is_none() {
+            e.with_path(output)
+        } else {
+            e
+        }
+    })
+}
+
+/// Reads one YAML input and merges it (checked first when `validate`); LLVM's warnings.
+fn merge_yaml_file(
+    spec: &InputSpec,
+    merger: &mut YamlMerger,
+    validate: bool,
+) -> Result<Vec<String>> {
+    let path = spec.path.as_path();
+    let file = spec.open()?;
+    if !looks_like_yaml(file.bytes()) {
+        return Err(Error::new(ErrorKind::KindConflict(
+            "cannot mix YAML and legacy (fdata) formats: the first input is a YAML profile".into(),
+        ))
+        .with_path(path));
+    }
+    let p = read_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
+    file.check_unchanged()?;
+    if validate {
+        merger.check(&p).map_err(|e| e.with_path(path))?;
+    }
+    merger.add(p, spec.weight).map_err(|e| e.with_path(path))
+}
+
+/// Merges YAML profiles, one after the other in input order, as `merge-fdata` does.
+fn merge_yaml(
+    r: &FdataMergeRequest,
+    inputs: Vec<InputSpec>,
+    mut messages: Vec<Message>,
+    progress: &dyn Progress,
+) -> Result<FdataMergeOutcome> {
+    progress.start(inputs.len());
+    let validate = r.failure_mode != FailureMode::Any;
+    let mut merger = YamlMerger::new(r.semantics);
+    let mut merged = 0;
+    let mut first_skipped = None;
+    for (i, spec) in inputs.iter().enumerate() {
+        match merge_yaml_file(spec, &mut merger, validate) {
+            Ok(warnings) => {
+                merged += 1;
+                messages.extend(
+                    warnings
+                        .into_iter()
+                        .map(|w| Message::Warning(Warning::new(w).with_path(&spec.path))),
+                );
+            }
+            Err(e) if r.failure_mode == FailureMode::Any => return Err(e),
+            Err(e) => {
+                first_skipped.get_or_insert(messages.len());
+                messages.push(Message::Skipped(spec.path.clone(), e));
+            }
+        }
+        progress.set(i + 1);
+    }
+    progress.finish();
+    if merged == 0
+        && r.failure_mode == FailureMode::All
+        && let Some(Message::Skipped(_, e)) = first_skipped.map(|i| messages.remove(i))
+    {
+        return Err(e);
+    }
+    if merger.saturated() {
+        messages.push(Message::Warning(Warning::new(
+            "some counts reached 2^64 - 1 and stopped there (saturated)",
+        )));
+    }
+    let profile = merger.finish();
+    let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
+    if r.write {
+        write_out(&output, |w| write_yaml(&profile, w))?;
+    }
+    let functions = profile
+        .functions
+        .iter()
+        .map(|f| {
+            let branches = f
+                .blocks
+                .iter()
+                .flat_map(|b| &b.successors)
+                .fold(0u64, |a, s| a.saturating_add(s.count));
+            (f.name.clone(), f.exec, branches)
+        })
+        .collect();
+    Ok(FdataMergeOutcome {
+        format: BoltFormat::Yaml,
+        output,
+        mode: FdataMode::default(),
+        lines: profile.functions.len(),
+        functions,
+        inputs_merged: merged,
+        inputs_total: inputs.len(),
+        inputs: inputs.iter().map(|i| i.path.clone()).collect(),
+        messages,
+    })
+}
