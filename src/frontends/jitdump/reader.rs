@@ -6,6 +6,7 @@ use super::header::{JitDumpHeader, read_header};
 use super::records::{
     CodeLoad, CodeMove, Record, RecordHeader, UnwindingInfo, fixed_size, id, record_type_name,
 };
+use crate::bytes::Endian;
 use crate::error::{Error, ErrorKind, Result};
 
 /// Walks the records of a jitdump held in memory (normally a memory map).
@@ -57,19 +58,40 @@ impl<'a> JitDumpReader<'a> {
         if self.done {
             return Ok(None);
         }
-        let len = self.data.len() as u64;
         let off = self.pos;
-        if off >= len {
+        if off >= self.data.len() as u64 {
             self.done = true;
             return Ok(None);
         }
+        let rh = self.record_header(off).inspect_err(|_| self.done = true)?;
+        let size = u64::from(rh.total_size);
+        self.pos = off + size;
+        let rec = self.data.get(at(off)..at(off + size)).unwrap_or_default();
+        let fixed = fixed_size(rh.id);
+        if size < fixed {
+            return Err(Error::malformed(
+                off + 4,
+                "jitdump record total_size",
+                format!(
+                    "{size} bytes for a {} record, whose fixed part is {fixed} bytes; record \
+                     skipped",
+                    record_type_name(rh.id)
+                ),
+            ));
+        }
+        let record = parse_record(self.header.endian, &rh, rec)?;
+        Ok(Some((rh, record)))
+    }
+
+    /// The header of the record at `off` (inside the data), checked to lie inside the data
+    /// and to be at least a record header long; an error ends the walk.
+    fn record_header(&self, off: u64) -> Result<RecordHeader> {
+        let len = self.data.len() as u64;
         let e = self.header.endian;
-        let at = |o: u64| usize::try_from(o).unwrap_or(usize::MAX);
         let hdr = self
             .data
             .get(at(off)..at(off).saturating_add(RECORD_HEADER_SIZE as usize));
         let Some(hdr) = hdr.filter(|h| h.len() == RECORD_HEADER_SIZE as usize) else {
-            self.done = true;
             return Err(Error::at(
                 off,
                 ErrorKind::Truncated {
@@ -87,7 +109,6 @@ impl<'a> JitDumpReader<'a> {
         };
         let size = u64::from(rh.total_size);
         if size < RECORD_HEADER_SIZE {
-            self.done = true;
             return Err(Error::malformed(
                 off + 4,
                 "jitdump record total_size",
@@ -100,7 +121,6 @@ impl<'a> JitDumpReader<'a> {
             ));
         }
         if size > len - off {
-            self.done = true;
             return Err(Error::at(
                 off,
                 ErrorKind::Truncated {
@@ -110,85 +130,87 @@ impl<'a> JitDumpReader<'a> {
                 },
             ));
         }
-        self.pos = off + size;
-        let rec = self.data.get(at(off)..at(off + size)).unwrap_or_default();
-        let fixed = fixed_size(rh.id);
-        if size < fixed {
-            return Err(Error::malformed(
-                off + 4,
-                "jitdump record total_size",
-                format!(
-                    "{size} bytes for a {} record, whose fixed part is {fixed} bytes; record \
-                     skipped",
-                    record_type_name(rh.id)
-                ),
-            ));
-        }
-        let u32f = |o: usize| e.u32_at(rec, o).unwrap_or(0);
-        let u64f = |o: usize| e.u64_at(rec, o).unwrap_or(0);
-        let record = match rh.id {
-            id::CODE_LOAD => {
-                let tail = rec.get(56..).unwrap_or_default();
-                let code_size = u64f(40);
-                let Some(nul) = tail.iter().position(|&b| b == 0) else {
-                    return Err(Error::malformed(
-                        off + 56,
-                        "jitdump CODE_LOAD name",
-                        "no NUL terminator inside the record; record skipped",
-                    ));
-                };
-                // perf takes the last `code_size` bytes of the record as the code.
-                let code = usize::try_from(code_size)
-                    .ok()
-                    .and_then(|n| tail.len().checked_sub(n).map(|s| (s, n)))
-                    .filter(|&(s, _)| s > nul)
-                    .and_then(|(s, n)| tail.get(s..s + n))
-                    .unwrap_or_default();
-                Record::CodeLoad(CodeLoad {
-                    pid: u32f(16),
-                    tid: u32f(20),
-                    vma: u64f(24),
-                    code_addr: u64f(32),
-                    code_size,
-                    code_index: u64f(48),
-                    name: tail.get(..nul).unwrap_or_default(),
-                    code,
-                })
-            }
-            id::CODE_MOVE => Record::CodeMove(CodeMove {
-                pid: u32f(16),
-                tid: u32f(20),
-                vma: u64f(24),
-                old_code_addr: u64f(32),
-                new_code_addr: u64f(40),
-                code_size: u64f(48),
-                code_index: u64f(56),
-            }),
-            id::CODE_DEBUG_INFO => Record::DebugInfo(DebugInfo {
-                code_addr: u64f(16),
-                nr_entry: u64f(24),
-                data: rec.get(32..).unwrap_or_default(),
-                data_offset: off + 32,
-                endian: e,
-            }),
-            id::CODE_CLOSE => Record::Close,
-            id::CODE_UNWINDING_INFO => Record::UnwindingInfo(UnwindingInfo {
-                unwinding_size: u64f(16),
-                eh_frame_hdr_size: u64f(24),
-                mapped_size: u64f(32),
-                data: rec.get(40..).unwrap_or_default(),
-            }),
-            _ => Record::Unknown {
-                payload: rec.get(16..).unwrap_or_default(),
-            },
-        };
-        Ok(Some((rh, record)))
+        Ok(rh)
     }
 
     /// True once the walk has ended (end of data or an error that stops it).
     pub fn is_done(&self) -> bool {
         self.done
     }
+}
+
+/// An offset as an index (past any slice if it does not fit).
+fn at(o: u64) -> usize {
+    usize::try_from(o).unwrap_or(usize::MAX)
+}
+
+/// The fields of record `rh`, whose bytes (header included, at least its type's fixed size)
+/// are `rec`, in byte order `e`.
+fn parse_record<'a>(e: Endian, rh: &RecordHeader, rec: &'a [u8]) -> Result<Record<'a>> {
+    let off = rh.offset;
+    let u32f = |o: usize| e.u32_at(rec, o).unwrap_or(0);
+    let u64f = |o: usize| e.u64_at(rec, o).unwrap_or(0);
+    Ok(match rh.id {
+        id::CODE_LOAD => Record::CodeLoad(code_load(e, off, rec)?),
+        id::CODE_MOVE => Record::CodeMove(CodeMove {
+            pid: u32f(16),
+            tid: u32f(20),
+            vma: u64f(24),
+            old_code_addr: u64f(32),
+            new_code_addr: u64f(40),
+            code_size: u64f(48),
+            code_index: u64f(56),
+        }),
+        id::CODE_DEBUG_INFO => Record::DebugInfo(DebugInfo {
+            code_addr: u64f(16),
+            nr_entry: u64f(24),
+            data: rec.get(32..).unwrap_or_default(),
+            data_offset: off + 32,
+            endian: e,
+        }),
+        id::CODE_CLOSE => Record::Close,
+        id::CODE_UNWINDING_INFO => Record::UnwindingInfo(UnwindingInfo {
+            unwinding_size: u64f(16),
+            eh_frame_hdr_size: u64f(24),
+            mapped_size: u64f(32),
+            data: rec.get(40..).unwrap_or_default(),
+        }),
+        _ => Record::Unknown {
+            payload: rec.get(16..).unwrap_or_default(),
+        },
+    })
+}
+
+/// A CODE_LOAD record at `off`: its fixed fields, the NUL-terminated name after them and
+/// the code (perf takes the last `code_size` bytes of the record as the code).
+fn code_load(e: Endian, off: u64, rec: &[u8]) -> Result<CodeLoad<'_>> {
+    let u32f = |o: usize| e.u32_at(rec, o).unwrap_or(0);
+    let u64f = |o: usize| e.u64_at(rec, o).unwrap_or(0);
+    let tail = rec.get(56..).unwrap_or_default();
+    let code_size = u64f(40);
+    let Some(nul) = tail.iter().position(|&b| b == 0) else {
+        return Err(Error::malformed(
+            off + 56,
+            "jitdump CODE_LOAD name",
+            "no NUL terminator inside the record; record skipped",
+        ));
+    };
+    let code = usize::try_from(code_size)
+        .ok()
+        .and_then(|n| tail.len().checked_sub(n).map(|s| (s, n)))
+        .filter(|&(s, _)| s > nul)
+        .and_then(|(s, n)| tail.get(s..s + n))
+        .unwrap_or_default();
+    Ok(CodeLoad {
+        pid: u32f(16),
+        tid: u32f(20),
+        vma: u64f(24),
+        code_addr: u64f(32),
+        code_size,
+        code_index: u64f(48),
+        name: tail.get(..nul).unwrap_or_default(),
+        code,
+    })
 }
 
 fn record_what(id: u32) -> &'static str {

@@ -43,22 +43,77 @@ pub fn iprof_to_llvm(p: &IprofProfile, o: &ToLlvmOptions) -> (Profile<'static>, 
     let p = if o.keep_contexts {
         p
     } else {
-        let (t, stats) = trim::trim(
-            p,
-            &TrimOptions {
-                max_depth: Some(1),
-                ..Default::default()
-            },
-        );
-        report.add(stats.folded_deep, |n| {
-            format!(
-                "contexts: {n} entries in calling contexts folded into their methods \
-                 (--keep-contexts keeps them as records of their own)"
-            )
-        });
-        folded = t;
+        folded = fold_contexts(p, &mut report);
         &folded
     };
+    report_dropped(p, &mut report);
+    let by_node = entries_by_node(p);
+    let mut built = Built::default();
+    built.records.reserve(by_node.len());
+    for (node, e) in by_node {
+        built.add(p, node, &e);
+    }
+    report.add(built.unencodable, |n| {
+        format!(
+            "methods: {n} with BCIs or branch indices beyond what a record can encode \
+             (±131071, ±32767), dropped"
+        )
+    });
+    report.add(built.capped, |n| {
+        format!(
+            "virtualInvokeProfiles: {n} histograms of more than {MAX_VALUES_PER_SITE} types \
+             cut to the {MAX_VALUES_PER_SITE} most frequent (LLVM's limit per site)"
+        )
+    });
+    report.add(built.foreign_bad, |n| {
+        format!("{LLVM_FUNCTION_TYPE}: {n} methods whose encoding is damaged, dropped")
+    });
+    let mut kind = built.kind;
+    if kind == ProfileKind::empty() {
+        kind = ProfileKind::IR.union(ProfileKind::ENTRY_FIRST);
+    }
+    if kind.contains(ProfileKind::FRONTEND) && kind.is_ir() {
+        report.lines.push(
+            "kind: front-end LLVM functions and IR-level records in one profile; written as \
+             IR-level"
+                .into(),
+        );
+        kind.remove(ProfileKind::FRONTEND);
+    }
+    let profile = Profile {
+        kind,
+        records: built.records,
+        names: Arc::new(built.names),
+        vtable_names: Arc::new(built.vtable_names),
+        provenance: crate::ir::Provenance {
+            path: None,
+            format: "converted from iprof".into(),
+        },
+        ..Default::default()
+    };
+    (profile, report)
+}
+
+/// `p` with every calling context folded into its method (what `--keep-contexts` keeps).
+fn fold_contexts(p: &IprofProfile, report: &mut ConvertReport) -> IprofProfile {
+    let (t, stats) = trim::trim(
+        p,
+        &TrimOptions {
+            max_depth: Some(1),
+            ..Default::default()
+        },
+    );
+    report.add(stats.folded_deep, |n| {
+        format!(
+            "contexts: {n} entries in calling contexts folded into their methods \
+             (--keep-contexts keeps them as records of their own)"
+        )
+    });
+    t
+}
+
+/// Reports the sections an LLVM profile cannot carry.
+fn report_dropped(p: &IprofProfile, report: &mut ConvertReport) {
     report.add(u64::from(!p.monitors.is_empty()), |_| {
         format!(
             "monitorProfiles: 1 histogram of {} types not representable in profdata, dropped",
@@ -71,7 +126,10 @@ pub fn iprof_to_llvm(p: &IprofProfile, o: &ToLlvmOptions) -> (Profile<'static>, 
     report.add(p.samples.len() as u64, |n| {
         format!("samplingProfiles: {n} entries not representable in profdata, dropped")
     });
+}
 
+/// What each context node has, in node order.
+fn entries_by_node(p: &IprofProfile) -> BTreeMap<NodeId, Entries> {
     let mut by_node: BTreeMap<NodeId, Entries> = BTreeMap::new();
     for (s, c) in &p.call_counts {
         by_node.entry(s.node).or_default().call_count = Some(*c);
@@ -90,15 +148,30 @@ pub fn iprof_to_llvm(p: &IprofProfile, o: &ToLlvmOptions) -> (Profile<'static>, 
             .virtual_invokes
             .insert(s.bci, h.clone());
     }
+    by_node
+}
 
-    let mut names = SymbolTable::new();
-    let mut vtable_names = SymbolTable::new();
-    let mut records: Vec<FunctionRecord<'static>> = Vec::with_capacity(by_node.len());
-    let mut kind = ProfileKind::empty();
-    let (mut unencodable, mut capped, mut foreign_bad) = (0u64, 0u64, 0u64);
-    for (node, e) in by_node {
+/// The records built so far, their names and kind, and what could not be built.
+#[derive(Default)]
+struct Built {
+    records: Vec<FunctionRecord<'static>>,
+    names: SymbolTable,
+    vtable_names: SymbolTable,
+    kind: ProfileKind,
+    /// Methods with BCIs or branch indices a record cannot encode.
+    unencodable: u64,
+    /// Histograms cut to LLVM's limit of values per site.
+    capped: u64,
+    /// LLVM functions whose encoding is damaged.
+    foreign_bad: u64,
+}
+
+impl Built {
+    /// Adds the record of context node `node`, which has `e`: an LLVM function carried
+    /// through iprof, or a Java method.
+    fn add(&mut self, p: &IprofProfile, node: NodeId, e: &Entries) {
         let Some(n) = p.contexts.get(node) else {
-            continue;
+            return;
         };
         let llvm_function = n.parent.is_none()
             && p.symbols
@@ -107,63 +180,26 @@ pub fn iprof_to_llvm(p: &IprofProfile, o: &ToLlvmOptions) -> (Profile<'static>, 
                 .and_then(|t| p.symbols.type_name(t))
                 == Some(LLVM_FUNCTION_TYPE);
         if llvm_function {
-            match llvm_function_record(p, n.method, &e, &mut names, &mut vtable_names) {
+            match llvm_function_record(p, n.method, e, &mut self.names, &mut self.vtable_names) {
                 Some((r, k)) => {
-                    kind.insert(k);
-                    records.push(r);
+                    self.kind.insert(k);
+                    self.records.push(r);
                 }
-                None => foreign_bad += 1,
+                None => self.foreign_bad += 1,
             }
-            continue;
+            return;
         }
         let name = record_name(p, node);
-        match method_record(&e, p, &mut vtable_names, &mut capped) {
+        match method_record(e, p, &mut self.vtable_names, &mut self.capped) {
             Some(mut r) => {
-                r.key.name = names.insert(name.as_bytes());
-                kind.insert(ProfileKind::IR.union(ProfileKind::ENTRY_FIRST));
-                records.push(r);
+                r.key.name = self.names.insert(name.as_bytes());
+                self.kind
+                    .insert(ProfileKind::IR.union(ProfileKind::ENTRY_FIRST));
+                self.records.push(r);
             }
-            None => unencodable += 1,
+            None => self.unencodable += 1,
         }
     }
-    report.add(unencodable, |n| {
-        format!(
-            "methods: {n} with BCIs or branch indices beyond what a record can encode \
-             (±131071, ±32767), dropped"
-        )
-    });
-    report.add(capped, |n| {
-        format!(
-            "virtualInvokeProfiles: {n} histograms of more than {MAX_VALUES_PER_SITE} types \
-             cut to the {MAX_VALUES_PER_SITE} most frequent (LLVM's limit per site)"
-        )
-    });
-    report.add(foreign_bad, |n| {
-        format!("{LLVM_FUNCTION_TYPE}: {n} methods whose encoding is damaged, dropped")
-    });
-    if kind == ProfileKind::empty() {
-        kind = ProfileKind::IR.union(ProfileKind::ENTRY_FIRST);
-    }
-    if kind.contains(ProfileKind::FRONTEND) && kind.is_ir() {
-        report.lines.push(
-            "kind: front-end LLVM functions and IR-level records in one profile; written as \
-             IR-level"
-                .into(),
-        );
-        kind.remove(ProfileKind::FRONTEND);
-    }
-    let profile = Profile {
-        kind,
-        records,
-        names: Arc::new(names),
-        vtable_names: Arc::new(vtable_names),
-        provenance: crate::ir::Provenance {
-            path: None,
-            format: "converted from iprof".into(),
-        },
-        ..Default::default()
-    };
-    (profile, report)
 }
 
 /// Spells method `m` (see [`spelling`]).
