@@ -260,7 +260,7 @@ impl<'a> RecordView<'a> {
     /// Describes the record into `out` (where its counters and bitmap lie, its value block
     /// flat); reads the value block. False (nothing added) for a bitmap stored in 8-byte
     /// words (index versions 11 to 13), which a description cannot place.
-    #[inline]
+    #[inline(always)]
     fn describe(&mut self, out: &mut Described) -> Result<bool> {
         let bitmap = match self.bitmap {
             Bitmap::Bytes(at, n) => (at, n),
@@ -538,7 +538,74 @@ fn read_temporal(data: &[u8], off: u64) -> Result<TemporalProfile> {
     Ok(temporal)
 }
 
+/// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] at positions
+/// it keeps in a register: little-endian words, and errors worded and placed as a
+/// [`Cursor`]'s.
+struct KeyData<'a> {
+    bytes: &'a [u8],
+    at: u64,
+}
+
+impl KeyData<'_> {
+    /// The word at `*pos`, moving past it.
+    #[inline(always)]
+    fn u64(&self, pos: &mut usize, what: &'static str) -> Result<u64> {
+        match self.bytes.get(*pos..).and_then(<[u8]>::first_chunk::<8>) {
+            Some(w) => {
+                *pos += 8;
+                Ok(u64::from_le_bytes(*w))
+            }
+            None => Err(self.truncated(*pos, what, 8)),
+        }
+    }
+
+    /// Moves `*pos` past `n` bytes.
+    #[inline(always)]
+    fn skip(&self, pos: &mut usize, n: u64, what: &'static str) -> Result<()> {
+        if n > (self.bytes.len() - *pos) as u64 {
+            return Err(self.truncated(*pos, what, n));
+        }
+        *pos += n as usize;
+        Ok(())
+    }
+
+    /// A record's MC/DC bitmap at `*pos` (index version 11 and later), moving past it (and,
+    /// from version 14, past the uniformity bytes after it).
+    #[inline(always)]
+    fn bitmap(&self, pos: &mut usize, version: u32) -> Result<Bitmap> {
+        let nb = self.u64(pos, "record: number of bitmap bytes")?;
+        if version >= 14 {
+            let b_at = self.at as usize + *pos;
+            self.skip(pos, nb.saturating_add(pad8(nb)), "record: bitmap bytes")?;
+            let nu = self.u64(pos, "record: number of uniformity bytes")?;
+            self.skip(pos, nu.saturating_add(pad8(nu)), "record: uniformity bytes")?;
+            Ok(Bitmap::Bytes(b_at, nb as usize))
+        } else {
+            let w_at = self.at as usize + *pos;
+            self.skip(pos, nb.saturating_mul(8), "record: bitmap bytes")?;
+            Ok(Bitmap::Words(w_at, nb as usize))
+        }
+    }
+
+    /// The error of `needed` bytes `what` at `pos`, as [`Cursor::truncated`] words it.
+    #[cold]
+    #[inline(never)]
+    fn truncated(&self, pos: usize, what: &'static str, needed: u64) -> Error {
+        Error::at(
+            self.at + pos as u64,
+            ErrorKind::Truncated {
+                what,
+                needed,
+                available: (self.bytes.len() - pos) as u64,
+            },
+        )
+    }
+}
+
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
+/// Inlined into its two callers: the one pass calls it once per item, and a call there cost
+/// more than the walk of the item's one record.
+#[inline(always)]
 fn parse_records<'a, S>(
     file: &'a [u8],
     version: u32,
@@ -557,56 +624,43 @@ where
         ));
     }
     let bytes = &file[at as usize..(at + len) as usize];
-    let mut c = Cursor::new(bytes, at, Endian::Little);
-    while !c.is_empty() {
-        let rec_at = c.offset();
-        let cfg = c.u64("record: function hash")?;
+    let k = KeyData { bytes, at };
+    let mut pos = 0usize;
+    while pos < bytes.len() {
+        let rec_at = at + pos as u64;
+        let cfg = k.u64(&mut pos, "record: function hash")?;
         let n = if version == 1 {
             // Version 1 has one record per key and no count: the rest is counters.
-            (c.remaining() / 8) as u64
+            ((bytes.len() - pos) / 8) as u64
         } else {
-            c.u64("record: number of counters")?
+            k.u64(&mut pos, "record: number of counters")?
         };
-        if n.saturating_mul(8) > c.remaining() as u64 {
+        if n.saturating_mul(8) > (bytes.len() - pos) as u64 {
             return Err(Error::malformed(
                 rec_at,
                 "record",
                 format!("{n} counters do not fit in the key's data"),
             ));
         }
-        let counters = c.offset() as usize;
-        c.skip(n * 8, "record: counters")?;
-        let mut bitmap = Bitmap::Bytes(0, 0);
-        if version >= 11 {
-            let nb = c.u64("record: number of bitmap bytes")?;
-            if version >= 14 {
-                let padded = nb.saturating_add(pad8(nb));
-                let b_at = c.offset() as usize;
-                c.skip(padded, "record: bitmap bytes")?;
-                bitmap = Bitmap::Bytes(b_at, nb as usize);
-                let nu = c.u64("record: number of uniformity bytes")?;
-                let padded = nu.saturating_add(pad8(nu));
-                c.skip(padded, "record: uniformity bytes")?;
-            } else {
-                if nb.saturating_mul(8) > c.remaining() as u64 {
-                    return Err(c.truncated("record: bitmap bytes", nb.saturating_mul(8)));
-                }
-                bitmap = Bitmap::Words(c.offset() as usize, nb as usize);
-                c.skip(nb * 8, "record: bitmap bytes")?;
-            }
-        }
-        let mut parts = RecordView {
+        let counters = at as usize + pos;
+        pos += n as usize * 8;
+        let bitmap = if version >= 11 {
+            k.bitmap(&mut pos, version)?
+        } else {
+            Bitmap::Bytes(0, 0)
+        };
+        let mut view = RecordView {
             key: FunctionKey { name, cfg },
             version,
             counters,
             num_counters: n as usize,
             bitmap,
-            values: c,
+            values: Cursor::new(&bytes[pos..], at + pos as u64, Endian::Little),
         };
-        if !sink(file, &mut parts)? {
+        if !sink(file, &mut view)? {
             return Ok(false);
         }
-        c = parts.values;
+        pos += view.values.position();
         if version == 1 {
             break;
         }

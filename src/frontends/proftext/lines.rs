@@ -124,7 +124,7 @@ impl<'a> Lines<'a> {
     /// The next line as a [`decimal`] number, with where it starts; an error naming `what`
     /// for any other line. Most lines of a profile are numbers of a few digits: they are
     /// parsed as the line is scanned, without searching for its end first.
-    #[inline]
+    #[inline(always)]
     pub(super) fn number_at(&mut self, what: &'static str) -> Result<(usize, u64)> {
         self.skip_blank_and_comments();
         let at = self.pos;
@@ -150,7 +150,7 @@ impl<'a> Lines<'a> {
     /// 8-byte little-endian words: a record's counters. The loop keeps its position in a
     /// register and writes into room made once, where a call per counter pushed each onto a
     /// vector.
-    #[inline]
+    #[inline(always)]
     pub(super) fn decimals_into(&mut self, out: &mut [u8], what: &'static str) -> Result<()> {
         let d = self.data;
         for word in out.chunks_exact_mut(8) {
@@ -168,7 +168,7 @@ impl<'a> Lines<'a> {
 
     /// The next line as [`auto_radix`] reads it (a decimal number the fast way unless it
     /// starts with `0`); for any other line the error `what` with `detail` of the line.
-    #[inline]
+    #[inline(always)]
     pub(super) fn auto_radix(
         &mut self,
         what: &'static str,
