@@ -84,6 +84,16 @@ impl<'a> CounterBytes<'a> {
         self.bytes.iter().all(|&b| b == 0)
     }
 
+    /// The bitwise OR of all counters (0 if there are none). No counter is above it: a cheap
+    /// first test against a bound, before the counters are looked at one by one.
+    #[inline]
+    pub fn or_all(&self) -> u64 {
+        match self.endian {
+            Endian::Little => or_raw(self.bytes, u64::from_le_bytes),
+            Endian::Big => or_raw(self.bytes, u64::from_be_bytes),
+        }
+    }
+
     /// `dst[i] = min(dst[i] + weight × self[i], MAX_COUNT)` for the counters both have;
     /// returns true if any sum saturated (overflowed or exceeded [`MAX_COUNT`]).
     #[inline]
@@ -102,6 +112,17 @@ impl<'a> CounterBytes<'a> {
         }
         overflow
     }
+}
+
+/// The OR of the 8-byte counters in `bytes`, decoded by `decode` (the byte order chosen once,
+/// outside the loop, so that it vectorises).
+#[inline(always)]
+fn or_raw(bytes: &[u8], decode: fn([u8; 8]) -> u64) -> u64 {
+    bytes
+        .as_chunks::<8>()
+        .0
+        .iter()
+        .fold(0, |acc, b| acc | decode(*b))
 }
 
 /// `dst[i] = min(dst[i] + src[i], MAX_COUNT)` for 8-byte counters in `bytes`, decoded by

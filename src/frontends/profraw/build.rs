@@ -26,7 +26,7 @@ use crate::ir::{
 pub(super) fn first_implausible(c: CounterBytes<'_>) -> Option<(usize, u64)> {
     // An OR of all counters is below 2^56 when every counter is; only then is it worth
     // looking at the counters one by one.
-    if c.iter().fold(0, |a, v| a | v) <= MAX_PLAUSIBLE_COUNTER {
+    if c.or_all() <= MAX_PLAUSIBLE_COUNTER {
         return None;
     }
     c.iter()

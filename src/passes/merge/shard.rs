@@ -243,10 +243,7 @@ impl Shard {
             let Some(r) = records.get(ri as usize) else {
                 continue;
             };
-            let (Some(raw), Some(bitmap)) = (
-                file.layout.counters(file.bytes, r),
-                file.layout.bitmap(file.bytes, r),
-            ) else {
+            let Some(raw) = file.layout.counters(file.bytes, r) else {
                 continue;
             };
             let at = At {
@@ -257,6 +254,9 @@ impl Shard {
             if plain && self.add_plain(slot as usize, r, raw, at) {
                 continue;
             }
+            let Some(bitmap) = file.layout.bitmap(file.bytes, r) else {
+                continue;
+            };
             let counters = Counters::from(raw);
             let src = SrcRecord {
                 counters: &counters,
