@@ -380,3 +380,55 @@ impl<'a> FlatReader<'a, '_> {
             .cmp(&out.name_bytes_of(out.names[b as usize]))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontends::sample::text::read;
+
+    /// Where the flat form stops holding a text, the flat way goes on as the tree reader:
+    /// the same profile, or the same error, as the tree reader alone.
+    #[test]
+    fn the_flat_way_turns_into_the_tree_reader_where_it_must() {
+        let cases: [(&str, bool); 12] = [
+            ("f:10:1\n 1: 5\n 2: 5\n", true),
+            ("f:10:1\n 1: 5\ng:3:0\n 1: 3\nf:4:2\n 1: 4\n", false),
+            ("f:10:1\n 2: 5\n 1: 5\n", false),
+            ("f:10:1\n 1: 5\n 3: g:2\n  1: 2\n 2: 1\n", false),
+            ("f:1:0\n 1: 1\n   2: 1\n", false),
+            ("[a:1 @ b]:5:1\n 1: 5\n[a:1 @ b]:5:1\n 1: 5\n", false),
+            ("f:1:0\n 1: 1 a:1 a:2\n", true),
+            ("f:1:0\n 1: 1\n 3: vtables A:1\n", false),
+            ("f:1:0\n 1: 1\n !CFGChecksum: 3\ng:1:0\n 1: 1\n", false),
+            ("f:1:0\n 1: 1\n !CFGChecksum: 3\n 2: 1\n", false),
+            (
+                "f:18446744073709551615:0\n 1: 1\ng:1:0\nf:1:0\n 1: 1\n",
+                false,
+            ),
+            ("f:1:0\n 1: 1\ng:1:0\n 1:x\n", false),
+        ];
+        let dialect = TextDialect::for_llvm(22);
+        let mut flat = FlatSampleProfile::new();
+        for (text, held) in cases {
+            let alone = read(text.as_bytes(), dialect);
+            let merged = read_for_merge(text.as_bytes(), dialect, &mut flat);
+            match (alone, merged) {
+                (Ok(a), Ok(None)) => {
+                    assert!(held, "{text:?} read flat");
+                    let b = flat.to_profile();
+                    assert_eq!(a.functions, b.functions, "{text:?}");
+                    assert_eq!(a.insertion_order, b.insertion_order, "{text:?}");
+                    assert_eq!(a.flags, b.flags, "{text:?}");
+                }
+                (Ok(a), Ok(Some(b))) => {
+                    assert!(!held, "{text:?} read as a tree");
+                    assert_eq!(a.functions, b.functions, "{text:?}");
+                    assert_eq!(a.insertion_order, b.insertion_order, "{text:?}");
+                    assert_eq!(a.flags, b.flags, "{text:?}");
+                }
+                (Err(a), Err(b)) => assert_eq!(a.to_string(), b.to_string(), "{text:?}"),
+                (a, b) => panic!("{text:?}: alone {:?}, for a merge {:?}", a.err(), b.err()),
+            }
+        }
+    }
+}
