@@ -103,8 +103,6 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         remapping_file: a.remapping_file.clone(),
         llvm_compatible: a.llvm_compatible,
         llvm_profdata: mode == Mode::LlvmProfdata,
-        // The process ends after the merge: its memory goes back to the system then.
-        exit_after: true,
     })
 }
 
@@ -305,8 +303,13 @@ pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
     }
     let quiet = args.quiet;
     let bar = progress::Bar::new(args.no_progress || quiet);
-    let outcome = match pipeline::merge(&req, &bar) {
-        Ok(o) => o,
+    let outcome = match pipeline::merge_keeping_memory(&req, &bar) {
+        Ok((o, memory)) => {
+            // The process ends after the merge: its memory goes back to the system then,
+            // without being freed piece by piece.
+            memory.leak();
+            o
+        }
         Err(e) => return error(&e),
     };
     messages::print(PREFIX, &outcome.messages, quiet);

@@ -16,7 +16,7 @@ use super::inputs::{
 };
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
-use super::{InputSpec, Message, Progress, merge_files, request_error};
+use super::{InputSpec, MergedMemory, Message, Progress, merge_files, request_error};
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
@@ -111,11 +111,6 @@ pub struct MergeRequest {
     /// llvm-profdata's conventions: standard output by default, every file of a directory,
     /// always an indexed output unless text is asked for.
     pub llvm_profdata: bool,
-    /// The process exits once the merge is written: the merged profile of an LLVM merge is
-    /// then left to the system instead of being freed piece by piece (with a million
-    /// functions, a million names and records: a few per cent of the run). A program that
-    /// goes on after the merge leaves this false, or that memory stays allocated.
-    pub exit_after: bool,
 }
 
 impl Default for MergeRequest {
@@ -150,7 +145,6 @@ impl Default for MergeRequest {
             remapping_file: None,
             llvm_compatible: false,
             llvm_profdata: false,
-            exit_after: false,
         }
     }
 }
@@ -202,6 +196,8 @@ pub struct MergeOutcome {
     pub inputs_total: usize,
     /// Warnings, skipped inputs and conversion notes, in order.
     pub messages: Vec<Message>,
+    /// The merged profile, kept for [`merge_keeping_memory`].
+    pub(crate) memory: MergedMemory,
 }
 
 /// The sources of a request's inputs.
@@ -312,13 +308,28 @@ pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
 /// llvm-profdata skips them (silently), and a merge of nothing but empty files writes an
 /// empty profile.
 pub fn merge(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
-    merge_routed(r, progress).map_err(|e| {
+    let (outcome, memory) = merge_keeping_memory(r, progress)?;
+    drop(memory);
+    Ok(outcome)
+}
+
+/// [`merge`], handing back the memory of the merged profile instead of freeing it: a
+/// process that exits next can leave it to the system ([`MergedMemory::leak`]), which saves
+/// freeing it piece by piece (with a million functions, a million names and records: a few
+/// per cent of the run). Dropping it frees it as [`merge`] does.
+pub fn merge_keeping_memory(
+    r: &MergeRequest,
+    progress: &dyn Progress,
+) -> Result<(MergeOutcome, MergedMemory)> {
+    let mut outcome = merge_routed(r, progress).map_err(|e| {
         if matches!(e.kind(), ErrorKind::Empty) && r.failure_mode == FailureMode::Any {
             e.with_hint(EMPTY_HINT)
         } else {
             e
         }
-    })
+    })?;
+    let memory = std::mem::take(&mut outcome.memory);
+    Ok((outcome, memory))
 }
 
 /// What to do about an empty input: a process killed before it wrote its profile leaves one.
@@ -727,9 +738,6 @@ fn merge_llvm(
     };
     messages.extend(writer_warnings.into_iter().map(Message::Warning));
     let records = merged.profile.records.len();
-    if r.exit_after {
-        std::mem::forget(merged.profile);
-    }
     Ok(MergeOutcome {
         output: plan.output.clone(),
         written: match plan.format {
@@ -742,6 +750,7 @@ fn merge_llvm(
         inputs_merged: merged.inputs_merged,
         inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
         messages,
+        memory: MergedMemory::keep(merged.profile),
     })
 }
 
@@ -906,6 +915,7 @@ fn merge_to_iprof(
         inputs_merged: merged.inputs_merged,
         inputs_total: inputs.len(),
         messages,
+        memory: MergedMemory::default(),
     })
 }
 

@@ -648,6 +648,7 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         inputs_merged: merged.inputs_merged,
         inputs_total: merged.inputs_total,
         messages: merged.messages,
+        memory: super::MergedMemory::default(),
     })
 }
 
