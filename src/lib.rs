@@ -34,12 +34,9 @@
 //! ```no_run
 //! use pgo_merge::pipeline::{self, MergeRequest};
 //!
-//! let request = MergeRequest {
-//!     inputs: vec!["a.profraw".into()],
-//!     weighted_inputs: vec![("2".parse().unwrap(), "b.profraw".into())],
-//!     output: Some("merged.profdata".into()),
-//!     ..MergeRequest::default()
-//! };
+//! let request = MergeRequest::new("merged.profdata")
+//!     .input("a.profraw")
+//!     .weighted_input("2".parse().unwrap(), "b.profraw");
 //! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
 //! assert_eq!(outcome.inputs_merged, 2);
 //! # Ok::<(), pgo_merge::Error>(())

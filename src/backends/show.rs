@@ -35,6 +35,7 @@ impl FunctionFilter {
 
 /// Options of `show`, named after llvm-profdata's.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ShowOptions {
     /// `--all-functions`: details for every function.
     pub all_functions: bool,

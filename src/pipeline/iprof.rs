@@ -31,6 +31,7 @@ use crate::sys::threads::{self, Workers};
 
 /// Options of an iprof merge run.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct IprofMergeOptions {
     /// Worker threads (0 = one per core); the result does not depend on it.
     pub threads: usize,

@@ -45,6 +45,7 @@ pub enum OutputFormat {
 /// What to merge, how, and where to write it. `Default` is a plain merge with
 /// llvm-profdata's defaults and no inputs.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct MergeRequest {
     /// Input files or directories (weight 1). Directories are searched recursively: for
     /// `*.profraw` and `*.profdata` (with [`MergeRequest::llvm_profdata`], every regular
@@ -111,6 +112,40 @@ pub struct MergeRequest {
     /// llvm-profdata's conventions: standard output by default, every file of a directory,
     /// always an indexed output unless text is asked for.
     pub llvm_profdata: bool,
+}
+
+/// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
+/// [`MergeRequest::new`] or `default()` and set fields or chain these).
+impl MergeRequest {
+    /// A merge writing `output` (`-` for standard output), with no input yet and every
+    /// option at its default.
+    pub fn new(output: impl Into<PathBuf>) -> Self {
+        MergeRequest {
+            output: Some(output.into()),
+            ..MergeRequest::default()
+        }
+    }
+
+    /// Adds an input of weight 1.
+    #[must_use]
+    pub fn input(mut self, path: impl Into<PathBuf>) -> Self {
+        self.inputs.push(path.into());
+        self
+    }
+
+    /// Adds an input whose counts are multiplied by `weight`.
+    #[must_use]
+    pub fn weighted_input(mut self, weight: Weight, path: impl Into<PathBuf>) -> Self {
+        self.weighted_inputs.push((weight, path.into()));
+        self
+    }
+
+    /// Sets the output format (else chosen from the output's name).
+    #[must_use]
+    pub fn output_format(mut self, format: OutputFormat) -> Self {
+        self.output_format = Some(format);
+        self
+    }
 }
 
 impl Default for MergeRequest {

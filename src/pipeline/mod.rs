@@ -23,12 +23,10 @@
 //! ```no_run
 //! use pgo_merge::pipeline::{self, MergeRequest, OutputFormat};
 //!
-//! let request = MergeRequest {
-//!     inputs: vec!["app.iprof".into(), "native.profdata".into()],
-//!     output: Some("merged.profdata".into()),
-//!     output_format: Some(OutputFormat::Profdata),
-//!     ..MergeRequest::default()
-//! };
+//! let request = MergeRequest::new("merged.profdata")
+//!     .input("app.iprof")
+//!     .input("native.profdata")
+//!     .output_format(OutputFormat::Profdata);
 //! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
 //! for m in &outcome.messages {
 //!     eprintln!("{m}");

@@ -44,6 +44,7 @@ pub const DEFAULT_TARGET_LLVM: u32 = 22;
 /// What to merge, how and where to write it. `Default` is llvm-profdata's defaults (an
 /// extbinary output) with no inputs.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SampleMergeRequest {
     /// Input files, or directories (every regular file under them, as llvm-profdata).
     pub inputs: Vec<PathBuf>,
@@ -654,6 +655,7 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
 
 /// What `show --sample` shows.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SampleShowRequest {
     /// The profile.
     pub file: PathBuf,
@@ -759,6 +761,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
 
 /// What `overlap --sample` compares.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SampleOverlapRequest {
     /// The base profile.
     pub base: PathBuf,

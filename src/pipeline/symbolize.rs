@@ -25,6 +25,7 @@ pub enum SymbolizeFormat {
 
 /// What to symbolise.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SymbolizeRequest {
     /// `perf script` text.
     pub perf_script: PathBuf,

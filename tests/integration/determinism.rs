@@ -62,11 +62,9 @@ fn library_window_size_does_not_change_the_output() {
         .map(|path| InputSpec::new(path, Weight::ONE))
         .collect();
     let write = |window, threads| {
-        let opts = MergeOptions {
-            window,
-            threads,
-            ..MergeOptions::default()
-        };
+        let mut opts = MergeOptions::default();
+        opts.window = window;
+        opts.threads = threads;
         let m = merge_files(&inputs, &opts, None).expect("merge");
         pgo_merge::backends::profdata::write(&m.profile, &Default::default())
             .expect("write")

@@ -21,13 +21,11 @@ fn merge(inputs: &[InputSpec], fast: bool, threads: usize, mode: FailureMode) ->
     // One input per window: a layout is learned from the first input and used from the
     // second on (with larger windows, the inputs read alongside the first take the full
     // reader).
-    let opts = MergeOptions {
-        threads,
-        failure_mode: mode,
-        raw_layouts: fast,
-        window: 1,
-        ..MergeOptions::default()
-    };
+    let mut opts = MergeOptions::default();
+    opts.threads = threads;
+    opts.failure_mode = mode;
+    opts.raw_layouts = fast;
+    opts.window = 1;
     let m = merge_files(inputs, &opts, None).map_err(|e| e.to_string())?;
     let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     msgs.extend(

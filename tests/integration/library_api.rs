@@ -74,11 +74,9 @@ fn unwritable_profile_exits_1() {
 fn merge_hands_back_memory_only_when_asked() {
     use pgo_merge::pipeline::{self, MergeRequest, NoProgress};
     let d = tempdir();
-    let request = MergeRequest {
-        inputs: vec![root().join("testdata/profraw/clang14/entry-coverage.profraw")],
-        output: Some(d.path().join("m.profdata")),
-        ..MergeRequest::default()
-    };
+    let mut request = MergeRequest::default();
+    request.inputs = vec![root().join("testdata/profraw/clang14/entry-coverage.profraw")];
+    request.output = Some(d.path().join("m.profdata"));
     let outcome = pipeline::merge(&request, &NoProgress).unwrap();
     assert_eq!(outcome.inputs_merged, 1);
     let (outcome, memory) = pipeline::merge_keeping_memory(&request, &NoProgress).unwrap();

@@ -70,6 +70,7 @@ pub enum FailureMode {
 
 /// Options of the merge pass.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct MergeOptions {
     /// What to do with bad inputs and conflicting records.
     pub failure_mode: FailureMode,
