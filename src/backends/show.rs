@@ -16,6 +16,7 @@ use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind, ValueSite};
 
 /// Which functions a `--function` filter selects.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum FunctionFilter {
     /// Names containing the string (llvm-profdata's `show --function`).
     Substring(String),

@@ -49,6 +49,7 @@ pub struct IprofMergeOptions {
 
 /// The result of [`merge_iprof_files`].
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct IprofMergeOutput {
     /// The merged, trimmed, canonical profile, ready for [`writer::write`].
     pub profile: IprofProfile,

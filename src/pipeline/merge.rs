@@ -33,6 +33,7 @@ use crate::passes::{Weight, filter, llvm_normalise};
 
 /// The output format of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutputFormat {
     /// LLVM indexed profile (`.profdata`).
     Profdata,
@@ -186,6 +187,7 @@ impl Default for MergeRequest {
 
 /// What was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Written {
     /// An indexed profile of this index version.
     Profdata {
@@ -218,6 +220,7 @@ pub enum Written {
 
 /// The result of a merge job.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct MergeOutcome {
     /// Where the output went (`-` for standard output).
     pub output: PathBuf,

@@ -137,6 +137,7 @@ impl InputSpec {
 
 /// Something a job reports besides its result, in the order it happened.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Message {
     /// A warning.
     Warning(Warning),

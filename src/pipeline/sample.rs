@@ -133,6 +133,7 @@ impl Default for SampleMergeRequest {
 
 /// The merged profile of a request, before it is written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SampleMerged {
     /// The profile.
     pub profile: SampleProfile,

@@ -16,6 +16,7 @@ use crate::passes::symbolize::{
 
 /// The output format of `symbolize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SymbolizeFormat {
     /// An iprof with `samplingProfiles`.
     Iprof,
@@ -49,6 +50,7 @@ pub struct SymbolizeRequest {
 
 /// What `symbolize` did.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct SymbolizeOutcome {
     /// Frame counts.
     pub stats: SymbolizeStats,

@@ -58,6 +58,7 @@ pub(crate) const MAX_LAYOUTS: usize = 16;
 
 /// What to do when an input cannot be used. Same meanings as `llvm-profdata --failure-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum FailureMode {
     /// Fail on the first bad input or conflict (llvm-profdata's `any`, the default).
     #[default]
@@ -118,6 +119,7 @@ pub struct InputSpec {
 
 /// The result of a merge.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct MergeOutput {
     /// The merged profile; records are in order of first appearance.
     pub profile: Profile<'static>,
