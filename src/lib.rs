@@ -63,6 +63,6 @@ pub use error::Location;
 pub use ir::{FunctionKey, FunctionRecord, Profile, ProfileKind};
 pub use passes::Weight;
 pub use pipeline::{
-    InputSpec, MergeOutcome, MergeRequest, Message, NoProgress, OutputFormat, OverlapRequest,
-    Progress, ShowRequest, SymbolizeRequest,
+    InputSpec, MergeOutcome, MergeRequest, MergedMemory, Message, NoProgress, OutputFormat,
+    OverlapRequest, Progress, ShowRequest, SymbolizeRequest,
 };
