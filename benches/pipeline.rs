@@ -59,10 +59,8 @@ fn bench(c: &mut Criterion) {
         .iter()
         .map(|p| InputSpec::new(p.clone(), Weight::ONE))
         .collect();
-    let opts = MergeOptions {
-        threads: 1,
-        ..MergeOptions::default()
-    };
+    let mut opts = MergeOptions::default();
+    opts.threads = 1;
     let mut g = c.benchmark_group("merge");
     g.throughput(Throughput::Bytes(total));
     g.bench_function("merge_files 6 inputs, 1 thread", |b| {
@@ -116,10 +114,8 @@ fn synthetic(c: &mut Criterion) {
         .map(|(p, _)| InputSpec::new(p.clone(), Weight::ONE))
         .collect();
     for threads in [1, 2] {
-        let opts = MergeOptions {
-            threads,
-            ..MergeOptions::default()
-        };
+        let mut opts = MergeOptions::default();
+        opts.threads = threads;
         g.bench_function(format!("merge_files 16 files, {threads} thread(s)"), |b| {
             b.iter(|| black_box(merge_files(&specs, &opts, None).expect("merge")))
         });

@@ -192,10 +192,11 @@ pub fn sample_binary(data: &[u8]) {
     for (opts, distinct) in [
         (ext_w::ExtBinaryOptions::default(), by_text.len() == n),
         (
-            ext_w::ExtBinaryOptions {
-                use_md5: true,
-                compress_all_sections: true,
-                ..Default::default()
+            {
+                let mut new_ext_binary_options = ext_w::ExtBinaryOptions::default();
+                new_ext_binary_options.use_md5 = true;
+                new_ext_binary_options.compress_all_sections = true;
+                new_ext_binary_options
             },
             by_hash.len() == n,
         ),
@@ -409,16 +410,14 @@ pub fn llvm_merge(data: &[u8]) {
         .enumerate()
         .map(|(i, r)| (&r.profile, c.weight(3 + i), path))
         .collect();
-    let opts = MergeOptions {
-        failure_mode: match c.byte(0) % 3 {
-            0 => FailureMode::Any,
-            1 => FailureMode::All,
-            _ => FailureMode::Warn,
-        },
-        threads: 1,
-        weight_all_values: c.bit(2, 2),
-        ..MergeOptions::default()
+    let mut opts = MergeOptions::default();
+    opts.failure_mode = match c.byte(0) % 3 {
+        0 => FailureMode::Any,
+        1 => FailureMode::All,
+        _ => FailureMode::Warn,
     };
+    opts.threads = 1;
+    opts.weight_all_values = c.bit(2, 2);
     let Ok(merged) = merge_profiles(&inputs, &opts) else {
         return;
     };
@@ -470,15 +469,13 @@ pub fn raw_fast_path(data: &[u8]) {
             .map(|(i, path)| pgo_merge::pipeline::InputSpec::new(path.clone(), c.weight(1 + i)))
             .collect();
         let run = |fast: bool| {
-            let opts = MergeOptions {
-                failure_mode: match c.byte(0) % 3 {
-                    0 => FailureMode::Any,
-                    1 => FailureMode::All,
-                    _ => FailureMode::Warn,
-                },
-                threads: 1,
-                ..MergeOptions::default()
+            let mut opts = MergeOptions::default();
+            opts.failure_mode = match c.byte(0) % 3 {
+                0 => FailureMode::Any,
+                1 => FailureMode::All,
+                _ => FailureMode::Warn,
             };
+            opts.threads = 1;
             // One input per window: the first teaches the layout, the next use it.
             let read = pgo_merge::pipeline::ReadOptions {
                 window: 1,

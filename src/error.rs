@@ -349,6 +349,7 @@ impl From<std::io::Error> for Error {
 
 /// Where in an input a warning points.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Location {
     /// An absolute byte offset of a binary input.
     Offset(u64),

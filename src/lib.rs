@@ -34,12 +34,9 @@
 //! ```no_run
 //! use pgo_merge::pipeline::{self, MergeRequest};
 //!
-//! let request = MergeRequest {
-//!     inputs: vec!["a.profraw".into()],
-//!     weighted_inputs: vec![("2".parse().unwrap(), "b.profraw".into())],
-//!     output: Some("merged.profdata".into()),
-//!     ..MergeRequest::default()
-//! };
+//! let request = MergeRequest::new("merged.profdata")
+//!     .input("a.profraw")
+//!     .weighted_input("2".parse().unwrap(), "b.profraw");
 //! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
 //! assert_eq!(outcome.inputs_merged, 2);
 //! # Ok::<(), pgo_merge::Error>(())
@@ -66,6 +63,6 @@ pub use error::Location;
 pub use ir::{FunctionKey, FunctionRecord, Profile, ProfileKind};
 pub use passes::Weight;
 pub use pipeline::{
-    InputSpec, MergeOutcome, MergeRequest, Message, NoProgress, OutputFormat, OverlapRequest,
-    Progress, ShowRequest, SymbolizeRequest,
+    InputSpec, MergeOutcome, MergeRequest, MergedMemory, Message, NoProgress, OutputFormat,
+    OverlapRequest, Progress, ShowRequest, SymbolizeRequest,
 };

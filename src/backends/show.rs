@@ -16,6 +16,7 @@ use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind, ValueSite};
 
 /// Which functions a `--function` filter selects.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub enum FunctionFilter {
     /// Names containing the string (llvm-profdata's `show --function`).
     Substring(String),
@@ -35,6 +36,7 @@ impl FunctionFilter {
 
 /// Options of `show`, named after llvm-profdata's.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ShowOptions {
     /// `--all-functions`: details for every function.
     pub all_functions: bool,

@@ -66,45 +66,45 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
             OutputFormatArg::Iprof => OutputFormat::Iprof,
         })
     };
-    Ok(MergeRequest {
-        inputs: a.inputs.clone(),
-        weighted_inputs,
-        input_lists: a.input_files.clone(),
-        output: a.output.clone(),
-        output_format,
-        format_version: a.format_version,
-        target_llvm: a.target_llvm,
-        write_prev_version: a.write_prev_version,
-        strict_target: a.strict_target,
-        sparse: a.sparse,
-        failure_mode: match a.failure_mode {
+    Ok({
+        let mut new_merge_request = MergeRequest::default();
+        new_merge_request.inputs = a.inputs.clone();
+        new_merge_request.weighted_inputs = weighted_inputs;
+        new_merge_request.input_lists = a.input_files.clone();
+        new_merge_request.output = a.output.clone();
+        new_merge_request.output_format = output_format;
+        new_merge_request.format_version = a.format_version;
+        new_merge_request.target_llvm = a.target_llvm;
+        new_merge_request.write_prev_version = a.write_prev_version;
+        new_merge_request.strict_target = a.strict_target;
+        new_merge_request.sparse = a.sparse;
+        new_merge_request.failure_mode = match a.failure_mode {
             FailureModeArg::Any => FailureMode::Any,
             FailureModeArg::All => FailureMode::All,
             FailureModeArg::Warn => FailureMode::Warn,
-        },
-        threads: a.threads,
-        weight_all_values: a.weight_all_values,
-        keep_vtable_symbols: a.keep_vtable_symbols,
-        temporal_reservoir_size: a.temporal_reservoir_size,
-        temporal_max_trace_length: a.temporal_max_trace_length,
-        normalize: match a.normalize {
+        };
+        new_merge_request.threads = a.threads;
+        new_merge_request.weight_all_values = a.weight_all_values;
+        new_merge_request.keep_vtable_symbols = a.keep_vtable_symbols;
+        new_merge_request.temporal_reservoir_size = a.temporal_reservoir_size;
+        new_merge_request.temporal_max_trace_length = a.temporal_max_trace_length;
+        new_merge_request.normalize = match a.normalize {
             NormalizeArg::None => NormalizeMode::None,
             NormalizeArg::Total => NormalizeMode::Total,
             NormalizeArg::Max => NormalizeMode::Max,
-        },
-        max_context_depth: a.max_context_depth,
-        max_sampling_depth: a.max_sampling_depth,
-        cold_threshold,
-        keep_all_symbols: a.keep_all_symbols,
-        keep_contexts: a.keep_contexts,
-        lenient: a.lenient,
-        function: a.function.clone(),
-        no_function: a.no_function.clone(),
-        remapping_file: a.remapping_file.clone(),
-        llvm_compatible: a.llvm_compatible,
-        llvm_profdata: mode == Mode::LlvmProfdata,
-        // The process ends after the merge: its memory goes back to the system then.
-        exit_after: true,
+        };
+        new_merge_request.max_context_depth = a.max_context_depth;
+        new_merge_request.max_sampling_depth = a.max_sampling_depth;
+        new_merge_request.cold_threshold = cold_threshold;
+        new_merge_request.keep_all_symbols = a.keep_all_symbols;
+        new_merge_request.keep_contexts = a.keep_contexts;
+        new_merge_request.lenient = a.lenient;
+        new_merge_request.function = a.function.clone();
+        new_merge_request.no_function = a.no_function.clone();
+        new_merge_request.remapping_file = a.remapping_file.clone();
+        new_merge_request.llvm_compatible = a.llvm_compatible;
+        new_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;
+        new_merge_request
     })
 }
 
@@ -185,44 +185,51 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
     } else {
         SampleFormat::Text
     };
-    Ok(SampleMergeRequest {
-        inputs: a.inputs.clone(),
-        weighted_inputs,
-        input_lists: a.input_files.clone(),
-        output: a.output.clone(),
-        output_format,
-        target_llvm: a.target_llvm,
-        failure_mode: match a.failure_mode {
+    Ok({
+        let mut new_sample_merge_request = SampleMergeRequest::default();
+        new_sample_merge_request.inputs = a.inputs.clone();
+        new_sample_merge_request.weighted_inputs = weighted_inputs;
+        new_sample_merge_request.input_lists = a.input_files.clone();
+        new_sample_merge_request.output = a.output.clone();
+        new_sample_merge_request.output_format = output_format;
+        new_sample_merge_request.target_llvm = a.target_llvm;
+        new_sample_merge_request.failure_mode = match a.failure_mode {
             FailureModeArg::Any => FailureMode::Any,
             FailureModeArg::All => FailureMode::All,
             FailureModeArg::Warn => FailureMode::Warn,
-        },
-        drop_profile_symbol_list: a.drop_profile_symbol_list,
-        cold_contexts: ColdContextOptions {
-            trim: a.sample_trim_cold_context,
-            merge: a.sample_merge_cold_context,
-            frame_depth: a.sample_frame_depth_for_cold_context,
-        },
-        layout: a.convert_sample_profile_layout.map(|l| match l {
+        };
+        new_sample_merge_request.drop_profile_symbol_list = a.drop_profile_symbol_list;
+        new_sample_merge_request.cold_contexts = {
+            let mut new_cold_context_options = ColdContextOptions::default();
+            new_cold_context_options.trim = a.sample_trim_cold_context;
+            new_cold_context_options.merge = a.sample_merge_cold_context;
+            new_cold_context_options.frame_depth = a.sample_frame_depth_for_cold_context;
+            new_cold_context_options
+        };
+        new_sample_merge_request.layout = a.convert_sample_profile_layout.map(|l| match l {
             SampleLayoutArg::Flat => SampleLayout::Flat,
             SampleLayoutArg::Nest => SampleLayout::Nest,
-        }),
-        threads: a.threads,
-        llvm_profdata: mode == Mode::LlvmProfdata,
-        extbinary: ExtBinaryOptions {
-            use_md5: a.use_md5,
-            compress_all_sections: a.compress_all_sections,
-            partial: a.gen_partial_profile,
-            split_layout: a.split_layout,
-        },
-        prof_sym_list: a.prof_sym_list.clone(),
-        remapping_file: a.remapping_file.clone(),
-        output_size_limit: a.output_size_limit.unwrap_or(0),
-        function: a.function.clone(),
-        no_function: a.no_function.clone(),
-        sparse: a.sparse,
-        fs_discriminator_pass: a.fs_discriminator_pass.unwrap_or_default(),
-        profile_is_fs: a.profile_is_fs,
+        });
+        new_sample_merge_request.threads = a.threads;
+        new_sample_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;
+        new_sample_merge_request.extbinary = {
+            let mut new_ext_binary_options = ExtBinaryOptions::default();
+            new_ext_binary_options.use_md5 = a.use_md5;
+            new_ext_binary_options.compress_all_sections = a.compress_all_sections;
+            new_ext_binary_options.partial = a.gen_partial_profile;
+            new_ext_binary_options.split_layout = a.split_layout;
+            new_ext_binary_options
+        };
+        new_sample_merge_request.prof_sym_list = a.prof_sym_list.clone();
+        new_sample_merge_request.remapping_file = a.remapping_file.clone();
+        new_sample_merge_request.output_size_limit = a.output_size_limit.unwrap_or(0);
+        new_sample_merge_request.function = a.function.clone();
+        new_sample_merge_request.no_function = a.no_function.clone();
+        new_sample_merge_request.sparse = a.sparse;
+        new_sample_merge_request.fs_discriminator_pass =
+            a.fs_discriminator_pass.unwrap_or_default();
+        new_sample_merge_request.profile_is_fs = a.profile_is_fs;
+        new_sample_merge_request
     })
 }
 
@@ -308,8 +315,13 @@ pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
     }
     let quiet = args.quiet;
     let bar = progress::Bar::new(args.no_progress || quiet);
-    let outcome = match pipeline::merge(&req, &bar) {
-        Ok(o) => o,
+    let outcome = match pipeline::merge_keeping_memory(&req, &bar) {
+        Ok((o, memory)) => {
+            // The process ends after the merge: its memory goes back to the system then,
+            // without being freed piece by piece.
+            memory.leak();
+            o
+        }
         Err(e) => return error(&e),
     };
     messages::print(PREFIX, &outcome.messages, quiet);

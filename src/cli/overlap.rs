@@ -26,16 +26,15 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
         eprintln!("pgo-merge: error: {opt} applies to sample profiles: add --sample");
         return mode.usage_code();
     }
-    let req = OverlapRequest {
-        base: a.base,
-        test: a.test,
-        cs: a.cs,
-        value_cutoff: a.value_cutoff,
-        function: a.function,
-        top_differences: a.top_differences,
-        output: a.output,
-        llvm_profdata: mode == Mode::LlvmProfdata,
-    };
+    let mut req = OverlapRequest::default();
+    req.base = a.base;
+    req.test = a.test;
+    req.cs = a.cs;
+    req.value_cutoff = a.value_cutoff;
+    req.function = a.function;
+    req.top_differences = a.top_differences;
+    req.output = a.output;
+    req.llvm_profdata = mode == Mode::LlvmProfdata;
     match pipeline::overlap(&req) {
         Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),
@@ -45,19 +44,20 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
 /// `overlap --sample`: two sample profiles compared as llvm-profdata compares them (the
 /// report is llvm-profdata's in both modes).
 fn run_sample_overlap(a: OverlapArgs, mode: Mode) -> i32 {
-    let req = SampleOverlapRequest {
-        base: a.base,
-        test: a.test,
-        options: SampleOverlapOptions {
-            similarity_cutoff: a.similarity_cutoff,
-            value_cutoff: a.value_cutoff.unwrap_or(u64::MAX),
-            function: a.function.unwrap_or_default(),
-        },
-        target_llvm: a.target_llvm,
-        output: a.output,
-        fs_discriminator_pass: a.fs.fs_discriminator_pass.unwrap_or_default(),
-        profile_is_fs: a.fs.profile_is_fs,
+    let mut req = SampleOverlapRequest::default();
+    req.base = a.base;
+    req.test = a.test;
+    req.options = {
+        let mut new_sample_overlap_options = SampleOverlapOptions::default();
+        new_sample_overlap_options.similarity_cutoff = a.similarity_cutoff;
+        new_sample_overlap_options.value_cutoff = a.value_cutoff.unwrap_or(u64::MAX);
+        new_sample_overlap_options.function = a.function.unwrap_or_default();
+        new_sample_overlap_options
     };
+    req.target_llvm = a.target_llvm;
+    req.output = a.output;
+    req.fs_discriminator_pass = a.fs.fs_discriminator_pass.unwrap_or_default();
+    req.profile_is_fs = a.fs.profile_is_fs;
     match pipeline::overlap_sample(&req) {
         Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),

@@ -49,34 +49,35 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
             }
         },
     };
-    let req = ShowRequest {
-        files: a.files,
-        options: ShowOptions {
-            all_functions: a.all_functions,
-            counts: a.counts,
-            ic_targets: a.ic_targets,
-            vtables: a.show_vtables,
-            memop_sizes: a.memop_sizes,
-            detailed_summary: a.detailed_summary,
-            detailed_cutoffs: a.detailed_summary_cutoffs,
-            showcs: a.showcs,
-            text: a.text,
-            binary_ids: a.binary_ids,
-            temporal_traces: a.temporal_profile_traces,
-            topn: a.topn,
-            function,
-            value_cutoff: a.value_cutoff,
-            list_below_cutoff: a.list_below_cutoff,
-            covered: a.covered,
-            hot_func_list: a.hot_func_list,
-            profile_version: None,
-            text_input: false,
-        },
-        profile_version: a.profile_version,
-        json,
-        output: a.output,
-        llvm_profdata: mode == Mode::LlvmProfdata,
+    let mut req = ShowRequest::default();
+    req.files = a.files;
+    req.options = {
+        let mut new_show_options = ShowOptions::default();
+        new_show_options.all_functions = a.all_functions;
+        new_show_options.counts = a.counts;
+        new_show_options.ic_targets = a.ic_targets;
+        new_show_options.vtables = a.show_vtables;
+        new_show_options.memop_sizes = a.memop_sizes;
+        new_show_options.detailed_summary = a.detailed_summary;
+        new_show_options.detailed_cutoffs = a.detailed_summary_cutoffs;
+        new_show_options.showcs = a.showcs;
+        new_show_options.text = a.text;
+        new_show_options.binary_ids = a.binary_ids;
+        new_show_options.temporal_traces = a.temporal_profile_traces;
+        new_show_options.topn = a.topn;
+        new_show_options.function = function;
+        new_show_options.value_cutoff = a.value_cutoff;
+        new_show_options.list_below_cutoff = a.list_below_cutoff;
+        new_show_options.covered = a.covered;
+        new_show_options.hot_func_list = a.hot_func_list;
+        new_show_options.profile_version = None;
+        new_show_options.text_input = false;
+        new_show_options
     };
+    req.profile_version = a.profile_version;
+    req.json = json;
+    req.output = a.output;
+    req.llvm_profdata = mode == Mode::LlvmProfdata;
     match pipeline::show(&req) {
         Ok(warnings) => {
             messages::print("pgo-merge", &warnings, false);
@@ -106,23 +107,24 @@ fn run_sample_show(a: ShowArgs, json: bool, mode: Mode) -> i32 {
     } else {
         a.function.clone()
     };
-    let req = SampleShowRequest {
-        file: a.files[0].clone(),
-        options: SampleShowOptions {
-            function,
-            json,
-            detailed_summary: a.detailed_summary,
-            llvm: a.target_llvm.unwrap_or(0),
-            symbol_list: a.show_prof_sym_list,
-            hot_func_list: a.hot_func_list,
-            topn: a.topn,
-        },
-        section_info_only: a.show_sec_info_only,
-        target_llvm: a.target_llvm,
-        output: a.output.clone(),
-        fs_discriminator_pass: a.fs.fs_discriminator_pass.unwrap_or_default(),
-        profile_is_fs: a.fs.profile_is_fs,
+    let mut req = SampleShowRequest::default();
+    req.file = a.files[0].clone();
+    req.options = {
+        let mut new_sample_show_options = SampleShowOptions::default();
+        new_sample_show_options.function = function;
+        new_sample_show_options.json = json;
+        new_sample_show_options.detailed_summary = a.detailed_summary;
+        new_sample_show_options.llvm = a.target_llvm.unwrap_or(0);
+        new_sample_show_options.symbol_list = a.show_prof_sym_list;
+        new_sample_show_options.hot_func_list = a.hot_func_list;
+        new_sample_show_options.topn = a.topn;
+        new_sample_show_options
     };
+    req.section_info_only = a.show_sec_info_only;
+    req.target_llvm = a.target_llvm;
+    req.output = a.output.clone();
+    req.fs_discriminator_pass = a.fs.fs_discriminator_pass.unwrap_or_default();
+    req.profile_is_fs = a.fs.profile_is_fs;
     match pipeline::show_sample(&req) {
         Ok(warnings) => {
             print_warnings(&warnings, mode);

@@ -22,20 +22,19 @@ pub fn run_symbolize(a: SymbolizeArgs) -> i32 {
             Err(e) => return usage(e),
         }
     }
-    let req = SymbolizeRequest {
-        perf_script: a.perf_script,
-        jitdumps: a.jitdump,
-        perf_maps: a.perf_map,
-        r2rmaps,
-        output: a.output,
-        format: a.output_format.map(|f| match f {
-            SymbolizeFormatArg::Iprof => SymbolizeFormat::Iprof,
-            SymbolizeFormatArg::Folded => SymbolizeFormat::Folded,
-        }),
-        load_time_slack_ns: a.load_time_slack,
-        pid: a.pid,
-        top_methods: !a.quiet,
-    };
+    let mut req = SymbolizeRequest::default();
+    req.perf_script = a.perf_script;
+    req.jitdumps = a.jitdump;
+    req.perf_maps = a.perf_map;
+    req.r2rmaps = r2rmaps;
+    req.output = a.output;
+    req.format = a.output_format.map(|f| match f {
+        SymbolizeFormatArg::Iprof => SymbolizeFormat::Iprof,
+        SymbolizeFormatArg::Folded => SymbolizeFormat::Folded,
+    });
+    req.load_time_slack_ns = a.load_time_slack;
+    req.pid = a.pid;
+    req.top_methods = !a.quiet;
     match check(&req) {
         Ok(None) => {}
         // An output that names an input is a bad combination of arguments.

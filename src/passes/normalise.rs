@@ -21,6 +21,7 @@ use crate::ir::java_symbols::{JavaSymbols, MethodId, TypeId};
 
 /// `--normalize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum NormalizeMode {
     /// Plain (weighted) sums.
     #[default]

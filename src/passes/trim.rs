@@ -27,6 +27,7 @@ use crate::ir::iprof::{IprofProfile, Section, SiteMap, add_counts};
 
 /// `--cold-threshold`: absolute, or a fraction `num / den` of each section's total.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ColdThreshold {
     /// Entries with weight below this count are cold.
     Absolute(u64),

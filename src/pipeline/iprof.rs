@@ -31,6 +31,7 @@ use crate::sys::threads::{self, Workers};
 
 /// Options of an iprof merge run.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct IprofMergeOptions {
     /// Worker threads (0 = one per core); the result does not depend on it.
     pub threads: usize,
@@ -48,6 +49,7 @@ pub struct IprofMergeOptions {
 
 /// The result of [`merge_iprof_files`].
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct IprofMergeOutput {
     /// The merged, trimmed, canonical profile, ready for [`writer::write`].
     pub profile: IprofProfile,

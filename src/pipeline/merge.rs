@@ -16,7 +16,7 @@ use super::inputs::{
 };
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
-use super::{InputSpec, Message, Progress, merge_files, request_error};
+use super::{InputSpec, MergedMemory, Message, Progress, merge_files, request_error};
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
@@ -33,6 +33,7 @@ use crate::passes::{Weight, filter, llvm_normalise};
 
 /// The output format of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum OutputFormat {
     /// LLVM indexed profile (`.profdata`).
     Profdata,
@@ -45,6 +46,7 @@ pub enum OutputFormat {
 /// What to merge, how, and where to write it. `Default` is a plain merge with
 /// llvm-profdata's defaults and no inputs.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct MergeRequest {
     /// Input files or directories (weight 1). Directories are searched recursively: for
     /// `*.profraw` and `*.profdata` (with [`MergeRequest::llvm_profdata`], every regular
@@ -111,11 +113,40 @@ pub struct MergeRequest {
     /// llvm-profdata's conventions: standard output by default, every file of a directory,
     /// always an indexed output unless text is asked for.
     pub llvm_profdata: bool,
-    /// The process exits once the merge is written: the merged profile of an LLVM merge is
-    /// then left to the system instead of being freed piece by piece (with a million
-    /// functions, a million names and records: a few per cent of the run). A program that
-    /// goes on after the merge leaves this false, or that memory stays allocated.
-    pub exit_after: bool,
+}
+
+/// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
+/// [`MergeRequest::new`] or `default()` and set fields or chain these).
+impl MergeRequest {
+    /// A merge writing `output` (`-` for standard output), with no input yet and every
+    /// option at its default.
+    pub fn new(output: impl Into<PathBuf>) -> Self {
+        MergeRequest {
+            output: Some(output.into()),
+            ..MergeRequest::default()
+        }
+    }
+
+    /// Adds an input of weight 1.
+    #[must_use]
+    pub fn input(mut self, path: impl Into<PathBuf>) -> Self {
+        self.inputs.push(path.into());
+        self
+    }
+
+    /// Adds an input whose counts are multiplied by `weight`.
+    #[must_use]
+    pub fn weighted_input(mut self, weight: Weight, path: impl Into<PathBuf>) -> Self {
+        self.weighted_inputs.push((weight, path.into()));
+        self
+    }
+
+    /// Sets the output format (else chosen from the output's name).
+    #[must_use]
+    pub fn output_format(mut self, format: OutputFormat) -> Self {
+        self.output_format = Some(format);
+        self
+    }
 }
 
 impl Default for MergeRequest {
@@ -150,13 +181,13 @@ impl Default for MergeRequest {
             remapping_file: None,
             llvm_compatible: false,
             llvm_profdata: false,
-            exit_after: false,
         }
     }
 }
 
 /// What was written.
 #[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Written {
     /// An indexed profile of this index version.
     Profdata {
@@ -189,6 +220,7 @@ pub enum Written {
 
 /// The result of a merge job.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct MergeOutcome {
     /// Where the output went (`-` for standard output).
     pub output: PathBuf,
@@ -202,6 +234,8 @@ pub struct MergeOutcome {
     pub inputs_total: usize,
     /// Warnings, skipped inputs and conversion notes, in order.
     pub messages: Vec<Message>,
+    /// The merged profile, kept for [`merge_keeping_memory`].
+    pub(crate) memory: MergedMemory,
 }
 
 /// The sources of a request's inputs.
@@ -285,13 +319,28 @@ pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
 /// llvm-profdata skips them (silently), and a merge of nothing but empty files writes an
 /// empty profile.
 pub fn merge(r: &MergeRequest, progress: &dyn Progress) -> Result<MergeOutcome> {
-    merge_routed(r, progress).map_err(|e| {
+    let (outcome, memory) = merge_keeping_memory(r, progress)?;
+    drop(memory);
+    Ok(outcome)
+}
+
+/// [`merge`], handing back the memory of the merged profile instead of freeing it: a
+/// process that exits next can leave it to the system ([`MergedMemory::leak`]), which saves
+/// freeing it piece by piece (with a million functions, a million names and records: a few
+/// per cent of the run). Dropping it frees it as [`merge`] does.
+pub fn merge_keeping_memory(
+    r: &MergeRequest,
+    progress: &dyn Progress,
+) -> Result<(MergeOutcome, MergedMemory)> {
+    let mut outcome = merge_routed(r, progress).map_err(|e| {
         if matches!(e.kind(), ErrorKind::Empty) && r.failure_mode == FailureMode::Any {
             e.with_hint(EMPTY_HINT)
         } else {
             e
         }
-    })
+    })?;
+    let memory = std::mem::take(&mut outcome.memory);
+    Ok((outcome, memory))
 }
 
 /// What to do about an empty input: a process killed before it wrote its profile leaves one.
@@ -656,9 +705,6 @@ fn merge_llvm(
     let writer_warnings = write_llvm(&plan, &merged)?;
     messages.extend(writer_warnings.into_iter().map(Message::Warning));
     let records = merged.profile.records.len();
-    if r.exit_after {
-        std::mem::forget(merged.profile);
-    }
     Ok(MergeOutcome {
         output: plan.output.clone(),
         written: match plan.format {
@@ -671,6 +717,7 @@ fn merge_llvm(
         inputs_merged: merged.inputs_merged,
         inputs_total: inputs.len() + empty + converted.as_ref().map_or(0, |c| c.paths.len()),
         messages,
+        memory: MergedMemory::keep(merged.profile),
     })
 }
 
@@ -893,6 +940,7 @@ fn merge_to_iprof(
         inputs_merged: merged.inputs_merged,
         inputs_total: inputs.len(),
         messages,
+        memory: MergedMemory::default(),
     })
 }
 

@@ -23,12 +23,10 @@
 //! ```no_run
 //! use pgo_merge::pipeline::{self, MergeRequest, OutputFormat};
 //!
-//! let request = MergeRequest {
-//!     inputs: vec!["app.iprof".into(), "native.profdata".into()],
-//!     output: Some("merged.profdata".into()),
-//!     output_format: Some(OutputFormat::Profdata),
-//!     ..MergeRequest::default()
-//! };
+//! let request = MergeRequest::new("merged.profdata")
+//!     .input("app.iprof")
+//!     .input("native.profdata")
+//!     .output_format(OutputFormat::Profdata);
 //! let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
 //! for m in &outcome.messages {
 //!     eprintln!("{m}");
@@ -61,7 +59,8 @@ pub use crate::passes::normalise::NormalizeMode;
 pub use crate::passes::trim::ColdThreshold;
 pub use llvm::{ReadOptions, merge_files, merge_files_with};
 pub use merge::{
-    MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory, plan_inputs,
+    MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory,
+    merge_keeping_memory, plan_inputs,
 };
 pub use overlap::{OverlapRequest, overlap};
 pub use sample::{
@@ -71,6 +70,37 @@ pub use sample::{
 };
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
+
+/// The memory of a merged profile that [`merge_keeping_memory`] hands back. Dropping it
+/// frees the memory; [`MergedMemory::leak`] leaves it to the system instead, for a process
+/// that exits next.
+#[derive(Default)]
+pub struct MergedMemory(Option<Box<dyn std::any::Any + Send>>);
+
+impl MergedMemory {
+    /// Memory that `value` holds.
+    pub(crate) fn keep<T: Send + 'static>(value: T) -> Self {
+        MergedMemory(Some(Box::new(value)))
+    }
+
+    /// Never frees the memory: it stays allocated until the process exits. Only for a
+    /// process that exits right after (the command line does): anything else leaks it.
+    pub fn leak(self) {
+        if let Some(b) = self.0 {
+            std::mem::forget(b);
+        }
+    }
+}
+
+impl fmt::Debug for MergedMemory {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(if self.0.is_some() {
+            "MergedMemory(profile)"
+        } else {
+            "MergedMemory(none)"
+        })
+    }
+}
 
 /// One input of a merge: a file and its weight.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,6 +138,7 @@ impl InputSpec {
 
 /// Something a job reports besides its result, in the order it happened.
 #[derive(Debug)]
+#[non_exhaustive]
 pub enum Message {
     /// A warning.
     Warning(Warning),

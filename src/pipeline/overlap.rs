@@ -14,6 +14,7 @@ use crate::passes::overlap::{OverlapOptions, overlap as compare};
 
 /// What to compare.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct OverlapRequest {
     /// The base profile.
     pub base: PathBuf,

@@ -46,6 +46,7 @@ pub const DEFAULT_TARGET_LLVM: u32 = 22;
 /// What to merge, how and where to write it. `Default` is llvm-profdata's defaults (an
 /// extbinary output) with no inputs.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SampleMergeRequest {
     /// Input files, or directories (every regular file under them, as llvm-profdata).
     pub inputs: Vec<PathBuf>,
@@ -134,6 +135,7 @@ impl Default for SampleMergeRequest {
 
 /// The merged profile of a request, before it is written.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SampleMerged {
     /// The profile.
     pub profile: SampleProfile,
@@ -666,11 +668,13 @@ pub fn merge_sample(r: &SampleMergeRequest, progress: &dyn Progress) -> Result<M
         inputs_merged: merged.inputs_merged,
         inputs_total: merged.inputs_total,
         messages: merged.messages,
+        memory: super::MergedMemory::default(),
     })
 }
 
 /// What `show --sample` shows.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SampleShowRequest {
     /// The profile.
     pub file: PathBuf,
@@ -776,6 +780,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
 
 /// What `overlap --sample` compares.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SampleOverlapRequest {
     /// The base profile.
     pub base: PathBuf,

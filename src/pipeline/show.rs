@@ -14,6 +14,7 @@ use crate::frontends::{self, FormatKind, InputFile, NameCache};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct ShowRequest {
     /// The files, in order.
     pub files: Vec<PathBuf>,

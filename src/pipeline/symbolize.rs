@@ -16,6 +16,7 @@ use crate::passes::symbolize::{
 
 /// The output format of `symbolize`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SymbolizeFormat {
     /// An iprof with `samplingProfiles`.
     Iprof,
@@ -25,6 +26,7 @@ pub enum SymbolizeFormat {
 
 /// What to symbolise.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SymbolizeRequest {
     /// `perf script` text.
     pub perf_script: PathBuf,
@@ -48,6 +50,7 @@ pub struct SymbolizeRequest {
 
 /// What `symbolize` did.
 #[derive(Debug, Default)]
+#[non_exhaustive]
 pub struct SymbolizeOutcome {
     /// Frame counts.
     pub stats: SymbolizeStats,

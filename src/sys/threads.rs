@@ -18,8 +18,10 @@
 //! LLVM merge, a window of input bytes in memory.
 
 use std::io;
+#[cfg(feature = "parallel")]
 use std::sync::Mutex;
 
+#[cfg(feature = "parallel")]
 use rayon::prelude::*;
 
 use crate::error::Warning;
@@ -80,6 +82,7 @@ pub fn spawn_failure(e: &io::Error) -> String {
 /// A pool of worker threads, or none: then the work runs on the calling thread.
 #[derive(Debug)]
 pub struct Workers {
+    #[cfg(feature = "parallel")]
     pool: Option<rayon::ThreadPool>,
     threads: usize,
 }
@@ -88,7 +91,19 @@ impl Workers {
     /// Starts the worker threads for a request of `requested` threads (see [`resolve`]):
     /// as many as the system allows of them, halving the count after each refusal, or none
     /// below two (the calling thread then does the work). Never fails; each cap and step
+    /// down is a warning. Built without the `parallel` feature, the calling thread works
+    /// alone, whatever `requested` is (the results do not depend on the thread count).
+    #[cfg(not(feature = "parallel"))]
+    pub fn start(requested: usize) -> (Workers, Vec<Warning>) {
+        let _ = requested;
+        (Workers::calling_thread(), Vec::new())
+    }
+
+    /// Starts the worker threads for a request of `requested` threads (see [`resolve`]):
+    /// as many as the system allows of them, halving the count after each refusal, or none
+    /// below two (the calling thread then does the work). Never fails; each cap and step
     /// down is a warning.
+    #[cfg(feature = "parallel")]
     pub fn start(requested: usize) -> (Workers, Vec<Warning>) {
         let (wanted, capped) = resolve(requested);
         let mut warnings: Vec<Warning> = capped.into_iter().collect();
@@ -129,6 +144,7 @@ impl Workers {
     /// No pool: the work runs on the calling thread.
     pub fn calling_thread() -> Workers {
         Workers {
+            #[cfg(feature = "parallel")]
             pool: None,
             threads: 1,
         }
@@ -142,15 +158,17 @@ impl Workers {
     /// Runs `op` on the pool (its parallel steps spread over the pool's threads), or on
     /// the calling thread if there is none.
     pub fn install<R: Send>(&self, op: impl FnOnce() -> R + Send) -> R {
-        match &self.pool {
-            Some(pool) => pool.install(op),
-            None => op(),
+        #[cfg(feature = "parallel")]
+        if let Some(pool) = &self.pool {
+            return pool.install(op);
         }
+        op()
     }
 }
 
 /// A pool of `n` threads, or the error of the first thread that did not start (the threads
 /// started before it are stopped).
+#[cfg(feature = "parallel")]
 fn build_pool(n: usize) -> Result<rayon::ThreadPool, io::Error> {
     let refused: Mutex<Option<io::Error>> = Mutex::new(None);
     let built = rayon::ThreadPoolBuilder::new()
@@ -186,16 +204,19 @@ fn build_pool(n: usize) -> Result<rayon::ThreadPool, io::Error> {
 
 /// True if the calling thread is a worker of a pool (parallel steps then use it).
 pub fn in_pool() -> bool {
-    rayon::current_thread_index().is_some()
+    #[cfg(feature = "parallel")]
+    return rayon::current_thread_index().is_some();
+    #[cfg(not(feature = "parallel"))]
+    return false;
 }
 
 /// The number of threads of the calling thread's pool, or 1 outside a pool.
 pub fn current() -> usize {
+    #[cfg(feature = "parallel")]
     if in_pool() {
-        rayon::current_num_threads()
-    } else {
-        1
+        return rayon::current_num_threads();
     }
+    1
 }
 
 /// Runs `a` and `b`, in parallel inside a pool, one after the other outside.
@@ -203,11 +224,11 @@ pub fn join<RA: Send, RB: Send>(
     a: impl FnOnce() -> RA + Send,
     b: impl FnOnce() -> RB + Send,
 ) -> (RA, RB) {
+    #[cfg(feature = "parallel")]
     if in_pool() {
-        rayon::join(a, b)
-    } else {
-        (a(), b())
+        return rayon::join(a, b);
     }
+    (a(), b())
 }
 
 /// `f(index, item)` for every item, in order of the items: in parallel inside a pool (at
@@ -217,34 +238,37 @@ pub fn map<T: Sync, R: Send>(
     min_len: usize,
     f: impl Fn(usize, &T) -> R + Sync + Send,
 ) -> Vec<R> {
+    #[cfg(feature = "parallel")]
     if in_pool() {
-        items
+        return items
             .par_iter()
             .with_min_len(min_len.max(1))
             .enumerate()
             .map(|(i, t)| f(i, t))
-            .collect()
-    } else {
-        items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
+            .collect();
     }
+    let _ = min_len;
+    items.iter().enumerate().map(|(i, t)| f(i, t)).collect()
 }
 
 /// `f(index, item)` for every item, each item by one task inside a pool.
 pub fn for_each_mut<T: Send>(items: &mut [T], f: impl Fn(usize, &mut T) + Sync + Send) {
+    #[cfg(feature = "parallel")]
     if in_pool() {
         items.par_iter_mut().enumerate().for_each(|(i, t)| f(i, t));
-    } else {
-        items.iter_mut().enumerate().for_each(|(i, t)| f(i, t));
+        return;
     }
+    items.iter_mut().enumerate().for_each(|(i, t)| f(i, t));
 }
 
 /// Sorts `v` (unstable), in parallel inside a pool.
 pub fn sort_unstable<T: Ord + Send>(v: &mut [T]) {
+    #[cfg(feature = "parallel")]
     if in_pool() {
         v.par_sort_unstable();
-    } else {
-        v.sort_unstable();
+        return;
     }
+    v.sort_unstable();
 }
 
 /// Runs `helper(0)` … `helper(n - 1)` on threads of their own and, meanwhile, `main` on the
@@ -298,6 +322,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "parallel")]
     fn one_thread_starts_no_pool() {
         let (w, warnings) = Workers::start(1);
         assert!(w.pool.is_none() && warnings.is_empty());
@@ -305,6 +330,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "parallel")]
     fn a_pool_runs_the_steps() {
         let (w, _) = Workers::start(2);
         assert_eq!(w.threads(), 2);

@@ -79,11 +79,9 @@ fn merge_lib(paths: &[&Path], mode: FailureMode) -> MergeOutcome {
         .iter()
         .map(|p| InputSpec::new(p.to_path_buf(), Weight::ONE))
         .collect();
-    let opts = MergeOptions {
-        failure_mode: mode,
-        threads: 1,
-        ..MergeOptions::default()
-    };
+    let mut opts = MergeOptions::default();
+    opts.failure_mode = mode;
+    opts.threads = 1;
     match catch_unwind(AssertUnwindSafe(|| merge_files(&inputs, &opts, None))) {
         Ok(Ok(_)) => MergeOutcome::Ok,
         Ok(Err(e)) => MergeOutcome::Err {
@@ -1744,54 +1742,57 @@ mod prop {
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig {
-            cases: 256,
-            failure_persistence: None,
-            // Reproducible by default; PROPTEST_RNG_SEED=<n> explores other inputs.
-            rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
-                ProptestConfig::default().rng_seed
-            } else {
-                proptest::test_runner::RngSeed::Fixed(0x5eed_0fba_d1ed)
-            },
-            .. ProptestConfig::default()
-        })]
+            #![proptest_config(ProptestConfig {
+                cases: 256,
+                failure_persistence: None,
+                // Reproducible by default; PROPTEST_RNG_SEED=<n> explores other inputs.
+                rng_seed: if std::env::var_os("PROPTEST_RNG_SEED").is_some() {
+                    ProptestConfig::default().rng_seed
+                } else {
+                    proptest::test_runner::RngSeed::Fixed(0x5eed_0fba_d1ed)
+                },
+                .. ProptestConfig::default()
+            })]
 
-        /// Reading a mutated real file never panics and every error has an offset inside the
-        /// data; when it reads, merging and writing the result never panic either.
-        #[test]
-        fn mutated_profiles_never_panic(file in 0..FILES.len(), big_endian in any::<bool>(), muts in proptest::collection::vec(mutation(), 1..6)) {
-            let mut d = std::fs::read(raw(FILES[file])).unwrap();
-            let ls = walk(&d);
-            if big_endian {
-                d = to_big_endian(&d);
-            }
-            // "Front" = header, binary IDs and data records of the first profile.
-            let front_len = ls[0].data.1;
-            for m in &muts {
-                apply(&mut d, front_len, m);
-            }
-            match read_lib(&d) {
-                Outcome::Panic(p) => prop_assert!(false, "PANIC reading {} (big-endian: {}) after {:?}: {}", FILES[file], big_endian, muts, p),
-                Outcome::Err { offset, msg } => {
-                    prop_assert!(offset.is_some(), "error without offset: {}", msg);
-                    prop_assert!(offset.unwrap() <= d.len() as u64, "offset past the end: {}", msg);
+            /// Reading a mutated real file never panics and every error has an offset inside the
+            /// data; when it reads, merging and writing the result never panic either.
+            #[test]
+            fn mutated_profiles_never_panic(file in 0..FILES.len(), big_endian in any::<bool>(), muts in proptest::collection::vec(mutation(), 1..6)) {
+                let mut d = std::fs::read(raw(FILES[file])).unwrap();
+                let ls = walk(&d);
+                if big_endian {
+                    d = to_big_endian(&d);
                 }
-                Outcome::Ok(_) => {
-                    let r = catch_unwind(AssertUnwindSafe(|| {
-                        let cache = NameCache::new();
-                        let read = frontends::read(&d, &cache).unwrap();
-                        let path = Path::new("mutated.profraw");
-                        let merged = pgo_merge::passes::merge_profiles(
-                            &[(&read.profile, Weight::ONE, path)],
-                            &MergeOptions { failure_mode: FailureMode::Warn, threads: 1, ..MergeOptions::default() },
-                        );
-                        if let Ok(m) = merged {
-                            let _ = pgo_merge::backends::profdata::write(&m.profile, &Default::default());
-                        }
-                    }));
-                    prop_assert!(r.is_ok(), "PANIC merging/writing {} (big-endian: {}) after {:?}: {}", FILES[file], big_endian, muts, panic_text(r.unwrap_err()));
+                // "Front" = header, binary IDs and data records of the first profile.
+                let front_len = ls[0].data.1;
+                for m in &muts {
+                    apply(&mut d, front_len, m);
+                }
+                match read_lib(&d) {
+                    Outcome::Panic(p) => prop_assert!(false, "PANIC reading {} (big-endian: {}) after {:?}: {}", FILES[file], big_endian, muts, p),
+                    Outcome::Err { offset, msg } => {
+                        prop_assert!(offset.is_some(), "error without offset: {}", msg);
+                        prop_assert!(offset.unwrap() <= d.len() as u64, "offset past the end: {}", msg);
+                    }
+                    Outcome::Ok(_) => {
+                        let r = catch_unwind(AssertUnwindSafe(|| {
+                            let cache = NameCache::new();
+                            let read = frontends::read(&d, &cache).unwrap();
+                            let path = Path::new("mutated.profraw");
+                            let merged = pgo_merge::passes::merge_profiles(
+                                &[(&read.profile, Weight::ONE, path)],
+                                &{ let mut new_merge_options = MergeOptions::default();
+    new_merge_options.failure_mode = FailureMode::Warn;
+    new_merge_options.threads = 1;
+    new_merge_options },
+                            );
+                            if let Ok(m) = merged {
+                                let _ = pgo_merge::backends::profdata::write(&m.profile, &Default::default());
+                            }
+                        }));
+                        prop_assert!(r.is_ok(), "PANIC merging/writing {} (big-endian: {}) after {:?}: {}", FILES[file], big_endian, muts, panic_text(r.unwrap_err()));
+                    }
                 }
             }
         }
-    }
 }

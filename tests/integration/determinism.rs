@@ -62,10 +62,8 @@ fn library_window_size_does_not_change_the_output() {
         .map(|path| InputSpec::new(path, Weight::ONE))
         .collect();
     let write = |window, threads| {
-        let opts = MergeOptions {
-            threads,
-            ..MergeOptions::default()
-        };
+        let mut opts = MergeOptions::default();
+        opts.threads = threads;
         let read = ReadOptions {
             window,
             ..ReadOptions::default()

@@ -21,11 +21,9 @@ fn merge(inputs: &[InputSpec], fast: bool, threads: usize, mode: FailureMode) ->
     // One input per window: a layout is learned from the first input and used from the
     // second on (with larger windows, the inputs read alongside the first take the full
     // reader).
-    let opts = MergeOptions {
-        threads,
-        failure_mode: mode,
-        ..MergeOptions::default()
-    };
+    let mut opts = MergeOptions::default();
+    opts.threads = threads;
+    opts.failure_mode = mode;
     let read = ReadOptions {
         raw_layouts: fast,
         window: 1,

@@ -444,10 +444,8 @@ fn split_and_merge_reproduces_original() {
         }
         // Parts in reverse order: order must not matter.
         inputs.reverse();
-        let opts = IprofMergeOptions {
-            keep_all_symbols: true,
-            ..Default::default()
-        };
+        let mut opts = IprofMergeOptions::default();
+        opts.keep_all_symbols = true;
         let merged = merge_iprof_files(&inputs, &opts, None).unwrap();
         assert_eq!(merged.inputs_merged, k);
         assert_eq!(merged.profile.by_names(), original.by_names(), "k = {k}");

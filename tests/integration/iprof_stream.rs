@@ -294,18 +294,14 @@ fn parallel_merge_reports_the_first_bad_input_in_order() {
     ];
     // Up to 4 workers share one partial profile; 5 and 6 use two.
     for threads in [1, 2, 3, 4, 5, 6] {
-        let opts = IprofMergeOptions {
-            threads,
-            ..Default::default()
-        };
+        let mut opts = IprofMergeOptions::default();
+        opts.threads = threads;
         let e = merge_iprof_files(&inputs, &opts, None).unwrap_err();
         assert_eq!(e.path(), Some(bad1.as_path()), "threads {threads}: {e}");
         // Under --failure-mode=warn both are skipped, in input order, and the rest merged.
-        let opts = IprofMergeOptions {
-            threads,
-            failure_mode: FailureMode::Warn,
-            ..Default::default()
-        };
+        let mut opts = IprofMergeOptions::default();
+        opts.threads = threads;
+        opts.failure_mode = FailureMode::Warn;
         let out = merge_iprof_files(&inputs, &opts, None).unwrap();
         let skipped: Vec<_> = out.skipped.iter().map(|(p, _)| p.clone()).collect();
         assert_eq!(
@@ -341,10 +337,8 @@ fn any_number_of_workers_writes_the_same_bytes() {
         copies.push(copy);
     }
     let run = |threads: usize| {
-        let opts = IprofMergeOptions {
-            threads,
-            ..Default::default()
-        };
+        let mut opts = IprofMergeOptions::default();
+        opts.threads = threads;
         let out = merge_iprof_files(&inputs, &opts, None).unwrap();
         assert_eq!(out.inputs_merged, weights.len(), "threads {threads}");
         writer::to_vec(&out.profile)

@@ -67,3 +67,20 @@ fn unwritable_profile_exits_1() {
         "{err}"
     );
 }
+
+/// The library frees what it merged; only a caller that asks for the memory
+/// (`merge_keeping_memory`, as the binary does) gets it back to leak or drop.
+#[test]
+fn merge_hands_back_memory_only_when_asked() {
+    use pgo_merge::pipeline::{self, MergeRequest, NoProgress};
+    let d = tempdir();
+    let mut request = MergeRequest::default();
+    request.inputs = vec![root().join("testdata/profraw/clang14/entry-coverage.profraw")];
+    request.output = Some(d.path().join("m.profdata"));
+    let outcome = pipeline::merge(&request, &NoProgress).unwrap();
+    assert_eq!(outcome.inputs_merged, 1);
+    let (outcome, memory) = pipeline::merge_keeping_memory(&request, &NoProgress).unwrap();
+    assert_eq!(outcome.inputs_merged, 1);
+    assert_eq!(format!("{memory:?}"), "MergedMemory(profile)");
+    drop(memory);
+}

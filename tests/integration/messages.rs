@@ -424,10 +424,11 @@ fn mixing_iprof_and_llvm_profiles_says_so() {
     // The library reports it as a message of the outcome.
     use pgo_merge::pipeline::{self, MergeRequest, Message};
     let outcome = pipeline::merge(
-        &MergeRequest {
-            inputs: vec![iprof.clone(), a.clone()],
-            output: Some(d.join("lib.profdata")),
-            ..MergeRequest::default()
+        &{
+            let mut new_merge_request = MergeRequest::default();
+            new_merge_request.inputs = vec![iprof.clone(), a.clone()];
+            new_merge_request.output = Some(d.join("lib.profdata"));
+            new_merge_request
         },
         &pipeline::NoProgress,
     )

@@ -791,13 +791,12 @@ use pgo_merge::pipeline::{self, MergeRequest};
 
 /// Merges two runs and a run that counts three times into one profile for LLVM 19.
 fn merge_runs(dir: &Path) -> pgo_merge::Result<()> {
-    let request = MergeRequest {
-        inputs: vec![dir.join("run1.profraw"), dir.join("run2.profraw")],
-        weighted_inputs: vec![("3".parse().unwrap(), dir.join("hot.profraw"))],
-        output: Some(dir.join("merged.profdata")),
-        target_llvm: Some(19),
-        ..MergeRequest::default()
-    };
+    let mut request = MergeRequest::new(dir.join("merged.profdata"))
+        .input(dir.join("run1.profraw"))
+        .input(dir.join("run2.profraw"))
+        .weighted_input("3".parse().unwrap(), dir.join("hot.profraw"));
+    // The request is #[non_exhaustive]: options are set on it, not in a struct literal.
+    request.target_llvm = Some(19);
     let outcome = pipeline::merge(&request, &pipeline::NoProgress)?;
     for message in &outcome.messages {
         eprintln!("{message}");

@@ -42,12 +42,10 @@ const fn ext(name: &'static str, args: &'static [&'static str], opts: ExtBinaryO
     }
 }
 
-const NONE: ExtBinaryOptions = ExtBinaryOptions {
-    use_md5: false,
-    compress_all_sections: false,
-    partial: false,
-    split_layout: false,
-};
+/// Every option off (the default).
+fn none() -> ExtBinaryOptions {
+    ExtBinaryOptions::default()
+}
 
 fn variants() -> Vec<Variant> {
     vec![
@@ -55,69 +53,59 @@ fn variants() -> Vec<Variant> {
             name: "binary",
             args: &["--binary"],
             binary: true,
-            opts: NONE,
+            opts: none(),
             symlist: false,
             since_22: false,
         },
-        ext("extbinary", &["--extbinary"], NONE),
-        ext(
-            "md5",
-            &["--extbinary", "--use-md5"],
-            ExtBinaryOptions {
-                use_md5: true,
-                ..NONE
-            },
-        ),
-        ext(
-            "compress",
-            &["--extbinary", "--compress-all-sections"],
-            ExtBinaryOptions {
-                compress_all_sections: true,
-                ..NONE
-            },
-        ),
+        ext("extbinary", &["--extbinary"], none()),
+        ext("md5", &["--extbinary", "--use-md5"], {
+            let mut new_ext_binary_options = none();
+            new_ext_binary_options.use_md5 = true;
+            new_ext_binary_options
+        }),
+        ext("compress", &["--extbinary", "--compress-all-sections"], {
+            let mut new_ext_binary_options = none();
+            new_ext_binary_options.compress_all_sections = true;
+            new_ext_binary_options
+        }),
         ext(
             "md5-compress",
             &["--extbinary", "--use-md5", "--compress-all-sections"],
-            ExtBinaryOptions {
-                use_md5: true,
-                compress_all_sections: true,
-                ..NONE
+            {
+                let mut new_ext_binary_options = none();
+                new_ext_binary_options.use_md5 = true;
+                new_ext_binary_options.compress_all_sections = true;
+                new_ext_binary_options
             },
         ),
-        ext(
-            "partial",
-            &["--extbinary", "--gen-partial-profile"],
-            ExtBinaryOptions {
-                partial: true,
-                ..NONE
-            },
-        ),
+        ext("partial", &["--extbinary", "--gen-partial-profile"], {
+            let mut new_ext_binary_options = none();
+            new_ext_binary_options.partial = true;
+            new_ext_binary_options
+        }),
         Variant {
             symlist: true,
-            ..ext("symlist", &["--extbinary"], NONE)
+            ..ext("symlist", &["--extbinary"], none())
         },
         Variant {
             symlist: true,
             ..ext(
                 "symlist-compress",
                 &["--extbinary", "--compress-all-sections"],
-                ExtBinaryOptions {
-                    compress_all_sections: true,
-                    ..NONE
+                {
+                    let mut new_ext_binary_options = none();
+                    new_ext_binary_options.compress_all_sections = true;
+                    new_ext_binary_options
                 },
             )
         },
         Variant {
             since_22: true,
-            ..ext(
-                "split",
-                &["--extbinary", "--split-layout"],
-                ExtBinaryOptions {
-                    split_layout: true,
-                    ..NONE
-                },
-            )
+            ..ext("split", &["--extbinary", "--split-layout"], {
+                let mut new_ext_binary_options = none();
+                new_ext_binary_options.split_layout = true;
+                new_ext_binary_options
+            })
         },
     ]
 }
@@ -484,20 +472,18 @@ fn check_merges(version: &str) {
                 Err(String::from_utf8_lossy(&o.stderr).into_owned())
             };
             let ours_path = dir.path().join("ours.afdo");
-            let req = SampleMergeRequest {
-                inputs: inputs.clone(),
-                output: Some(ours_path.clone()),
-                output_format: if v.binary {
-                    SampleFormat::Binary
-                } else {
-                    SampleFormat::ExtBinary
-                },
-                target_llvm: Some(version.parse().unwrap()),
-                threads: 2,
-                extbinary: v.opts,
-                prof_sym_list: v.symlist.then(symlist_file),
-                ..SampleMergeRequest::default()
+            let mut req = SampleMergeRequest::default();
+            req.inputs = inputs.clone();
+            req.output = Some(ours_path.clone());
+            req.output_format = if v.binary {
+                SampleFormat::Binary
+            } else {
+                SampleFormat::ExtBinary
             };
+            req.target_llvm = Some(version.parse().unwrap());
+            req.threads = 2;
+            req.extbinary = v.opts;
+            req.prof_sym_list = v.symlist.then(symlist_file);
             let ours = pipeline::merge_sample(&req, &NoProgress)
                 .map(|_| std::fs::read(&ours_path).unwrap())
                 .map_err(|e| e.to_string());

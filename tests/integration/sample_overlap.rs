@@ -92,14 +92,12 @@ fn our_overlap(
     dir: &Path,
 ) -> Result<Vec<u8>, String> {
     let out = dir.join("ours.txt");
-    let req = SampleOverlapRequest {
-        base: base.to_path_buf(),
-        test: test.to_path_buf(),
-        options: opts.clone(),
-        target_llvm: Some(release),
-        output: Some(out.clone()),
-        ..Default::default()
-    };
+    let mut req = SampleOverlapRequest::default();
+    req.base = base.to_path_buf();
+    req.test = test.to_path_buf();
+    req.options = opts.clone();
+    req.target_llvm = Some(release);
+    req.output = Some(out.clone());
     pgo_merge::pipeline::overlap_sample(&req).map_err(|e| e.to_string())?;
     Ok(std::fs::read(&out).expect("read our report"))
 }
@@ -110,20 +108,21 @@ fn overlap_views() -> Vec<(Vec<&'static str>, SampleOverlapOptions)> {
         (
             // Every function in the table, and every figure above it.
             vec!["--value-cutoff=0", "--similarity-cutoff=999999"],
-            SampleOverlapOptions {
-                value_cutoff: 0,
-                similarity_cutoff: 999_999,
-                function: String::new(),
+            {
+                let mut new_sample_overlap_options = SampleOverlapOptions::default();
+                new_sample_overlap_options.value_cutoff = 0;
+                new_sample_overlap_options.similarity_cutoff = 999_999;
+                new_sample_overlap_options.function = String::new();
+                new_sample_overlap_options
             },
         ),
-        (
-            vec!["--function=a", "--value-cutoff=500"],
-            SampleOverlapOptions {
-                value_cutoff: 500,
-                similarity_cutoff: 0,
-                function: "a".into(),
-            },
-        ),
+        (vec!["--function=a", "--value-cutoff=500"], {
+            let mut new_sample_overlap_options = SampleOverlapOptions::default();
+            new_sample_overlap_options.value_cutoff = 500;
+            new_sample_overlap_options.similarity_cutoff = 0;
+            new_sample_overlap_options.function = "a".into();
+            new_sample_overlap_options
+        }),
     ]
 }
 
@@ -273,35 +272,39 @@ fn show_views() -> Vec<(Vec<&'static str>, SampleShowOptions, bool)> {
     vec![
         (
             vec!["--hot-func-list"],
-            SampleShowOptions {
-                hot_func_list: true,
-                ..base.clone()
+            {
+                let mut new_sample_show_options = base.clone();
+                new_sample_show_options.hot_func_list = true;
+                new_sample_show_options
             },
             false,
         ),
         (
             vec!["--topn=3", "--detailed-summary"],
-            SampleShowOptions {
-                topn: 3,
-                detailed_summary: true,
-                ..base.clone()
+            {
+                let mut new_sample_show_options = base.clone();
+                new_sample_show_options.topn = 3;
+                new_sample_show_options.detailed_summary = true;
+                new_sample_show_options
             },
             false,
         ),
         (
             vec!["--show-prof-sym-list", "--show-format=json"],
-            SampleShowOptions {
-                symbol_list: true,
-                json: true,
-                ..base.clone()
+            {
+                let mut new_sample_show_options = base.clone();
+                new_sample_show_options.symbol_list = true;
+                new_sample_show_options.json = true;
+                new_sample_show_options
             },
             false,
         ),
         (
             vec!["--function=main"],
-            SampleShowOptions {
-                function: Some("main".into()),
-                ..base.clone()
+            {
+                let mut new_sample_show_options = base.clone();
+                new_sample_show_options.function = Some("main".into());
+                new_sample_show_options
             },
             false,
         ),
@@ -326,17 +329,16 @@ fn check_show(release: u32) {
             cmd.push(f.as_os_str());
             let (code, theirs, err) = run_tool(&tool, &cmd);
             let _ = std::fs::remove_file(&out);
-            let req = SampleShowRequest {
-                file: f.clone(),
-                options: SampleShowOptions {
-                    llvm: release,
-                    ..opts
-                },
-                section_info_only: sections,
-                target_llvm: Some(release),
-                output: Some(out.clone()),
-                ..Default::default()
+            let mut req = SampleShowRequest::default();
+            req.file = f.clone();
+            req.options = {
+                let mut new_sample_show_options = opts;
+                new_sample_show_options.llvm = release;
+                new_sample_show_options
             };
+            req.section_info_only = sections;
+            req.target_llvm = Some(release);
+            req.output = Some(out.clone());
             let ours = pgo_merge::pipeline::show_sample(&req)
                 .map(|_| std::fs::read(&out).unwrap_or_default())
                 .map_err(|e| e.to_string());

@@ -62,22 +62,20 @@ fn llvm_merge(tool: &Path, args: &[String]) -> Result<Vec<u8>, String> {
 /// Our merge of weighted inputs (weight 1 inputs first, as on llvm-profdata's command line),
 /// through the library: Ok(text) or Err(message).
 fn our_merge(release: u32, plain: &[&Path], weighted: &[(u64, &Path)]) -> Result<Vec<u8>, String> {
-    let req = SampleMergeRequest {
-        inputs: plain.iter().map(|p| p.to_path_buf()).collect(),
-        weighted_inputs: weighted
-            .iter()
-            .map(|(w, p)| {
-                (
-                    pgo_merge::passes::Weight::integer(*w).unwrap(),
-                    p.to_path_buf(),
-                )
-            })
-            .collect(),
-        output_format: SampleFormat::Text,
-        target_llvm: Some(release),
-        threads: 1,
-        ..SampleMergeRequest::default()
-    };
+    let mut req = SampleMergeRequest::default();
+    req.inputs = plain.iter().map(|p| p.to_path_buf()).collect();
+    req.weighted_inputs = weighted
+        .iter()
+        .map(|(w, p)| {
+            (
+                pgo_merge::passes::Weight::integer(*w).unwrap(),
+                p.to_path_buf(),
+            )
+        })
+        .collect();
+    req.output_format = SampleFormat::Text;
+    req.target_llvm = Some(release);
+    req.threads = 1;
     let merged = merge_sample_profiles(&req, &NoProgress).map_err(|e| e.to_string())?;
     encode(&merged.profile, SampleFormat::Text).map_err(|e| e.to_string())
 }

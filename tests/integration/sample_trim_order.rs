@@ -37,11 +37,10 @@ fn erased_then_inserted_again_is_replayed() {
         .into_iter()
         .cloned()
         .collect();
-    let options = ColdContextOptions {
-        trim: false,
-        merge: true,
-        frame_depth: 1,
-    };
+    let mut options = ColdContextOptions::default();
+    options.trim = false;
+    options.merge = true;
+    options.frame_depth = 1;
     let stats = trim_cold_contexts(&mut p, &options).unwrap();
     assert_eq!((stats.cold, stats.merged_into), (2, 1));
     let foo = ctx(&p, "foo");
@@ -72,11 +71,10 @@ fn erased_then_inserted_again_is_replayed() {
 fn trimmed_profiles_are_recorded_as_erased() {
     let mut p =
         profile("[main:1 @ foo]:5:0\n 1: 5\n[bar]:100000000:0\n 1: 100000000\n[foo]:3:0\n 1: 3\n");
-    let options = ColdContextOptions {
-        trim: true,
-        merge: false,
-        frame_depth: 1,
-    };
+    let mut options = ColdContextOptions::default();
+    options.trim = true;
+    options.merge = false;
+    options.frame_depth = 1;
     trim_cold_contexts(&mut p, &options).unwrap();
     assert_eq!(p.functions.len(), 1);
     assert_eq!(p.erased.len(), 2);

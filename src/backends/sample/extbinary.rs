@@ -37,6 +37,7 @@ use crate::ir::sample::{FunctionId, FunctionSamples, SampleContext, SampleProfil
 
 /// Options of `llvm-profdata merge --sample --extbinary`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ExtBinaryOptions {
     /// `--use-md5`: a fixed-length MD5 name table instead of names.
     pub use_md5: bool,

@@ -17,6 +17,7 @@ use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
 
 /// What `show --sample` prints.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct SampleShowOptions {
     /// Only this function (by name; LLVM prints an empty profile when there is none).
     pub function: Option<String>,

@@ -11,6 +11,7 @@ use crate::ir::symbols::Name;
 
 /// The encoding a sample profile was read from (or is to be written in).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum SampleFormat {
     /// LLVM's text format.
     Text,

@@ -58,6 +58,7 @@ pub(crate) const MAX_LAYOUTS: usize = 16;
 
 /// What to do when an input cannot be used. Same meanings as `llvm-profdata --failure-mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum FailureMode {
     /// Fail on the first bad input or conflict (llvm-profdata's `any`, the default).
     #[default]
@@ -70,6 +71,7 @@ pub enum FailureMode {
 
 /// Options of the merge pass.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct MergeOptions {
     /// What to do with bad inputs and conflicting records.
     pub failure_mode: FailureMode,
@@ -100,6 +102,7 @@ impl Default for MergeOptions {
 
 /// The result of a merge.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct MergeOutput {
     /// The merged profile; records are in order of first appearance.
     pub profile: Profile<'static>,

@@ -26,6 +26,7 @@ use crate::ir::sample::{
 
 /// A layout to convert to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum SampleLayout {
     /// Inlined callees flattened out into top-level profiles.
     Flat,

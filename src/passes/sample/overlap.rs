@@ -28,6 +28,7 @@ use crate::ir::sample::{
 
 /// What to list in the per-function table.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct SampleOverlapOptions {
     /// List functions of both profiles whose similarity is below this many parts per
     /// million (`--similarity-cutoff`; 0 lists none).

@@ -19,6 +19,7 @@ use crate::ir::sample::{FunctionSamples, SampleContext, SampleProfile, summary};
 
 /// What to do with cold contexts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct ColdContextOptions {
     /// Drop cold context profiles (`--sample-trim-cold-context`).
     pub trim: bool,
