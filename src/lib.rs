@@ -45,6 +45,8 @@
 //! The layers and the rules between them are described in `docs/architecture.md`.
 
 #![warn(missing_docs)]
+// No function over 150 lines (clippy.toml); tests/integration/architecture.rs bans allows.
+#![warn(clippy::too_many_lines)]
 
 pub mod backends;
 pub mod bytes;

@@ -2,6 +2,9 @@
 //! (`pgo_merge::pipeline`) and prints the outcome. Installed (or symlinked) as
 //! `llvm-profdata` it behaves as llvm-profdata's `merge`, `show` and `overlap`.
 
+// No function over 150 lines (clippy.toml); tests/integration/architecture.rs bans allows.
+#![warn(clippy::too_many_lines)]
+
 mod cli;
 
 fn main() {

@@ -305,3 +305,42 @@ fn frontends_paths_are_found_in_groups() {
         ["self", "InputFile", "profraw::NameCache", "profdata::scan"]
     );
 }
+
+/// Functions stay short and take few arguments: `clippy::too_many_lines` (150, clippy.toml)
+/// is on for the library and the binary, and neither it nor `too_many_arguments` is allowed
+/// away anywhere in `src/` (group arguments in a struct; split a long function by concern).
+#[test]
+fn no_allows_of_long_functions_or_many_arguments() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&src, &mut files);
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        for line in code_lines(&text) {
+            let compact: String = line.chars().filter(|c| !c.is_whitespace()).collect();
+            for lint in ["clippy::too_many_arguments", "clippy::too_many_lines"] {
+                for attr in ["allow(", "expect("] {
+                    assert!(
+                        !(compact.contains(attr) && compact.contains(lint)),
+                        "{}: {lint} is allowed away: {line}",
+                        f.display()
+                    );
+                }
+            }
+        }
+    }
+    for root in ["lib.rs", "main.rs"] {
+        let text = std::fs::read_to_string(src.join(root)).unwrap();
+        assert!(
+            text.contains("#![warn(clippy::too_many_lines)]"),
+            "src/{root} must warn on clippy::too_many_lines"
+        );
+    }
+    let conf =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("clippy.toml")).unwrap();
+    assert!(
+        conf.lines()
+            .any(|l| l.replace(' ', "") == "too-many-lines-threshold=150"),
+        "clippy.toml must set too-many-lines-threshold = 150"
+    );
+}
