@@ -364,7 +364,7 @@ impl<'a> FlatReader<'a, '_> {
 
     /// A hash of context `c`'s frames.
     fn context_hash(&self, c: u32) -> u64 {
-        let mut h = FxBuildHasher::default().build_hasher();
+        let mut h = FxBuildHasher.build_hasher();
         for f in self.out.context_frames(c) {
             h.write_u32(f.name);
             h.write_u32(f.location.line_offset);
