@@ -116,7 +116,15 @@ pub fn has_fdata_extension(p: &Path) -> bool {
 /// (`---` then `header:`).
 pub fn looks_like_fdata_file(p: &Path) -> bool {
     use std::io::Read;
-    let Ok(f) = std::fs::File::open(p) else {
+    // Only a regular file is looked into, opened without waiting: opening a FIFO named as
+    // an input would wait for a writer, and reading it would take bytes the merge needs.
+    if !std::fs::metadata(p).is_ok_and(|m| m.is_file()) {
+        return false;
+    }
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    std::os::unix::fs::OpenOptionsExt::custom_flags(&mut options, libc::O_NONBLOCK);
+    let Ok(f) = options.open(p) else {
         return false;
     };
     if !f.metadata().is_ok_and(|m| m.is_file()) {
