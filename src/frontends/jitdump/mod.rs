@@ -24,8 +24,8 @@
 //!   front of the name) are walked as the reference describes: a NUL ends a name only if the
 //!   next entry's address is plausible ([`DebugInfo::entries`]).
 //!
-//! Modules: [`header`] (the file header), [`records`] (record types and their fixed fields),
-//! [`debug_info`] (line tables, walked lazily), [`reader`] (the walk), [`scan`] (the summary
+//! Modules: `header` (the file header), `records` (record types and their fixed fields),
+//! `debug_info` (line tables, walked lazily), `reader` (the walk), [`scan`] (the summary
 //! `show` prints).
 
 mod debug_info;

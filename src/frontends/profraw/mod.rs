@@ -6,8 +6,8 @@
 //! records, counters, MC/DC bitmap bytes, (v11) uniform counters, names, (v10+) vtable records
 //! and vtable names, then one value-profile block per data record that has value sites.
 //!
-//! Counters are not copied: records borrow them from the input ([`Counters::Raw64`] /
-//! [`Counters::Coverage`]). Each record's counters are found by walking the data records the
+//! Counters are not copied: records borrow them from the input ([`crate::ir::Counters::Raw64`] /
+//! [`crate::ir::Counters::Coverage`]). Each record's counters are found by walking the data records the
 //! way the runtime laid them out: absolute pointers before v8, pointers relative to the record
 //! after (see [`records::section_offset`]).
 //!

@@ -1,7 +1,7 @@
 //! A sample profile in flat form: one input of a merge, parsed into a few plain vectors that
 //! are reused from one input to the next.
 //!
-//! [`SampleProfile`](super::SampleProfile) holds a B-tree node per body line, call target
+//! [`super::SampleProfile`] holds a B-tree node per body line, call target
 //! and call site and a shared name per function: right for the merged result, which passes
 //! trim and back-ends sort, but costly for the two hundred inputs of a merge that are
 //! folded into it once and dropped. [`FlatSampleProfile`] holds the same content as
@@ -153,11 +153,11 @@ pub struct FlatSite {
 ///   twice, and distinct name-table indices of a plain profile hold distinct names, so that
 ///   distinct keys are distinct functions (merges check the names as they map them);
 /// * within a node: records by strictly increasing location, inlined callees by strictly
-///   increasing (location, callee in [`FunctionId`](super::FunctionId) order), no call
+///   increasing (location, callee in [`super::FunctionId`] order), no call
 ///   target twice in a record;
 /// * `metadata` is empty.
 ///
-/// Those are the orders of [`FunctionSamples`](super::FunctionSamples)' maps, so a merge
+/// Those are the orders of [`super::FunctionSamples`]' maps, so a merge
 /// walking a canonical flat profile meets everything in the order it would meet it in the
 /// map form.
 #[derive(Debug, Clone)]

@@ -235,7 +235,7 @@ impl Stacks {
 
     /// The stacks as an iprof profile: one sampling-profile context per distinct stack
     /// (innermost frame first, every BCI 0: jitdumps carry no bytecode positions), methods
-    /// and types built from the frame names ([`names::split`]), in canonical form. Stacks
+    /// and types built from the frame names ([`super::names::split`]), in canonical form. Stacks
     /// that differ only in the process name are one context.
     pub fn to_iprof(&self) -> IprofProfile {
         let mut p = IprofProfile {

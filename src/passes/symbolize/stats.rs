@@ -24,7 +24,7 @@ pub struct SymbolizeStats {
     pub resolved_file_relative: u64,
     /// Unknown frames perf printed relative to a file mapping that no mapping event
     /// covers (not looked up), counted where JIT code can lie: in any file mapping when an
-    /// input can describe such code ([`Symbolizer::describes_file_code`]), else in the
+    /// input can describe such code ([`super::Symbolizer::describes_file_code`]), else in the
     /// mappings .NET runs JIT code from (`/memfd:doublemapper (deleted)`); reported when
     /// they are at least 1% of the unknown frames.
     pub file_relative_unmapped: u64,

@@ -18,9 +18,9 @@
 //! location add up). What LLVM rejects, this rejects, with the line and what was expected;
 //! what makes LLVM crash (an empty context `[]`) is an error here.
 //!
-//! One grammar ([`Lines`], [`parse_head`], [`parse_line`] with its one-pass fast path for
+//! One grammar (`Lines`, `parse_head`, `parse_line` with its one-pass fast path for
 //! the lines LLVM's writer writes) feeds two ways of materialising a profile: [`read`]
-//! builds the tree form ([`SampleProfile`]); [`read_for_merge`] (in [`flat`]) fills the
+//! builds the tree form ([`SampleProfile`]); [`read_for_merge`] (in `flat`) fills the
 //! flat form merges fold, and turns into the tree reader, where it stands, at the first
 //! line the flat form cannot hold (a repeated function, lines out of LLVM's order, …):
 //! nothing is read twice but that function's own lines.
