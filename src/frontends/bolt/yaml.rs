@@ -110,11 +110,11 @@ impl<'a> Events<'a> {
     }
 
     fn peek(&mut self, path: &str) -> Result<&Event<'a>> {
-        if self.peeked.is_none() {
-            let e = self.next(path)?;
-            self.peeked = Some(e);
-        }
-        Ok(&self.peeked.as_ref().expect("peeked").0)
+        let e = match self.peeked.take() {
+            Some(e) => e,
+            None => self.next(path)?,
+        };
+        Ok(&self.peeked.insert(e).0)
     }
 
     /// The error at the last event: at `path`, `expected` was expected.
