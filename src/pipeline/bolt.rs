@@ -176,7 +176,7 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     progress.start(inputs.len());
     let validate = r.failure_mode != FailureMode::Any;
     let merge = FdataMerge::new(r.semantics);
-    let results = workers.install(|| fold_all(&inputs, &merge, validate, progress));
+    let results = workers.install(|| fold_all(&inputs, &merge, validate, progress))?;
     progress.finish();
     let (mode, merged) = judge(r, &inputs, results, &mut messages)?;
     if merge.saturated() {
@@ -187,7 +187,7 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     let profile = workers.install(|| merge.finish(mode))?;
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     if r.write {
-        write_out(&output, |w| write_fdata(&profile, w))?;
+        workers.install(|| write_out(&output, |w| write_fdata(&profile, w)))?;
     }
     Ok(FdataMergeOutcome {
         format: BoltFormat::Fdata,
@@ -224,13 +224,14 @@ fn collect(r: &FdataMergeRequest) -> Result<Collected> {
 }
 
 /// Folds every input into `merge`, each worker thread taking the next input not yet
-/// taken; what became of each, in input order.
+/// taken; what became of each, in input order (an error: memory refused while adding
+/// lines).
 fn fold_all(
     inputs: &[InputSpec],
     merge: &FdataMerge,
     validate: bool,
     progress: &dyn Progress,
-) -> Vec<FileResult> {
+) -> Result<Vec<FileResult>> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let workers = vec![(); threads::current().clamp(1, inputs.len().max(1))];
@@ -240,15 +241,18 @@ fn fold_all(
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = inputs.get(i) else {
-                return out;
+                return folder.finish().map(|()| out);
             };
             out.push((i, fold_file(spec, validate, &mut folder)));
             progress.set(done.fetch_add(1, Ordering::Relaxed) + 1);
         }
     });
-    let mut all: Vec<(usize, FileResult)> = per_worker.into_iter().flatten().collect();
+    let mut all = Vec::with_capacity(inputs.len());
+    for w in per_worker {
+        all.extend(w?);
+    }
     all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    Ok(all.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Reads one input and folds it into the accumulator of its mode.
