@@ -6,12 +6,23 @@
 use std::fmt::Write as _;
 
 use crate::bytes::Endian;
-use crate::ir::code::{JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription};
+use crate::ir::code::{
+    CodeDescription, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
+};
 
 fn range(r: Option<(u64, u64)>) -> String {
     match r {
         Some((a, b)) => format!("{a:#x}..{b:#x}"),
         None => "none".into(),
+    }
+}
+
+/// The report of any input of symbolisation.
+pub fn render(d: &CodeDescription) -> String {
+    match d {
+        CodeDescription::JitDump(d) => render_jitdump(d),
+        CodeDescription::PerfMap(d) => render_perf_map(d),
+        CodeDescription::R2rMap(d) => render_r2rmap(d),
     }
 }
 

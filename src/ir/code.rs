@@ -13,7 +13,7 @@
 //! * A [`SampleSource`] hands out sampled stacks one at a time: a [`SampleHeader`] and its
 //!   frames ([`SampleFrame`]), innermost first, borrowing from the input.
 //! * [`JitDumpDescription`], [`PerfMapDescription`] and [`R2rMapDescription`] are the counts
-//!   and header fields of one such file, for a report.
+//!   and header fields of one such file, for a report ([`CodeDescription`]: any of them).
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -224,6 +224,17 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
     fn take_threads(&mut self, out: &mut Vec<ThreadOf>) {
         (**self).take_threads(out);
     }
+}
+
+/// What `show` reports of one input of symbolisation, whichever kind it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeDescription {
+    /// A jitdump.
+    JitDump(JitDumpDescription),
+    /// A `perf-PID.map`.
+    PerfMap(PerfMapDescription),
+    /// A ReadyToRun map.
+    R2rMap(R2rMapDescription),
 }
 
 /// What a jitdump holds: its header and per-record-type counts.
