@@ -6,6 +6,7 @@
 use std::fmt::Write as _;
 
 use crate::bytes::Endian;
+use crate::error::Warning;
 use crate::ir::code::{
     CodeDescription, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
 };
@@ -77,7 +78,7 @@ pub fn render_jitdump(d: &JitDumpDescription) -> String {
     o
 }
 
-fn warnings(o: &mut String, w: &[String]) {
+fn warnings(o: &mut String, w: &[Warning]) {
     let _ = writeln!(o, "warnings: {}", w.len());
     for x in w {
         let _ = writeln!(o, "  {x}");
@@ -145,7 +146,7 @@ mod tests {
                 overlapping: 1,
                 zero_size: 1,
             },
-            warnings: vec!["line 4: bad; line skipped".into()],
+            warnings: vec![Warning::at_line(4, "bad; line skipped")],
         };
         assert_eq!(
             render_perf_map(&d),

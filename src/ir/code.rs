@@ -275,7 +275,7 @@ pub struct JitDumpDescription {
     /// Of those, entries whose file name had garbage in front of it.
     pub corrupted_debug_names: u64,
     /// Problems with their offsets.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Counts over the entries of a perf map or r2rmap.
@@ -301,7 +301,7 @@ pub struct PerfMapDescription {
     /// Counts over the entries read.
     pub summary: MapSummary,
     /// Lines skipped, each with its line number.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// What a ReadyToRun map holds: its header and entries.
@@ -320,5 +320,5 @@ pub struct R2rMapDescription {
     /// Counts over the method entries (RVAs relative to the image base).
     pub summary: MapSummary,
     /// Lines skipped, each with its line number.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }

@@ -158,7 +158,7 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let mut messages: Vec<Message> = sym
         .warnings
         .iter()
-        .map(|w| Message::Warning(Warning::new(w.clone())))
+        .map(|w| Message::Warning(w.clone()))
         .collect();
     let script = InputFile::open(&r.perf_script)?;
     let opts = SymbolizeOptions {
@@ -168,13 +168,12 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     let stacks =
         resolve(&sym, sampled_stacks(script.bytes()), &opts).map_err(|e| script.or_changed(e))?;
     script.check_not_shrunk()?;
-    let p = r.perf_script.display();
     messages.extend(
         stacks
             .stats
             .warnings()
             .into_iter()
-            .map(|w| Message::Warning(Warning::new(format!("{p}: {w}")))),
+            .map(|w| Message::Warning(Warning::new(w).with_path(&r.perf_script))),
     );
     let profile = (format == SymbolizeFormat::Iprof || r.top_methods).then(|| stacks.to_iprof());
     let dest = Destination::of(&r.output);
