@@ -2,7 +2,7 @@
 //! canonical form, in parallel; and the `show` report of one iprof file.
 //!
 //! `threads` workers take the inputs in order, each lowering every input it takes straight
-//! into a partial profile as the input is parsed ([`Lowerer::into_shared`]). Up to
+//! into a partial profile as the input is parsed ([`TreeInto::Shared`]). Up to
 //! `WORKERS_PER_TARGET` workers share one partial profile: a worker locks it only to add
 //! a batch of parsed entries, and while it is busy parses on. The partial profiles are
 //! merged at the end. An input in flight therefore costs its method table (about 40 bytes
