@@ -7,7 +7,7 @@ use super::output::{self, Destination};
 use super::request_error;
 use crate::backends::{cfmt, overlap as overlap_report};
 use crate::error::Result;
-use crate::frontends::{self, InputFile, NameCache};
+use crate::frontends::open::{InputFile, LlvmReader};
 use crate::passes::Weight;
 use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
 use crate::passes::overlap::{OverlapOptions, overlap as compare};
@@ -56,11 +56,11 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 /// Compares the two profiles of `r` and writes the report.
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
-    let cache = NameCache::new();
+    let reader = LlvmReader::new();
     let bf = InputFile::open(&r.base)?;
     let tf = InputFile::open(&r.test)?;
-    let b = frontends::read(bf.bytes(), &cache).map_err(|e| bf.or_changed(e))?;
-    let t = frontends::read(tf.bytes(), &cache).map_err(|e| tf.or_changed(e))?;
+    let b = reader.read(bf.bytes()).map_err(|e| bf.or_changed(e))?;
+    let t = reader.read(tf.bytes()).map_err(|e| tf.or_changed(e))?;
     // llvm-profdata loads the base into a writer, which merges records sharing a key.
     let merged = merge_profiles(
         &[(&b.profile, Weight::ONE, r.base.as_path())],

@@ -9,8 +9,7 @@ use super::output::{self, Destination};
 use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::code_regions as cr;
-use crate::frontends::{self, FormatKind, InputFile, NameCache};
+use crate::frontends::open::{self, FormatKind, InputFile, IprofReadOptions, LlvmReader};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
@@ -55,7 +54,7 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
 /// The report of `r`, and the readers' warnings.
 fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut opts = r.options.clone();
-    let cache = NameCache::new();
+    let reader = LlvmReader::new();
     let mut out = String::new();
     let mut docs = Vec::new();
     let mut messages = Vec::new();
@@ -75,18 +74,9 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 )))
                 .with_path(path));
             }
-            let report = match kind {
-                FormatKind::JitDump => {
-                    cr::describe_jitdump(file.bytes()).map(|d| jit_show::render_jitdump(&d))
-                }
-                FormatKind::R2rMap => {
-                    cr::describe_r2rmap(file.bytes()).map(|d| jit_show::render_r2rmap(&d))
-                }
-                _ => Ok(jit_show::render_perf_map(&cr::describe_perf_map(
-                    file.bytes(),
-                ))),
-            }
-            .map_err(|e| file.or_changed(e))?;
+            let report = open::describe_code(kind, file.bytes())
+                .map(|d| jit_show::render(&d))
+                .map_err(|e| file.or_changed(e))?;
             // Maps and jitdumps of a running process grow: what was read is still whole.
             file.check_not_shrunk()?;
             if several {
@@ -103,7 +93,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 ))
                 .with_path(path));
             }
-            let read = frontends::iprof::ReadOptions {
+            let read = IprofReadOptions {
                 lenient: false,
                 referenced_symbols_only: false,
             };
@@ -118,7 +108,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             }
             continue;
         }
-        let read = frontends::read(file.bytes(), &cache).map_err(|e| file.or_changed(e))?;
+        let read = reader.read(file.bytes()).map_err(|e| file.or_changed(e))?;
         if !r.llvm_profdata {
             messages.extend(
                 read.warnings
