@@ -291,3 +291,115 @@ fn function_overlap(
     }
     f
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::bolt_report::BoltFormat;
+
+    fn profile(records: &[(&str, &str, u64)], entries: &[(&str, u64)]) -> BranchProfile {
+        let mut p = BranchProfile::new(BoltFormat::Yaml);
+        p.records = records
+            .iter()
+            .map(|&(f, from, count)| BoltRecord {
+                function: f.into(),
+                kind: BoltRecordKind::Branch,
+                from: from.into(),
+                to: "x".into(),
+                count,
+                mispreds: 1,
+            })
+            .collect();
+        p.entries = entries.iter().map(|&(n, e)| (n.into(), e)).collect();
+        p.memory = (2, 7);
+        p.normalise();
+        p
+    }
+
+    #[test]
+    fn totals_and_functions_with_entries() {
+        let p = profile(
+            &[("b", "1", 5), ("a", "1", 2), ("b", "2", 5)],
+            &[("c", 4), ("a", 1)],
+        );
+        let s = summarise(
+            &p,
+            &SummaryOptions {
+                limit: Some(2),
+                function: None,
+                value_cutoff: 0,
+            },
+        );
+        assert_eq!(
+            (
+                s.totals.functions,
+                s.totals.branches,
+                s.totals.count,
+                s.totals.mispreds
+            ),
+            (3, 3, 12, 3)
+        );
+        assert_eq!((s.totals.memory_events, s.totals.memory_count), (2, 7));
+        let names: Vec<(&str, u64, Option<u64>)> = s
+            .functions
+            .iter()
+            .map(|f| (&*f.name, f.count, f.exec))
+            .collect();
+        assert_eq!(names, [("b", 10, None), ("a", 2, Some(1))]);
+        assert_eq!(s.functions_selected, 3);
+        // Equal counts: by key.
+        assert_eq!(s.records, [1, 2]);
+    }
+
+    #[test]
+    fn overlap_is_llvms_formula_and_symmetric_in_shape() {
+        let b = profile(&[("f", "1", 30), ("f", "2", 10), ("g", "1", 60)], &[]);
+        let t = profile(&[("f", "1", 2), ("g", "1", 6), ("h", "1", 2)], &[]);
+        let o = overlap(
+            &b,
+            &t,
+            &OverlapOptions {
+                limit: None,
+                function: None,
+                value_cutoff: 0,
+            },
+        );
+        assert!((o.overlap - 0.8).abs() < 1e-12, "{}", o.overlap);
+        assert_eq!((o.records, o.functions), ([2, 1, 1], [2, 0, 1]));
+        assert!((o.base_only_share - 0.1).abs() < 1e-12);
+        assert!((o.test_only_share - 0.2).abs() < 1e-12);
+        let names: Vec<&str> = o.listed.iter().map(|f| &*f.name).collect();
+        assert_eq!(names, ["f", "h", "g"]);
+        assert!((o.listed[0].overlap - 0.75).abs() < 1e-12);
+        // A profile against a multiple of itself: the same shape, 100 %.
+        let twice = profile(&[("f", "1", 60), ("f", "2", 20), ("g", "1", 120)], &[]);
+        let o = overlap(
+            &b,
+            &twice,
+            &OverlapOptions {
+                limit: Some(0),
+                function: None,
+                value_cutoff: 0,
+            },
+        );
+        assert!((o.overlap - 1.0).abs() < 1e-12);
+        assert!(o.listed.is_empty() && o.functions_selected == 2);
+        // A zero total: nothing overlaps, no division by zero.
+        let zero = profile(&[("f", "1", 0)], &[]);
+        let o = overlap(
+            &zero,
+            &b,
+            &OverlapOptions {
+                limit: None,
+                function: None,
+                value_cutoff: 0,
+            },
+        );
+        assert_eq!(o.overlap, 0.0);
+        assert!(
+            o.listed
+                .iter()
+                .all(|f| f.overlap == 0.0 && f.base_share == 0.0)
+        );
+    }
+}
