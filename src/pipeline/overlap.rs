@@ -138,6 +138,12 @@ fn overlap_bolt(r: &OverlapRequest, bf: &InputFile, tf: &InputFile) -> Result<()
         value_cutoff: r.value_cutoff,
         top_differences: r.top_differences,
         json: r.json,
+    })
+    // A file that changed while it was read: that, rather than what its bytes gave.
+    .map_err(|e| match e.path() {
+        Some(p) if p == r.test.as_path() => tf.or_changed(e),
+        Some(_) => bf.or_changed(e),
+        None => e,
     })?;
     // The report was made from both files' bytes: they must still be the files'.
     bf.check_unchanged()?;
