@@ -11,6 +11,10 @@ use crate::frontends::FormatKind;
 use crate::ir::bolt::FdataLineKind;
 use crate::ir::bolt_report::{BoltFormat, BoltRecord, BoltRecordKind, BranchProfile};
 use crate::ir::bolt_yaml::{PF_LBR, YamlFunction, YamlProfile};
+use crate::sys::alloc;
+
+/// What the records' memory is for, in an out-of-memory error.
+const RECORDS: &str = "the records of a BOLT profile";
 
 /// The BOLT format of a file from its first bytes, or `None` if it is not a BOLT profile.
 /// Bytes that another format claims are not looked at ([`FormatKind::sniff`]), so no input
@@ -36,7 +40,7 @@ pub fn sniff_bolt(bytes: &[u8]) -> Option<BoltFormat> {
 pub fn read_report(bytes: &[u8], format: BoltFormat) -> Result<BranchProfile> {
     let mut p = match format {
         BoltFormat::Fdata => read_fdata(bytes)?,
-        BoltFormat::Yaml => from_yaml(&read_yaml(bytes)?),
+        BoltFormat::Yaml => from_yaml(&read_yaml(bytes)?)?,
     };
     p.normalise();
     Ok(p)
@@ -71,6 +75,8 @@ fn read_fdata(bytes: &[u8]) -> Result<BranchProfile> {
         }
         let fields: Vec<&[u8]> = line.locations.split(|&b| b == b' ').collect();
         let (function, from) = location(&fields);
+        // The one allocation that grows with the file: refused memory is an error.
+        alloc::reserve(&mut p.records, 1, RECORDS)?;
         let (kind, to) = match line.kind {
             FdataLineKind::Sample => (BoltRecordKind::Sample, String::new()),
             _ => (
@@ -92,7 +98,7 @@ fn read_fdata(bytes: &[u8]) -> Result<BranchProfile> {
 
 /// The records of a YAML profile: successor edges and call sites of LBR profiles, block
 /// execution counts of sampled ones; calls name their callee by its `fid` in this profile.
-fn from_yaml(y: &YamlProfile) -> BranchProfile {
+fn from_yaml(y: &YamlProfile) -> Result<BranchProfile> {
     let mut p = BranchProfile::new(BoltFormat::Yaml);
     p.sampled = y.header.flags & PF_LBR == 0;
     p.events = y.header.events.clone();
@@ -105,9 +111,14 @@ fn from_yaml(y: &YamlProfile) -> BranchProfile {
     };
     for f in &y.functions {
         p.entries.push((f.name.clone(), f.exec));
+        let more = f
+            .blocks
+            .iter()
+            .map(|b| b.successors.len() + b.calls.len() + 1);
+        alloc::reserve(&mut p.records, more.sum(), RECORDS)?;
         yaml_records(f, p.sampled, &callee, &mut p.records);
     }
-    p
+    Ok(p)
 }
 
 /// The records of one YAML function.
