@@ -56,30 +56,52 @@ impl BoltRecordKind {
     }
 }
 
-/// One record: a branch, call or sample with its counts. Its identity (what `overlap`
-/// matches between two profiles) is `(function, kind, from, to)`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A piece of a profile's [`BranchProfile::text`]: bytes `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    /// First byte.
+    pub start: usize,
+    /// One past the last byte.
+    pub end: usize,
+}
+
+/// One record: a branch, call or sample with its counts, its names in its profile's
+/// [`BranchProfile::text`] (one buffer for all, so that a record takes no allocation of its
+/// own). Its identity (what `overlap` matches between two profiles) is
+/// [`BranchProfile::key`]: `(function, kind, from, to)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct BoltRecord {
     /// The function the source lies in.
-    pub function: String,
+    pub function: Span,
     /// What it counts.
     pub kind: BoltRecordKind,
     /// The source (`main+0x1c` in fdata, `main:bb3` or, for a call site, `main:bb3+0x1b`
     /// in YAML) or the sampled address or block.
-    pub from: String,
+    pub from: Span,
     /// The destination (`main+0x1e`, `main:bb5`, the callee's name); empty for a sample.
-    pub to: String,
+    pub to: Span,
     /// Times taken or sampled (summed, saturating, over the lines of the same identity).
     pub count: u64,
     /// Mispredictions (summed, saturating; 0 where the format has none).
     pub mispreds: u64,
 }
 
-impl BoltRecord {
-    /// The identity `overlap` matches records by, in the order records are sorted by.
-    pub fn key(&self) -> (&str, BoltRecordKind, &str, &str) {
-        (&self.function, self.kind, &self.from, &self.to)
-    }
+/// A record's identity: function, kind, source, destination.
+pub type RecordKey<'a> = (&'a str, BoltRecordKind, &'a str, &'a str);
+
+/// The text of `span` in `text` ("" if out of range: spans are made by the reader).
+fn piece(text: &str, span: Span) -> &str {
+    text.get(span.start..span.end).unwrap_or_default()
+}
+
+/// The identity of `r`, whose names are in `text`.
+fn key_in<'a>(text: &'a str, r: &BoltRecord) -> RecordKey<'a> {
+    (
+        piece(text, r.function),
+        r.kind,
+        piece(text, r.from),
+        piece(text, r.to),
+    )
 }
 
 /// A BOLT profile for reports: its header facts, its functions' entry counts (YAML) and its
@@ -101,6 +123,8 @@ pub struct BranchProfile {
     pub entries: Vec<(String, u64)>,
     /// The records, sorted by key, each key once.
     pub records: Vec<BoltRecord>,
+    /// The names of the records, one after the other (see [`Span`]).
+    pub text: String,
     /// fdata memory events: lines and the sum of their counts (saturating).
     pub memory: (u64, u64),
 }
@@ -116,6 +140,7 @@ impl BranchProfile {
             binary: (String::new(), String::new()),
             entries: Vec::new(),
             records: Vec::new(),
+            text: String::new(),
             memory: (0, 0),
         }
     }
@@ -138,12 +163,34 @@ impl BranchProfile {
         if self.sampled { "samples" } else { "branches" }
     }
 
+    /// The identity of record `r` of this profile.
+    pub fn key(&self, r: &BoltRecord) -> RecordKey<'_> {
+        key_in(&self.text, r)
+    }
+
+    /// The function of record `r`.
+    pub fn function(&self, r: &BoltRecord) -> &str {
+        piece(&self.text, r.function)
+    }
+
+    /// The source of record `r`.
+    pub fn from(&self, r: &BoltRecord) -> &str {
+        piece(&self.text, r.from)
+    }
+
+    /// The destination of record `r` ("" for a sample).
+    pub fn to(&self, r: &BoltRecord) -> &str {
+        piece(&self.text, r.to)
+    }
+
     /// Sorts `records` by key and adds up those of the same key (saturating), and sorts
     /// and adds up `entries` by name: the invariant of [`BranchProfile`].
     pub fn normalise(&mut self) {
-        self.records.sort_unstable_by(|a, b| a.key().cmp(&b.key()));
+        let text = &self.text;
+        self.records
+            .sort_unstable_by(|a, b| key_in(text, a).cmp(&key_in(text, b)));
         self.records.dedup_by(|later, kept| {
-            if later.key() != kept.key() {
+            if key_in(text, later) != key_in(text, kept) {
                 return false;
             }
             kept.count = kept.count.saturating_add(later.count);

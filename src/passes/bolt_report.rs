@@ -27,14 +27,15 @@ pub fn function_totals(p: &BranchProfile) -> Vec<BoltFunctionTotal> {
     let mut out: Vec<BoltFunctionTotal> = Vec::new();
     // Records are sorted by function first: one run per function.
     for r in &p.records {
+        let name = p.function(r);
         match out.last_mut() {
-            Some(f) if f.name == r.function => {
+            Some(f) if f.name == name => {
                 f.count = f.count.saturating_add(r.count);
                 f.mispreds = f.mispreds.saturating_add(r.mispreds);
                 f.records += 1;
             }
             _ => out.push(BoltFunctionTotal {
-                name: r.function.clone(),
+                name: name.to_string(),
                 count: r.count,
                 mispreds: r.mispreds,
                 records: 1,
@@ -107,7 +108,7 @@ pub fn summarise(p: &BranchProfile, o: &SummaryOptions<'_>) -> BoltSummary {
     let mut records: Vec<usize> = (0..p.records.len())
         .filter(|&i| {
             let r = &p.records[i];
-            r.count >= o.value_cutoff && selected(&r.function)
+            r.count >= o.value_cutoff && selected(p.function(r))
         })
         .collect();
     records.sort_by_key(|&i| Reverse(p.records[i].count));
@@ -158,7 +159,7 @@ fn pairs<'a>(base: &'a BranchProfile, test: &'a BranchProfile) -> Vec<Pair<'a>> 
     let (mut i, mut j) = (0, 0);
     while i < b.len() || j < t.len() {
         let ord = match (b.get(i), t.get(j)) {
-            (Some(x), Some(y)) => x.key().cmp(&y.key()),
+            (Some(x), Some(y)) => base.key(x).cmp(&test.key(y)),
             (Some(_), None) => std::cmp::Ordering::Less,
             _ => std::cmp::Ordering::Greater,
         };
@@ -201,6 +202,11 @@ pub fn overlap(base: &BranchProfile, test: &BranchProfile, o: &OverlapOptions<'_
     // Per function: the pairs of its records, then its figures (records sort by function
     // first, so each function's pairs are one run).
     let all = pairs(base, test);
+    let function_of = |p: &Pair<'_>| match p {
+        (Some(r), _) => base.function(r),
+        (None, Some(r)) => test.function(r),
+        (None, None) => "",
+    };
     let mut start = 0;
     while start < all.len() {
         let name = function_of(&all[start]);
@@ -236,14 +242,6 @@ pub fn overlap(base: &BranchProfile, test: &BranchProfile, o: &OverlapOptions<'_
 
 /// A base record and a test record of one key (`None` where absent).
 type Pair<'a> = (Option<&'a BoltRecord>, Option<&'a BoltRecord>);
-
-/// The function of a pair's records.
-fn function_of<'a>(p: &Pair<'a>) -> &'a str {
-    match p {
-        (Some(r), _) | (None, Some(r)) => &r.function,
-        (None, None) => "",
-    }
-}
 
 /// One function's figures from its pairs; adds its records to the program's figures.
 fn function_overlap(
@@ -299,17 +297,26 @@ mod tests {
 
     fn profile(records: &[(&str, &str, u64)], entries: &[(&str, u64)]) -> BranchProfile {
         let mut p = BranchProfile::new(BoltFormat::Yaml);
-        p.records = records
+        let mut span = |s: &str| {
+            let start = p.text.len();
+            p.text.push_str(s);
+            crate::ir::bolt_report::Span {
+                start,
+                end: p.text.len(),
+            }
+        };
+        let records: Vec<BoltRecord> = records
             .iter()
             .map(|&(f, from, count)| BoltRecord {
-                function: f.into(),
+                function: span(f),
                 kind: BoltRecordKind::Branch,
-                from: from.into(),
-                to: "x".into(),
+                from: span(from),
+                to: span("x"),
                 count,
                 mispreds: 1,
             })
             .collect();
+        p.records = records;
         p.entries = entries.iter().map(|&(n, e)| (n.into(), e)).collect();
         p.memory = (2, 7);
         p.normalise();

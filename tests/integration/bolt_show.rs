@@ -463,3 +463,45 @@ fn overlap_refuses_to_mix_bolt_with_other_profiles() {
     ]);
     assert_eq!(out.status.code(), Some(2), "{out:?}");
 }
+
+/// Memory the system refuses (`prlimit --as`) while a large profile is read: an error naming
+/// what the memory was for and how much, exit 1 — not an abort. The names of the profile are
+/// long and not UTF-8 (each byte shown as a 3-byte replacement character), so that the text
+/// of its records, three times the file, outgrows the room left above the mapped file long
+/// before anything else grows.
+#[test]
+fn refused_memory_is_an_error_not_an_abort() {
+    let Some(prlimit) = crate::common::tool("prlimit", "refused_memory_is_an_error_not_an_abort")
+    else {
+        return;
+    };
+    let dir = tempdir();
+    let big = dir.path().join("big.fdata");
+    let name = vec![0xffu8; 1000];
+    let mut bytes = Vec::new();
+    for i in 0..32_000u32 {
+        bytes.extend_from_slice(b"1 ");
+        bytes.extend_from_slice(&name);
+        bytes.extend_from_slice(format!("{} {i:x} 1 ", i % 100).as_bytes());
+        bytes.extend_from_slice(&name);
+        bytes.extend_from_slice(b" 0 0 1\n");
+    }
+    std::fs::write(&big, &bytes).unwrap();
+    let exe = std::path::Path::new(env!("CARGO_BIN_EXE_pgo-merge"));
+    // The file mapped and 160 MiB more: the records' text needs about 190.
+    let limit = bytes.len() as u64 + (160 << 20);
+    for cmd in ["show", "overlap"] {
+        let mut c = std::process::Command::new(&prlimit);
+        c.arg(format!("--as={limit}")).arg(exe).arg(cmd).arg(&big);
+        if cmd == "overlap" {
+            c.arg(&big);
+        }
+        let out = c.output().unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{cmd}: {:?} {err}", out.status);
+        assert!(
+            err.contains("cannot allocate") && err.contains("the records of a BOLT profile"),
+            "{cmd}: {err}"
+        );
+    }
+}

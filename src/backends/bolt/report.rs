@@ -32,11 +32,11 @@ fn describe(p: &BranchProfile) -> String {
 }
 
 /// A record's places: `from -> to`, or the sampled place alone.
-fn places(r: &BoltRecord) -> String {
+fn places(p: &BranchProfile, r: &BoltRecord) -> String {
     match r.kind {
-        BoltRecordKind::Sample => r.from.clone(),
-        BoltRecordKind::Branch => format!("{} -> {}", r.from, r.to),
-        BoltRecordKind::Call => format!("{} -> {} (call)", r.from, r.to),
+        BoltRecordKind::Sample => p.from(r).to_string(),
+        BoltRecordKind::Branch => format!("{} -> {}", p.from(r), p.to(r)),
+        BoltRecordKind::Call => format!("{} -> {} (call)", p.from(r), p.to(r)),
     }
 }
 
@@ -144,7 +144,7 @@ fn show_records(out: &mut String, p: &BranchProfile, s: &BoltSummary) {
         if !p.sampled {
             let _ = write!(out, " {:>10}", r.mispreds);
         }
-        let _ = writeln!(out, " {}", places(r));
+        let _ = writeln!(out, " {}", places(p, r));
     }
 }
 
@@ -172,9 +172,9 @@ pub fn show_json(p: &BranchProfile, s: &BoltSummary, file: &str) -> Value {
         .map(|r| {
             json!({
                 "kind": r.kind.name(),
-                "function": r.function,
-                "from": r.from,
-                "to": if r.kind == BoltRecordKind::Sample { Value::Null } else { json!(r.to) },
+                "function": p.function(r),
+                "from": p.from(r),
+                "to": if r.kind == BoltRecordKind::Sample { Value::Null } else { json!(p.to(r)) },
                 "count": r.count,
                 "share": share(r.count, t.count),
                 "mispredictions": r.mispreds,

@@ -6,10 +6,12 @@
 use super::fdata::FdataReader;
 use super::looks_like_fdata;
 use super::yaml::{looks_like_yaml, read_yaml};
-use crate::error::Result;
+use std::fmt::Write as _;
+
+use crate::error::{Error, ErrorKind, Result};
 use crate::frontends::FormatKind;
 use crate::ir::bolt::FdataLineKind;
-use crate::ir::bolt_report::{BoltFormat, BoltRecord, BoltRecordKind, BranchProfile};
+use crate::ir::bolt_report::{BoltFormat, BoltRecord, BoltRecordKind, BranchProfile, Span};
 use crate::ir::bolt_yaml::{PF_LBR, YamlFunction, YamlProfile};
 use crate::sys::alloc;
 
@@ -46,45 +48,95 @@ pub fn read_report(bytes: &[u8], format: BoltFormat) -> Result<BranchProfile> {
     Ok(p)
 }
 
-/// An fdata location (`T NAME OFFSET`) as its symbol and `NAME+0xOFFSET`. The reader has
-/// checked the fields: three, the offset hexadecimal of at most 64 bits.
-fn location(fields: &[&[u8]]) -> (String, String) {
-    let name = String::from_utf8_lossy(fields.get(1).copied().unwrap_or_default()).into_owned();
-    let offset = fields
-        .get(2)
-        .and_then(|o| std::str::from_utf8(o).ok())
-        .and_then(|o| u64::from_str_radix(o, 16).ok())
-        .unwrap_or(0);
-    let shown = format!("{name}+{offset:#x}");
-    (name, shown)
+/// The profile's records and their text, grown fallibly: the memory that grows with the
+/// file is refused with an error, not an abort.
+struct Builder {
+    p: BranchProfile,
+}
+
+impl Builder {
+    /// Room for one more record whose names take at most `bytes` bytes of text.
+    fn reserve(&mut self, bytes: usize) -> Result<()> {
+        alloc::reserve(&mut self.p.records, 1, RECORDS)?;
+        self.p.text.try_reserve(bytes).map_err(|_| {
+            Error::new(ErrorKind::OutOfMemory {
+                what: RECORDS,
+                bytes: (self.p.text.len() as u64).saturating_add(bytes as u64),
+            })
+        })
+    }
+
+    /// Appends `parts` as one span of text (room reserved by [`Builder::reserve`]).
+    fn span(&mut self, parts: &[&str]) -> Span {
+        let start = self.p.text.len();
+        for s in parts {
+            self.p.text.push_str(s);
+        }
+        Span {
+            start,
+            end: self.p.text.len(),
+        }
+    }
+
+    /// An fdata location (`T NAME OFFSET`, fields checked by the reader: the offset is
+    /// hexadecimal of at most 64 bits) appended as `NAME+0xOFFSET`; its span, and the span
+    /// of `NAME` (a prefix of it).
+    fn location<'a>(&mut self, mut fields: impl Iterator<Item = &'a [u8]>) -> (Span, Span) {
+        let _type = fields.next();
+        let name = String::from_utf8_lossy(fields.next().unwrap_or_default());
+        let offset = fields
+            .next()
+            .and_then(|o| std::str::from_utf8(o).ok())
+            .and_then(|o| u64::from_str_radix(o, 16).ok())
+            .unwrap_or(0);
+        let start = self.p.text.len();
+        let symbol = self.span(&[&name]);
+        // At most 16 hex digits: within the room reserved.
+        let _ = write!(self.p.text, "+{offset:#x}");
+        let whole = Span {
+            start,
+            end: self.p.text.len(),
+        };
+        (symbol, whole)
+    }
+
+    /// Adds a record.
+    fn push(&mut self, r: BoltRecord) {
+        self.p.records.push(r);
+    }
+}
+
+/// Room for one fdata record's names: each location is written once, its name in at most
+/// three times its bytes (a replacement character for a byte of bad UTF-8 takes 3), its
+/// offset in at most `+0x` and 16 digits.
+fn fdata_room(locations: &[u8]) -> usize {
+    locations.len().saturating_mul(3).saturating_add(64)
 }
 
 /// Reads an fdata profile: one record per branch or sample line, memory events totalled.
 fn read_fdata(bytes: &[u8]) -> Result<BranchProfile> {
     let reader = FdataReader::new(bytes);
-    let mut p = BranchProfile::new(BoltFormat::Fdata);
-    p.sampled = reader.mode().no_lbr;
-    p.bolted = reader.mode().bolted;
-    p.events = String::from_utf8_lossy(reader.events()).into_owned();
+    let mut b = Builder {
+        p: BranchProfile::new(BoltFormat::Fdata),
+    };
+    b.p.sampled = reader.mode().no_lbr;
+    b.p.bolted = reader.mode().bolted;
+    b.p.events = String::from_utf8_lossy(reader.events()).into_owned();
     for line in reader {
         let line = line?;
         if line.kind == FdataLineKind::Memory {
-            p.memory.0 += 1;
-            p.memory.1 = p.memory.1.saturating_add(line.count);
+            b.p.memory.0 += 1;
+            b.p.memory.1 = b.p.memory.1.saturating_add(line.count);
             continue;
         }
-        let fields: Vec<&[u8]> = line.locations.split(|&b| b == b' ').collect();
-        let (function, from) = location(&fields);
-        // The one allocation that grows with the file: refused memory is an error.
-        alloc::reserve(&mut p.records, 1, RECORDS)?;
+        b.reserve(fdata_room(line.locations))?;
+        let mut fields = line.locations.split(|&c| c == b' ');
+        let (function, from) = b.location(fields.by_ref().take(3));
         let (kind, to) = match line.kind {
-            FdataLineKind::Sample => (BoltRecordKind::Sample, String::new()),
-            _ => (
-                BoltRecordKind::Branch,
-                location(&fields[3.min(fields.len())..]).1,
-            ),
+            FdataLineKind::Sample => (BoltRecordKind::Sample, Span::default()),
+            _ => (BoltRecordKind::Branch, b.location(fields).1),
         };
-        p.records.push(BoltRecord {
+        b.push(BoltRecord {
             function,
             kind,
             from,
@@ -93,16 +145,18 @@ fn read_fdata(bytes: &[u8]) -> Result<BranchProfile> {
             mispreds: line.mispreds.unwrap_or(0),
         });
     }
-    Ok(p)
+    Ok(b.p)
 }
 
 /// The records of a YAML profile: successor edges and call sites of LBR profiles, block
 /// execution counts of sampled ones; calls name their callee by its `fid` in this profile.
 fn from_yaml(y: &YamlProfile) -> Result<BranchProfile> {
-    let mut p = BranchProfile::new(BoltFormat::Yaml);
-    p.sampled = y.header.flags & PF_LBR == 0;
-    p.events = y.header.events.clone();
-    p.binary = (y.header.binary_name.clone(), y.header.build_id.clone());
+    let mut b = Builder {
+        p: BranchProfile::new(BoltFormat::Yaml),
+    };
+    b.p.sampled = y.header.flags & PF_LBR == 0;
+    b.p.events = y.header.events.clone();
+    b.p.binary = (y.header.binary_name.clone(), y.header.build_id.clone());
     let mut names: Vec<(u32, &str)> = y.functions.iter().map(|f| (f.id, &*f.name)).collect();
     names.sort_unstable();
     let callee = |fid: u32| match names.binary_search_by_key(&fid, |n| n.0) {
@@ -110,15 +164,10 @@ fn from_yaml(y: &YamlProfile) -> Result<BranchProfile> {
         Err(_) => format!("<fid {fid}>"),
     };
     for f in &y.functions {
-        p.entries.push((f.name.clone(), f.exec));
-        let more = f
-            .blocks
-            .iter()
-            .map(|b| b.successors.len() + b.calls.len() + 1);
-        alloc::reserve(&mut p.records, more.sum(), RECORDS)?;
-        yaml_records(f, p.sampled, &callee, &mut p.records);
+        b.p.entries.push((f.name.clone(), f.exec));
+        yaml_records(f, b.p.sampled, &callee, &mut b)?;
     }
-    Ok(p)
+    Ok(b.p)
 }
 
 /// The records of one YAML function.
@@ -126,47 +175,61 @@ fn yaml_records(
     f: &YamlFunction,
     sampled: bool,
     callee: &dyn Fn(u32) -> String,
-    out: &mut Vec<BoltRecord>,
-) {
-    let record = |kind, from: String, to: String, count, mispreds| BoltRecord {
-        function: f.name.clone(),
-        kind,
-        from,
-        to,
-        count,
-        mispreds,
+    b: &mut Builder,
+) -> Result<()> {
+    let room = |to: usize| {
+        f.name
+            .len()
+            .saturating_mul(2)
+            .saturating_add(to)
+            .saturating_add(64)
     };
-    for b in &f.blocks {
-        let from = format!("{}:bb{}", f.name, b.index);
-        if sampled {
-            out.push(record(
-                BoltRecordKind::Sample,
+    for block in &f.blocks {
+        let bid = format!(":bb{}", block.index);
+        let record = |b: &mut Builder, kind, site: &str, to: &[&str], count, mispreds| {
+            let from = b.span(&[&f.name, &bid, site]);
+            let function = Span {
+                start: from.start,
+                end: from.start + f.name.len(),
+            };
+            let to = b.span(to);
+            b.push(BoltRecord {
+                function,
+                kind,
                 from,
-                String::new(),
-                b.exec,
-                0,
-            ));
+                to,
+                count,
+                mispreds,
+            });
+        };
+        if sampled {
+            b.reserve(room(0))?;
+            record(b, BoltRecordKind::Sample, "", &[], block.exec, 0);
             continue;
         }
-        for s in &b.successors {
-            let to = format!("{}:bb{}", f.name, s.index);
-            out.push(record(
+        for s in &block.successors {
+            b.reserve(room(f.name.len()))?;
+            let to_bid = format!(":bb{}", s.index);
+            record(
+                b,
                 BoltRecordKind::Branch,
-                from.clone(),
-                to,
+                "",
+                &[&f.name, &to_bid],
                 s.count,
                 s.mispreds,
-            ));
+            );
         }
-        for c in &b.calls {
+        for c in &block.calls {
             let mut to = callee(c.dest);
             if c.disc != 0 {
                 to.push_str(&format!(" (discriminator {})", c.disc));
             }
-            let site = format!("{from}+{:#x}", c.offset);
-            out.push(record(BoltRecordKind::Call, site, to, c.count, c.mispreds));
+            b.reserve(room(to.len()))?;
+            let site = format!("+{:#x}", c.offset);
+            record(b, BoltRecordKind::Call, &site, &[&to], c.count, c.mispreds);
         }
     }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -182,11 +245,11 @@ mod tests {
         .unwrap();
         assert_eq!(p.memory, (1, 9));
         assert_eq!(p.records.len(), 2);
-        assert_eq!(p.records[0].function, "[unknown]");
+        assert_eq!(p.function(&p.records[0]), "[unknown]");
         let r = &p.records[1];
         assert_eq!(
-            (&*r.from, &*r.to, r.count, r.mispreds),
-            ("main+0x1c", "main+0x1e", 9, 3)
+            (p.function(r), p.from(r), p.to(r), r.count, r.mispreds),
+            ("main", "main+0x1c", "main+0x1e", 9, 3)
         );
         let s = read_report(b"no_lbr cycles\n1 f 10 4\n1 f 010 1\n", BoltFormat::Fdata).unwrap();
         assert!(s.sampled);
