@@ -105,7 +105,7 @@ fn key_in<'a>(text: &'a str, r: &BoltRecord) -> RecordKey<'a> {
 }
 
 /// A BOLT profile for reports: its header facts, its functions' entry counts (YAML) and its
-/// records, sorted by [`BoltRecord::key`], each key once.
+/// records, sorted by [`BranchProfile::key`], each key once.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BranchProfile {
     /// The format read.
