@@ -36,6 +36,7 @@
 //! ```
 
 pub mod bolt;
+mod bolt_show;
 pub mod inputs;
 pub mod iprof;
 mod llvm;

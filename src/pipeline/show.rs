@@ -62,6 +62,31 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     for (i, path) in r.files.iter().enumerate() {
         let file = InputFile::open(path)?;
         let kind = FormatKind::sniff(file.bytes());
+        if let Some(format) = super::bolt_show::sniff(file.bytes()) {
+            // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
+            let shown = super::bolt_show::show_one(
+                file.bytes(),
+                format,
+                path,
+                (&r.options, r.profile_version),
+                r.json,
+            )
+            .map_err(|e| file.or_changed(e))?;
+            file.check_unchanged()?;
+            match shown {
+                super::bolt_show::Shown::Json(doc) => docs.push(doc),
+                super::bolt_show::Shown::Text(text) => {
+                    if several {
+                        if i > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(&format!("==> {} <==\n", path.display()));
+                    }
+                    out.push_str(&text);
+                }
+            }
+            continue;
+        }
         if matches!(
             kind,
             FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
