@@ -23,8 +23,9 @@ use super::output::{Destination, write_stream};
 use super::{InputSpec, Message, Progress, request_error};
 use crate::backends::bolt::{write_fdata, write_yaml};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::bolt::FdataReader;
-use crate::frontends::bolt::yaml::{looks_like_yaml, read_yaml};
+use crate::frontends::open::{
+    FdataReader, looks_like_bolt_profile, looks_like_bolt_yaml, read_bolt_yaml,
+};
 use crate::ir::Weight;
 pub use crate::ir::bolt::{FdataMode, FdataSemantics};
 use crate::passes::FailureMode;
@@ -141,7 +142,7 @@ pub fn looks_like_fdata_file(p: &Path) -> bool {
             Ok(k) => n += k,
         }
     }
-    crate::frontends::bolt::looks_like_fdata(&head[..n]) || head[..n].starts_with(b"---\nheader:")
+    looks_like_bolt_profile(&head[..n])
 }
 
 /// What became of one input.
@@ -409,7 +410,7 @@ fn first_is_yaml(spec: &InputSpec) -> bool {
             Ok(k) => n += k,
         }
     }
-    looks_like_yaml(&head[..n])
+    looks_like_bolt_yaml(&head[..n])
 }
 
 /// Writes `dest` from `fill`, naming `output` in an error.
@@ -439,13 +440,13 @@ fn merge_yaml_file(
 ) -> Result<Vec<String>> {
     let path = spec.path.as_path();
     let file = spec.open()?;
-    if !looks_like_yaml(file.bytes()) {
+    if !looks_like_bolt_yaml(file.bytes()) {
         return Err(Error::new(ErrorKind::KindConflict(
             "cannot mix YAML and legacy (fdata) formats: the first input is a YAML profile".into(),
         ))
         .with_path(path));
     }
-    let p = read_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
+    let p = read_bolt_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
     file.check_unchanged()?;
     if validate {
         merger.check(&p).map_err(|e| e.with_path(path))?;

@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::backends::bolt::report::{self, OverlapNames};
 use crate::backends::show::ShowOptions;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::bolt::report::{read_report, sniff_bolt};
+use crate::frontends::open::{read_report, sniff_bolt};
 use crate::ir::bolt_report::{BoltFormat, BranchProfile};
 use crate::passes::bolt_report::{self, OverlapOptions, SummaryOptions};
 

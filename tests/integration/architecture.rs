@@ -280,10 +280,6 @@ fn pipeline_names_no_llvm_reader_type() {
 /// of `frontends` that `src/pipeline/` may name.
 const ENTRY_POINT: &str = "open";
 
-/// Driver files not yet routed through the entry point, with the reason. `bolt.rs` is being
-/// reworked with the BOLT readers; it goes through `frontends::open` once they settle.
-const NOT_YET_ROUTED: [&str; 1] = ["bolt.rs"];
-
 /// The driver opens and reads inputs of every family (LLVM instrumentation and sample
 /// profiles, GraalVM profiles, code regions and sampled stacks) only through the read side's
 /// entry point, [`ENTRY_POINT`]: it names no format's reader, options or detection types, so
@@ -298,9 +294,6 @@ fn pipeline_names_only_the_read_entry_point() {
     let mut bad = Vec::new();
     for f in files {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
-        if NOT_YET_ROUTED.contains(&name.as_str()) {
-            continue;
-        }
         let text = std::fs::read_to_string(&f).unwrap();
         let code: Vec<&str> = code_lines(&text).collect();
         let code = code.join("\n");

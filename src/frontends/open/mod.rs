@@ -12,6 +12,9 @@
 //! | GraalVM `.iprof` | [`IprofReader`], [`read_iprof_file`] | context trees ([`Lowered`]), in a profile of their own or added to a shared one ([`TreeInto`]) |
 //! | jitdumps, perf maps, r2rmaps | [`code_source`], [`describe_code`] | `ir::code::CodeSource`, `ir::code::CodeDescription` |
 //! | `perf script` text | [`sampled_stacks`] | an `ir::code::SampleSource` |
+//! | BOLT fdata | [`FdataReader`] | `ir::bolt::FdataLine` views of the record lines, and the header mode |
+//! | BOLT YAML | [`read_bolt_yaml`] | an `ir::bolt_yaml::YamlProfile` |
+//! | BOLT profiles, shown or compared | [`read_report`] (after [`sniff_bolt`]) | an `ir::bolt_report::BranchProfile` |
 //!
 //! Detection results ([`FormatKind`]), the mapped input ([`InputFile`]) and the name of a
 //! file's type ([`file_type_name`]) are format-neutral and handed on as they are. Options
@@ -19,6 +22,7 @@
 //! built from the LLVM release it follows). `tests/integration/architecture.rs` checks that
 //! `pipeline/` names no other module of `frontends`.
 
+mod bolt;
 mod code;
 mod iprof;
 mod sample;
@@ -27,6 +31,10 @@ pub use super::ReadOutput;
 pub use super::detect::FormatKind;
 pub use super::input::{InputFile, file_type_name};
 pub use super::merge_input::{Known, MergeInput, MergeReader, Part, Parts};
+pub use bolt::{
+    FdataReader, looks_like_bolt_profile, looks_like_bolt_yaml, read_bolt_yaml, read_report,
+    sniff_bolt,
+};
 pub use code::{CodeInput, code_source, describe_code, sampled_stacks};
 pub use iprof::{CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file};
 pub use sample::{SampleRead, SampleReader, SectionInfo};
