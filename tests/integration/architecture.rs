@@ -293,7 +293,6 @@ fn pipeline_names_only_the_read_entry_point() {
     files.sort();
     let mut bad = Vec::new();
     for f in files {
-        let name = f.file_name().unwrap().to_string_lossy().to_string();
         let text = std::fs::read_to_string(&f).unwrap();
         let code: Vec<&str> = code_lines(&text).collect();
         let code = code.join("\n");
