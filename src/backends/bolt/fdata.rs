@@ -6,13 +6,14 @@
 use std::io::{self, Write};
 
 use crate::ir::bolt::{FdataEntry, FdataNames, FdataProfile, MisColumn};
-use crate::sys::threads;
 
-/// Lines one task formats at a time (about 1.5 MB of text).
-const CHUNK_LINES: usize = 1 << 14;
+/// Bytes formatted before each write.
+const CHUNK: usize = 1 << 16;
 
-/// Writes `profile` to `out` (in chunks of about 1.5 MB: no need to buffer it). Inside a
-/// worker pool, the chunks of one round are formatted in parallel and written in order.
+/// Writes `profile` to `out` (in chunks of 64 KiB: no need to buffer it).
+///
+/// One thread formats: formatting in parallel chunks was tried and cost more CPU than it
+/// saved wall time on two cores (the runs' merge that orders the lines is serial).
 pub fn write_fdata(profile: &FdataProfile, out: &mut dyn Write) -> io::Result<()> {
     if profile.mode.bolted {
         out.write_all(b"boltedcollection\n")?;
@@ -20,27 +21,15 @@ pub fn write_fdata(profile: &FdataProfile, out: &mut dyn Write) -> io::Result<()
     if profile.mode.no_lbr {
         out.write_all(b"no_lbr\n")?;
     }
-    let tasks = threads::current().max(1);
-    let mut entries = profile.iter();
-    let mut batch: Vec<&FdataEntry> = Vec::with_capacity(CHUNK_LINES * tasks);
-    loop {
-        batch.clear();
-        batch.extend(entries.by_ref().take(CHUNK_LINES * tasks));
-        if batch.is_empty() {
-            return Ok(());
-        }
-        let chunks: Vec<&[&FdataEntry]> = batch.chunks(CHUNK_LINES).collect();
-        let texts = threads::map(&chunks, 1, |_, chunk| {
-            let mut buf = Vec::with_capacity(chunk.len() * 96);
-            for e in chunk.iter() {
-                write_line(&mut buf, profile.names(), e);
-            }
-            buf
-        });
-        for t in texts {
-            out.write_all(&t)?;
+    let mut buf = Vec::with_capacity(CHUNK + 1024);
+    for e in profile.iter() {
+        write_line(&mut buf, profile.names(), e);
+        if buf.len() >= CHUNK {
+            out.write_all(&buf)?;
+            buf.clear();
         }
     }
+    out.write_all(&buf)
 }
 
 /// Appends the line of `e` to `buf`.
