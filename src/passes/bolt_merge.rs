@@ -331,7 +331,11 @@ impl FdataFolder<'_> {
         let names = self.names(l)?;
         let e = FdataEntry::new(l, names, keyed, [count, mispreds]);
         let hash = e.key_hash();
-        self.pending[shard_of(hash)].push((hash, e));
+        let batch = &mut self.pending[shard_of(hash)];
+        batch
+            .try_reserve(1)
+            .map_err(|_| out_of_memory("fdata lines read", std::mem::size_of::<FdataEntry>()))?;
+        batch.push((hash, e));
         self.pending_lines += 1;
         Ok(l.count)
     }
@@ -365,6 +369,10 @@ impl FdataFolder<'_> {
         }
         let id = self.name_id(name)?;
         self.last[i].0.clear();
+        self.last[i]
+            .0
+            .try_reserve(name.len())
+            .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
         self.last[i].0.extend_from_slice(name);
         self.last[i].1 = id;
         Ok(id)
@@ -391,10 +399,11 @@ impl FdataFolder<'_> {
             .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
         c.bytes.extend_from_slice(name);
         let bytes = &c.bytes;
+        let rehash = |&(_, s, n): &(u32, usize, usize)| hash_bytes(&bytes[s..s + n]);
         c.index
-            .insert_unique(hash, (id, start, name.len()), |&(_, s, n)| {
-                hash_bytes(&bytes[s..s + n])
-            });
+            .try_reserve(1, rehash)
+            .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
+        c.index.insert_unique(hash, (id, start, name.len()), rehash);
         Ok(id)
     }
 

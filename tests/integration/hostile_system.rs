@@ -602,3 +602,78 @@ fn a_raw_file_of_many_profiles_is_merged_in_memory_bounded_by_the_result() {
         "merging the profiles of one file differs from merging them as files"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// BOLT fdata merges under memory limits
+
+/// fdata profiles of `files` × `lines` branch lines drawn from `pool` branches of 2,000
+/// functions (deterministic), in `dir`.
+fn gen_fdata(dir: &Path, files: usize, lines: usize, pool: u64) {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = move || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    for f in 0..files {
+        let mut text = String::new();
+        for _ in 0..lines {
+            let b = next() % pool;
+            let (from, to) = (b % 2_000, (b / 7) % 2_000);
+            text.push_str(&format!(
+                "1 _ZN5bench{from}function_of_a_long_nameEv {:x} 1 _ZN5bench{to}function_of_a_long_nameEv {:x} 0 {}\n",
+                b % 4096,
+                b / 4096 % 4096,
+                next() % 1000
+            ));
+        }
+        std::fs::write(dir.join(format!("p{f:03}.fdata")), text).unwrap();
+    }
+}
+
+/// Under a limit of address space that the merge's data reaches, an fdata merge either
+/// succeeds or ends with an error that names the memory refused: never an abort (every
+/// allocation that grows with the input is fallible), on one thread and on two.
+#[test]
+fn fdata_merges_under_memory_limits_succeed_or_say_why() {
+    let Some(prlimit) = tool("prlimit", "fdata_merges_under_memory_limits") else {
+        return;
+    };
+    let dir = tempdir();
+    gen_fdata(dir.path(), 20, 10_000, 1_000_000);
+    let out = dir.path().join("out.fdata");
+    let (mut ok, mut refused) = (0, 0);
+    // Two threads need about 48 MiB before any input is read (the debug binary, two thread
+    // stacks, a second malloc arena): below that a thread's first small allocation can fail
+    // inside the standard library, which this sweep is not about.
+    let sweeps: [(&str, &[u64]); 2] = [("-j1", &[24, 32, 40, 64, 160]), ("-j2", &[56, 96, 160])];
+    for (j, limits) in sweeps {
+        for &mib in limits {
+            let w = vec![
+                prlimit.clone().into_os_string(),
+                format!("--as={}", mib << 20).into(),
+            ];
+            let args = [
+                OsStr::new(j),
+                dir.path().as_os_str(),
+                OsStr::new("-o"),
+                out.as_os_str(),
+            ];
+            let e = run_limited(&w, &ours(), &args, &FEW_ARENAS, MINUTE);
+            let what = format!("fdata merge {j} under {mib} MiB");
+            e.assert_clean(&what);
+            if e.code == Some(0) {
+                ok += 1;
+            } else {
+                e.assert_error(&what, "cannot allocate");
+                refused += 1;
+            }
+        }
+    }
+    // The sweep must cover both sides, or it proves nothing.
+    assert!(
+        ok > 0 && refused > 0,
+        "{ok} merges succeeded, {refused} refused"
+    );
+}
