@@ -670,36 +670,85 @@ pub fn symbolize(data: &[u8]) {
     iprof::read_profile(&bytes).expect("the symbolised iprof reads back");
 }
 
-/// `frontends::bolt::fdata`: every line read is merged under both LLVM releases' keys; what
-/// is written reads back with as many lines, and merging it again changes nothing.
+/// `frontends::bolt::fdata`: every line read is merged under both LLVM releases' keys, all
+/// at once and in batches; the output is what a plain model keyed by the lines' text gives
+/// (sorted by key bytes, counts summed saturating), and it reads back and merges to itself.
 pub fn bolt_fdata(data: &[u8]) {
-    use pgo_merge::backends::bolt::write_fdata;
     use pgo_merge::frontends::bolt::FdataReader;
     use pgo_merge::ir::bolt::FdataSemantics;
-    use pgo_merge::passes::bolt_merge::FdataMerger;
     let reader = FdataReader::new(data);
-    let mode = reader.mode();
     if reader.clone().any(|l| l.is_err()) {
         return;
     }
     for semantics in [FdataSemantics::Llvm19, FdataSemantics::Llvm20] {
-        let mut m = FdataMerger::new(semantics);
-        m.fold(reader.clone(), pgo_merge::Weight::ONE)
-            .expect("checked lines");
-        let merged = m.finish(mode);
-        let mut out = Vec::new();
-        write_fdata(&merged, &mut out).expect("write to memory");
-        let again = FdataReader::new(&out);
-        assert_eq!(again.mode(), mode);
-        let mut m2 = FdataMerger::new(semantics);
-        m2.fold(again, pgo_merge::Weight::ONE)
-            .expect("our output reads back");
+        let out = bolt_fdata_merge(data, semantics, true);
         assert_eq!(
-            m2.finish(mode),
-            merged,
+            out,
+            bolt_fdata_merge(data, semantics, false),
+            "batches differ"
+        );
+        assert_eq!(out, bolt_fdata_model(data, semantics), "the model differs");
+        assert_eq!(
+            bolt_fdata_merge(&out, semantics, true),
+            out,
             "merging our output again changes it"
         );
     }
+}
+
+/// The merged and written profile of fdata `data` (checked to read).
+fn bolt_fdata_merge(
+    data: &[u8],
+    semantics: pgo_merge::ir::bolt::FdataSemantics,
+    whole: bool,
+) -> Vec<u8> {
+    use pgo_merge::backends::bolt::write_fdata;
+    use pgo_merge::frontends::bolt::FdataReader;
+    use pgo_merge::passes::bolt_merge::FdataMerge;
+    let reader = FdataReader::new(data);
+    let mode = reader.mode();
+    let m = FdataMerge::new(semantics);
+    m.folder()
+        .fold(reader, mode, pgo_merge::Weight::ONE, whole, || Ok(()))
+        .expect("checked lines");
+    let mut out = Vec::new();
+    write_fdata(&m.finish(mode).expect("memory"), &mut out).expect("write to memory");
+    out
+}
+
+/// What merging `data` must give: lines keyed by their text, in the byte order of the keys.
+fn bolt_fdata_model(data: &[u8], semantics: pgo_merge::ir::bolt::FdataSemantics) -> Vec<u8> {
+    use pgo_merge::frontends::bolt::FdataReader;
+    use pgo_merge::ir::bolt::{FdataLineKind, FdataSemantics};
+    use std::collections::BTreeMap;
+    let reader = FdataReader::new(data);
+    let mut out = Vec::new();
+    if reader.mode().bolted {
+        out.extend_from_slice(b"boltedcollection\n");
+    }
+    if reader.mode().no_lbr {
+        out.extend_from_slice(b"no_lbr\n");
+    }
+    let mut sums: BTreeMap<Vec<u8>, (u64, Option<u64>)> = BTreeMap::new();
+    for l in reader {
+        let l = l.expect("checked lines");
+        let summed = semantics == FdataSemantics::Llvm20 && l.kind == FdataLineKind::Branch;
+        let e = sums
+            .entry(l.key(semantics).to_vec())
+            .or_insert((0, summed.then_some(0)));
+        e.0 = e.0.saturating_add(l.count);
+        if let (Some(m), Some(lm)) = (e.1.as_mut(), l.mispreds) {
+            *m = m.saturating_add(lm.value);
+        }
+    }
+    for (k, (c, m)) in sums {
+        out.extend_from_slice(&k);
+        if let Some(m) = m {
+            out.extend_from_slice(format!(" {m}").as_bytes());
+        }
+        out.extend_from_slice(format!(" {c}\n").as_bytes());
+    }
+    out
 }
 
 /// `frontends::bolt::yaml`: what reads is merged with itself and written; the output reads

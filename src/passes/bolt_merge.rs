@@ -1,159 +1,448 @@
 //! Merging legacy BOLT profiles (`.fdata`): each line's counters are added, weighted and
 //! saturating, under the key the LLVM release followed gives it ([`FdataSemantics`]); the
-//! result is sorted by key, so it never depends on the order of inputs or on threads.
+//! result is sorted in the byte order of the keys' text, so it never depends on the order
+//! of inputs or on threads.
 //!
-//! Memory grows with the distinct keys, never with the number of inputs: an input's lines
-//! are folded as they are read, and lines already met allocate nothing.
+//! One [`FdataMerge`] is shared by every worker: symbol names are interned once (each
+//! worker's [`FdataFolder`] keeps a private cache of the ids it met, so the shared table is
+//! locked only for names new to that worker), and keys live in 64 shards chosen by hash,
+//! each behind its own lock, that a folder fills a file's lines at a time. So memory grows
+//! with the distinct keys (48 bytes each, plus the hash table) and names, never with the
+//! number of inputs or threads; a key is a few integers, not a copy of its text.
 
-use crate::error::Result;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use hashbrown::HashTable;
+
+use crate::error::{Error, ErrorKind, Result};
 use crate::ir::Weight;
 use crate::ir::bolt::{
-    FdataCounts, FdataLine, FdataLineKind, FdataMap, FdataMode, FdataProfile, FdataSemantics,
+    FdataEntry, FdataLine, FdataMode, FdataNames, FdataProfile, FdataSemantics, prefix_has_offsets,
 };
+#[cfg(test)]
+use crate::ir::bolt::{HexText, MisColumn};
+use crate::ir::fx::hash_bytes;
+use crate::sys::threads;
 
-/// The accumulator of an fdata merge.
-#[derive(Debug, Clone)]
-pub struct FdataMerger {
-    semantics: FdataSemantics,
-    entries: FdataMap,
-    saturated: bool,
+/// Number of key shards (a power of two).
+const SHARDS: usize = 64;
+/// Lines a folder buffers before it adds them to the shards, when the input need not be
+/// added whole or not at all.
+const FLUSH_LINES: usize = 1 << 16;
+
+/// The shard of a key hash: bits the hash tables use for neither bucket nor tag.
+fn shard_of(hash: u64) -> usize {
+    (hash >> 40) as usize & (SHARDS - 1)
 }
 
-impl FdataMerger {
+/// The names of a merge and an index of them by text.
+#[derive(Default)]
+struct NameTable {
+    names: FdataNames,
+    index: HashTable<u32>,
+}
+
+impl NameTable {
+    /// The id of `name` (hashed `hash`), added if new.
+    fn intern(&mut self, name: &[u8], hash: u64) -> Result<u32> {
+        let names = &self.names;
+        if let Some(&id) = self.index.find(hash, |&id| names.get(id) == name) {
+            return Ok(id);
+        }
+        let names = &self.names;
+        self.index
+            .try_reserve(1, |&id| hash_bytes(names.get(id)))
+            .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
+        let id = self
+            .names
+            .push(name)
+            .ok_or_else(|| out_of_memory("the names of an fdata merge", name.len()))?;
+        let names = &self.names;
+        self.index
+            .insert_unique(hash, id, |&id| hash_bytes(names.get(id)));
+        Ok(id)
+    }
+}
+
+/// The keys of one shard: entries and an index of them by key.
+#[derive(Default)]
+struct Shard {
+    entries: Vec<FdataEntry>,
+    index: HashTable<u32>,
+}
+
+impl Shard {
+    /// Adds `batch` (key hashes and entries); true if a sum saturated.
+    fn add(&mut self, batch: &[(u64, FdataEntry)]) -> Result<bool> {
+        let mut saturated = false;
+        for (hash, e) in batch {
+            let entries = &self.entries;
+            if let Some(&i) = self.index.find(*hash, |&i| entries[i as usize].same_key(e)) {
+                saturated |= self.entries[i as usize].add(e);
+                continue;
+            }
+            let i = u32::try_from(self.entries.len()).map_err(|_| {
+                Error::new(ErrorKind::LimitExceeded {
+                    what: "distinct fdata lines of one shard",
+                    value: self.entries.len() as u64,
+                    limit: u64::from(u32::MAX),
+                })
+            })?;
+            let bytes = std::mem::size_of::<FdataEntry>();
+            self.entries
+                .try_reserve(1)
+                .map_err(|_| out_of_memory("merged fdata lines", bytes))?;
+            self.entries.push(*e);
+            let entries = &self.entries;
+            self.index
+                .try_reserve(1, |&i| entries[i as usize].key_hash())
+                .map_err(|_| out_of_memory("merged fdata lines", bytes))?;
+            self.index
+                .insert_unique(*hash, i, |&i| entries[i as usize].key_hash());
+        }
+        Ok(saturated)
+    }
+}
+
+/// The error of memory refused for `what`.
+fn out_of_memory(what: &'static str, bytes: usize) -> Error {
+    Error::new(ErrorKind::OutOfMemory {
+        what,
+        bytes: bytes as u64,
+    })
+}
+
+/// The number of a mode among the four (`boltedcollection` or not, `no_lbr` or not).
+fn mode_index(mode: FdataMode) -> usize {
+    usize::from(mode.bolted) | usize::from(mode.no_lbr) << 1
+}
+
+/// The accumulator of an fdata merge, shared by the threads that fold inputs into it.
+pub struct FdataMerge {
+    semantics: FdataSemantics,
+    names: Mutex<NameTable>,
+    /// The shards of each mode ([`mode_index`]): profiles of different modes do not mix,
+    /// and which mode wins is only known once every input is read.
+    modes: [Box<[Mutex<Shard>]>; 4],
+    saturated: AtomicBool,
+}
+
+impl std::fmt::Debug for FdataMerge {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FdataMerge")
+            .field("semantics", &self.semantics)
+            .finish_non_exhaustive()
+    }
+}
+
+impl FdataMerge {
     /// An empty merge following `semantics`.
-    pub fn new(semantics: FdataSemantics) -> FdataMerger {
-        FdataMerger {
+    pub fn new(semantics: FdataSemantics) -> FdataMerge {
+        let shards = || (0..SHARDS).map(|_| Mutex::default()).collect();
+        FdataMerge {
             semantics,
-            entries: FdataMap::default(),
-            saturated: false,
+            names: Mutex::default(),
+            modes: [shards(), shards(), shards(), shards()],
+            saturated: AtomicBool::new(false),
         }
     }
 
-    /// Folds the lines of one input, each count multiplied by `weight`. On an error the
-    /// accumulator holds the lines before it: a caller that goes on without the input checks
-    /// it whole first.
-    pub fn fold<'a>(
-        &mut self,
-        lines: impl Iterator<Item = Result<FdataLine<'a>>>,
-        weight: Weight,
-    ) -> Result<()> {
-        for line in lines {
-            self.add(&line?, weight);
+    /// A folder of inputs into this merge, for one thread.
+    pub fn folder(&self) -> FdataFolder<'_> {
+        FdataFolder {
+            merge: self,
+            cache: LocalNames::default(),
+            pending: (0..SHARDS).map(|_| Vec::new()).collect(),
+            pending_lines: 0,
         }
-        Ok(())
-    }
-
-    /// Adds one line.
-    pub fn add(&mut self, line: &FdataLine<'_>, weight: Weight) {
-        let summed = self.semantics == FdataSemantics::Llvm20 && line.kind == FdataLineKind::Branch;
-        let e = self
-            .entries
-            .entry_ref(line.key(self.semantics))
-            .or_insert_with(|| FdataCounts {
-                has_mispreds: summed,
-                ..FdataCounts::default()
-            });
-        let (count, s1) = weight.scale_add(line.count, e.count);
-        e.count = count;
-        if summed {
-            let (m, s2) = weight.scale_add(line.mispreds.unwrap_or(0), e.mispreds);
-            e.mispreds = m;
-            self.saturated |= s2;
-        }
-        self.saturated |= s1;
-    }
-
-    /// Adds everything `other` (of the same semantics) accumulated.
-    pub fn absorb(&mut self, other: FdataMerger) {
-        self.saturated |= other.saturated;
-        if self.entries.len() < other.entries.len() {
-            let mine = std::mem::replace(&mut self.entries, other.entries);
-            return self.absorb_map(mine);
-        }
-        self.absorb_map(other.entries);
-    }
-
-    fn absorb_map(&mut self, map: FdataMap) {
-        for (k, c) in map {
-            let e = self.entries.entry(k).or_insert(FdataCounts {
-                has_mispreds: c.has_mispreds,
-                ..FdataCounts::default()
-            });
-            let (count, s1) = e.count.overflowing_add(c.count);
-            let (mispreds, s2) = e.mispreds.overflowing_add(c.mispreds);
-            e.count = if s1 { u64::MAX } else { count };
-            e.mispreds = if s2 { u64::MAX } else { mispreds };
-            self.saturated |= s1 | s2;
-        }
-    }
-
-    /// Distinct keys so far.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// True before any line was added.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
     }
 
     /// True if a sum reached 2^64 − 1 and stopped there.
     pub fn saturated(&self) -> bool {
-        self.saturated
+        self.saturated.load(Ordering::Relaxed)
     }
 
-    /// The merged profile of mode `mode`, its lines sorted by key.
-    pub fn finish(self, mode: FdataMode) -> FdataProfile {
-        let mut entries: Vec<(Box<[u8]>, FdataCounts)> = self.entries.into_iter().collect();
-        entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        FdataProfile { mode, entries }
+    /// The merged profile of the lines of mode `mode` (the other modes' lines are dropped),
+    /// sorted in the byte order of their text (in parallel inside a worker pool).
+    pub fn finish(self, mode: FdataMode) -> Result<FdataProfile> {
+        let names = self
+            .names
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner())
+            .names;
+        let [m0, m1, m2, m3] = self.modes;
+        let shards = match mode_index(mode) {
+            0 => m0,
+            1 => m1,
+            2 => m2,
+            _ => m3,
+        };
+        // The hash indexes go first: only the entries are kept.
+        let mut runs: Vec<Vec<FdataEntry>> = shards
+            .into_vec()
+            .into_iter()
+            .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).entries)
+            .collect();
+        let ranks = names.ranks();
+        let offset_bits = prefix_has_offsets(runs.iter().flatten(), &ranks);
+        threads::for_each_mut(&mut runs, |_, run| sort_run(run, &ranks, offset_bits));
+        Ok(FdataProfile::from_sorted_runs(mode, names, ranks, runs))
+    }
+}
+
+/// Sorts `run` by [`FdataEntry::cmp_text`]: by sort prefixes first (a pair of integers per
+/// entry), the full comparison only where they tie.
+fn sort_run(run: &mut Vec<FdataEntry>, ranks: &[u32], offset_bits: bool) {
+    let mut keys: Vec<(u64, u32)> = run
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.sort_prefix(ranks, offset_bits), i as u32))
+        .collect();
+    keys.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| run[a.1 as usize].cmp_text(&run[b.1 as usize], ranks))
+    });
+    *run = keys.iter().map(|&(_, i)| run[i as usize]).collect();
+}
+
+/// A folder's cache of name ids: name text to the id the shared table gave.
+#[derive(Default)]
+struct LocalNames {
+    bytes: Vec<u8>,
+    /// (id, start in `bytes`, length).
+    index: HashTable<(u32, usize, usize)>,
+}
+
+/// What a fold read from one input before it ended or failed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FoldCounts {
+    /// Record lines.
+    pub lines: u64,
+    /// Their counts summed (saturating, unweighted).
+    pub counts: u64,
+}
+
+/// Folds inputs into an [`FdataMerge`], on one thread.
+pub struct FdataFolder<'m> {
+    merge: &'m FdataMerge,
+    cache: LocalNames,
+    /// Lines read and not yet added, per shard: key hash and entry.
+    pending: Vec<Vec<(u64, FdataEntry)>>,
+    pending_lines: usize,
+}
+
+impl FdataFolder<'_> {
+    /// Folds the lines of one input of mode `mode`, each count multiplied by `weight`.
+    /// With `whole`, the input's lines are added only if every line reads and `keep`
+    /// (called after the last line) accepts them, so memory grows with the input's lines;
+    /// without it they are added in batches as read, and on an error the lines before it
+    /// may have been added. An error comes with what was read before it.
+    pub fn fold<'a>(
+        &mut self,
+        lines: impl Iterator<Item = Result<FdataLine<'a>>>,
+        mode: FdataMode,
+        weight: Weight,
+        whole: bool,
+        keep: impl FnOnce() -> Result<()>,
+    ) -> std::result::Result<FoldCounts, (Error, FoldCounts)> {
+        let mut read = FoldCounts::default();
+        for line in lines {
+            match line.and_then(|l| self.push(&l, weight)) {
+                Ok(c) => {
+                    read.lines += 1;
+                    read.counts = read.counts.saturating_add(c);
+                }
+                Err(e) => {
+                    self.discard();
+                    return Err((e, read));
+                }
+            }
+            if !whole && self.pending_lines >= FLUSH_LINES {
+                self.flush(mode).map_err(|e| (e, read))?;
+            }
+        }
+        if let Err(e) = keep() {
+            self.discard();
+            return Err((e, read));
+        }
+        self.flush(mode).map_err(|e| (e, read))?;
+        Ok(read)
+    }
+
+    /// Adds `l` to the pending lines; its count (unweighted).
+    #[inline]
+    fn push(&mut self, l: &FdataLine<'_>, weight: Weight) -> Result<u64> {
+        let keyed = self.merge.semantics == FdataSemantics::Llvm19;
+        let count = self.scaled(weight, l.count);
+        let mispreds = match l.mispreds {
+            Some(m) if !keyed => self.scaled(weight, m.value),
+            _ => 0,
+        };
+        let names = self.names(l)?;
+        let e = FdataEntry::new(l, names, keyed, [count, mispreds]);
+        let hash = e.key_hash();
+        self.pending[shard_of(hash)].push((hash, e));
+        self.pending_lines += 1;
+        Ok(l.count)
+    }
+
+    /// `value` times `weight`, saturating (and noted).
+    fn scaled(&self, weight: Weight, value: u64) -> u64 {
+        let (v, saturated) = weight.scale(value);
+        if saturated {
+            self.merge.saturated.store(true, Ordering::Relaxed);
+        }
+        v
+    }
+
+    /// The ids of the line's names.
+    #[inline]
+    fn names(&mut self, l: &FdataLine<'_>) -> Result<[u32; 2]> {
+        let first = self.name_id(l.locs[0].name)?;
+        let second = match l.loc_count() {
+            1 => 0,
+            _ if l.locs[1].name == l.locs[0].name => first,
+            _ => self.name_id(l.locs[1].name)?,
+        };
+        Ok([first, second])
+    }
+
+    /// The id of `name`, from the cache or the shared table.
+    #[inline]
+    fn name_id(&mut self, name: &[u8]) -> Result<u32> {
+        let hash = hash_bytes(name);
+        let c = &self.cache;
+        if let Some(&(id, _, _)) = c.index.find(hash, |&(_, s, n)| &c.bytes[s..s + n] == name) {
+            return Ok(id);
+        }
+        let id = self
+            .merge
+            .names
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .intern(name, hash)?;
+        let c = &mut self.cache;
+        let start = c.bytes.len();
+        c.bytes
+            .try_reserve(name.len())
+            .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
+        c.bytes.extend_from_slice(name);
+        let bytes = &c.bytes;
+        c.index
+            .insert_unique(hash, (id, start, name.len()), |&(_, s, n)| {
+                hash_bytes(&bytes[s..s + n])
+            });
+        Ok(id)
+    }
+
+    /// Adds the pending lines to the shards of mode `mode`.
+    fn flush(&mut self, mode: FdataMode) -> Result<()> {
+        let shards = &self.merge.modes[mode_index(mode)];
+        for (batch, shard) in self.pending.iter_mut().zip(shards.iter()) {
+            if batch.is_empty() {
+                continue;
+            }
+            let saturated = shard.lock().unwrap_or_else(|e| e.into_inner()).add(batch);
+            batch.clear();
+            if saturated? {
+                self.merge.saturated.store(true, Ordering::Relaxed);
+            }
+        }
+        self.pending_lines = 0;
+        Ok(())
+    }
+
+    /// Drops the pending lines.
+    fn discard(&mut self) {
+        self.pending.iter_mut().for_each(Vec::clear);
+        self.pending_lines = 0;
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::bolt::FdataLineKind::Branch;
+    use crate::ir::bolt::FdataLineKind::{Branch, Sample};
+    use crate::ir::bolt::test_line;
 
-    fn branch<'a>(locations: &'a [u8], signature: &'a [u8], m: u64, c: u64) -> FdataLine<'a> {
-        FdataLine {
-            line: 1,
-            kind: Branch,
-            locations,
-            signature,
-            mispreds: Some(m),
-            count: c,
+    /// Merges `inputs` (lines, weight) of mode `mode`.
+    fn merge(
+        inputs: &[(Vec<FdataLine<'static>>, u64)],
+        semantics: FdataSemantics,
+        mode: FdataMode,
+    ) -> (FdataProfile, bool) {
+        let m = FdataMerge::new(semantics);
+        let mut f = m.folder();
+        for (lines, w) in inputs {
+            let w = Weight::integer(*w).unwrap();
+            f.fold(lines.iter().copied().map(Ok), mode, w, true, || Ok(()))
+                .unwrap();
         }
+        drop(f);
+        let saturated = m.saturated();
+        (m.finish(mode).unwrap(), saturated)
+    }
+
+    fn branch(from: &'static str, mis: &str, count: u64) -> FdataLine<'static> {
+        test_line(Branch, &[(1, "f", from), (1, "f", "2")], Some(mis), count)
     }
 
     #[test]
     fn llvm19_keys_mispreds_llvm20_adds_them() {
-        let a = branch(b"1 f 1 1 f 2", b"1 f 1 1 f 2 0", 0, 5);
-        let b = branch(b"1 f 1 1 f 2", b"1 f 1 1 f 2 1", 1, 7);
-        let mut m19 = FdataMerger::new(FdataSemantics::Llvm19);
-        let mut m20 = FdataMerger::new(FdataSemantics::Llvm20);
-        for m in [&mut m19, &mut m20] {
-            m.add(&a, Weight::ONE);
-            m.add(&b, Weight::ONE);
-            m.add(&a, Weight::integer(2).unwrap());
-        }
-        let p19 = m19.finish(FdataMode::default());
-        assert_eq!(p19.entries.len(), 2);
-        assert_eq!(p19.entries[0].1.count, 15);
-        let p20 = m20.finish(FdataMode::default());
-        assert_eq!(p20.entries.len(), 1);
-        assert_eq!((p20.entries[0].1.mispreds, p20.entries[0].1.count), (1, 22));
+        let input = [
+            (vec![branch("1", "0", 5), branch("1", "1", 7)], 1),
+            (vec![branch("1", "0", 5)], 2),
+        ];
+        let (p19, _) = merge(&input, FdataSemantics::Llvm19, FdataMode::default());
+        assert_eq!(p19.len(), 2);
+        assert_eq!(p19.iter().next().unwrap().count, 15);
+        let (p20, _) = merge(&input, FdataSemantics::Llvm20, FdataMode::default());
+        assert_eq!(p20.len(), 1);
+        let e = p20.iter().next().unwrap();
+        assert_eq!((e.mis_column(), e.count), (MisColumn::Summed(1), 22));
     }
 
     #[test]
-    fn sums_saturate_and_absorb_is_a_sum() {
-        let a = branch(b"1 f 1 1 f 2", b"1 f 1 1 f 2 0", 0, u64::MAX - 1);
-        let mut m = FdataMerger::new(FdataSemantics::Llvm20);
-        let mut n = m.clone();
-        m.add(&a, Weight::ONE);
-        n.add(&a, Weight::ONE);
-        m.absorb(n);
-        assert!(m.saturated());
-        assert_eq!(m.finish(FdataMode::default()).entries[0].1.count, u64::MAX);
+    fn sums_saturate() {
+        let line = branch("1", "0", u64::MAX - 1);
+        let input = [(vec![line], 1), (vec![line], 1)];
+        let (p, saturated) = merge(&input, FdataSemantics::Llvm20, FdataMode::default());
+        assert!(saturated);
+        assert_eq!(p.iter().next().unwrap().count, u64::MAX);
+    }
+
+    #[test]
+    fn offsets_keep_their_text_and_modes_stay_apart() {
+        let a = test_line(Sample, &[(1, "f", "1a")], None, 1);
+        let b = test_line(Sample, &[(1, "f", "1A")], None, 2);
+        let c = test_line(Sample, &[(1, "f", "01a")], None, 4);
+        let no_lbr = FdataMode {
+            no_lbr: true,
+            bolted: false,
+        };
+        let m = FdataMerge::new(FdataSemantics::Llvm20);
+        let mut f = m.folder();
+        f.fold(
+            [a, b, c, a].into_iter().map(Ok),
+            no_lbr,
+            Weight::ONE,
+            false,
+            || Ok(()),
+        )
+        .unwrap();
+        f.fold(
+            [a].into_iter().map(Ok),
+            FdataMode::default(),
+            Weight::ONE,
+            false,
+            || Ok(()),
+        )
+        .unwrap();
+        drop(f);
+        let p = m.finish(no_lbr).unwrap();
+        let got: Vec<_> = p.iter().map(|e| (e.loc(0).2, e.count)).collect();
+        let hex = |t: &str| HexText::parse(t.as_bytes()).unwrap();
+        assert_eq!(got, [(hex("01a"), 4), (hex("1A"), 2), (hex("1a"), 2)]);
     }
 }

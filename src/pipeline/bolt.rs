@@ -1,12 +1,13 @@
 //! Merging BOLT profiles in the legacy `fdata` format, natively (`pgo-merge a.fdata b.fdata
 //! -o merged.fdata`) and as the `merge-fdata` drop-in.
 //!
-//! The inputs are split into one contiguous group per worker thread; each group's files are
-//! read (mapped) and folded, one at a time, into that group's accumulators, one per mode
-//! (LBR or `no_lbr`, `boltedcollection` or not); the groups' accumulators of the chosen mode
-//! are then added together and the result sorted by key. So memory grows with the distinct
-//! keys times the threads, never with the number of files, and the output is the same bytes
-//! for any thread count and any input order.
+//! Every worker thread takes the next input not yet taken, maps it and folds its lines into
+//! one shared accumulator ([`FdataMerge`]: names interned once, keys in hash shards behind
+//! their own locks, one set of shards per mode — LBR or `no_lbr`, `boltedcollection` or
+//! not); the shards of the chosen mode are then sorted and written in the byte order of the
+//! keys' text. So memory grows with the distinct keys and names, never with the number of
+//! files or threads, and the output is the same bytes for any thread count and any input
+//! order.
 //!
 //! The mode is that of the first input (in input order) that has lines; an input of another
 //! mode is a conflict, as it is for `merge-fdata`. Under [`FailureMode::Warn`] and
@@ -15,6 +16,7 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::inputs::{Collect, Collected, Collector, Select, Sources};
 use super::output::{Destination, write_stream};
@@ -26,7 +28,7 @@ use crate::frontends::bolt::yaml::{looks_like_yaml, read_yaml};
 use crate::ir::Weight;
 pub use crate::ir::bolt::{FdataMode, FdataSemantics};
 use crate::passes::FailureMode;
-use crate::passes::bolt_merge::FdataMerger;
+use crate::passes::bolt_merge::{FdataFolder, FdataMerge};
 use crate::passes::bolt_yaml_merge::YamlMerger;
 use crate::sys::threads::{self, Workers};
 
@@ -152,11 +154,10 @@ enum FileResult {
     Failed(Error, Option<(u64, u64)>),
 }
 
-/// One group's results, in input order, and its accumulators per mode.
-struct Group {
-    results: Vec<FileResult>,
-    mergers: Vec<(FdataMode, FdataMerger)>,
-}
+/// Inputs up to this size are checked while they are folded (their lines are held until
+/// the last one reads); bigger ones are checked in a pass of their own first, so that what
+/// is held never grows with an input.
+const CHECK_WHILE_FOLDING: usize = 8 << 20;
 
 /// Merges fdata profiles as `r` asks and writes the result.
 pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<FdataMergeOutcome> {
@@ -174,40 +175,26 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     messages.extend(warnings.into_iter().map(Message::Warning));
     progress.start(inputs.len());
     let validate = r.failure_mode != FailureMode::Any;
-    let groups = workers.install(|| {
-        let per = inputs.len().div_ceil(threads::current().max(1));
-        let chunks: Vec<&[InputSpec]> = inputs.chunks(per.max(1)).collect();
-        threads::map(&chunks, 1, |_, c| fold_group(c, r.semantics, validate))
-    });
+    let merge = FdataMerge::new(r.semantics);
+    let results = workers.install(|| fold_all(&inputs, &merge, validate, progress));
     progress.finish();
-    let (mode, merger, merged) = combine(r, &inputs, groups, &mut messages)?;
-    if merger.saturated() {
+    let (mode, merged) = judge(r, &inputs, results, &mut messages)?;
+    if merge.saturated() {
         messages.push(Message::Warning(Warning::new(
             "some counts reached 2^64 - 1 and stopped there (saturated)",
         )));
     }
-    let profile = merger.finish(mode);
+    let profile = workers.install(|| merge.finish(mode))?;
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     if r.write {
-        write_stream(&Destination::of(&output), |w| {
-            let mut b = std::io::BufWriter::with_capacity(1 << 16, w);
-            write_fdata(&profile, &mut b)?;
-            b.flush()
-        })
-        .map_err(|e| {
-            if e.path().is_none() {
-                e.with_path(&output)
-            } else {
-                e
-            }
-        })?;
+        write_out(&output, |w| write_fdata(&profile, w))?;
     }
     Ok(FdataMergeOutcome {
         format: BoltFormat::Fdata,
         functions: Vec::new(),
         output,
         mode,
-        lines: profile.entries.len(),
+        lines: profile.len(),
         inputs_merged: merged,
         inputs_total: inputs.len(),
         inputs: inputs.iter().map(|i| i.path.clone()).collect(),
@@ -236,26 +223,36 @@ fn collect(r: &FdataMergeRequest) -> Result<Collected> {
     Collector::new().collect(&sources, &how)
 }
 
-/// Folds the files of one group, in order.
-fn fold_group(specs: &[InputSpec], semantics: FdataSemantics, validate: bool) -> Group {
-    let mut g = Group {
-        results: Vec::with_capacity(specs.len()),
-        mergers: Vec::new(),
-    };
-    for spec in specs {
-        let r = fold_file(spec, semantics, validate, &mut g.mergers);
-        g.results.push(r);
-    }
-    g
+/// Folds every input into `merge`, each worker thread taking the next input not yet
+/// taken; what became of each, in input order.
+fn fold_all(
+    inputs: &[InputSpec],
+    merge: &FdataMerge,
+    validate: bool,
+    progress: &dyn Progress,
+) -> Vec<FileResult> {
+    let next = AtomicUsize::new(0);
+    let done = AtomicUsize::new(0);
+    let workers = vec![(); threads::current().clamp(1, inputs.len().max(1))];
+    let per_worker = threads::map(&workers, 1, |_, _| {
+        let mut folder = merge.folder();
+        let mut out = Vec::new();
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(spec) = inputs.get(i) else {
+                return out;
+            };
+            out.push((i, fold_file(spec, validate, &mut folder)));
+            progress.set(done.fetch_add(1, Ordering::Relaxed) + 1);
+        }
+    });
+    let mut all: Vec<(usize, FileResult)> = per_worker.into_iter().flatten().collect();
+    all.sort_unstable_by_key(|(i, _)| *i);
+    all.into_iter().map(|(_, r)| r).collect()
 }
 
 /// Reads one input and folds it into the accumulator of its mode.
-fn fold_file(
-    spec: &InputSpec,
-    semantics: FdataSemantics,
-    validate: bool,
-    mergers: &mut Vec<(FdataMode, FdataMerger)>,
-) -> FileResult {
+fn fold_file(spec: &InputSpec, validate: bool, folder: &mut FdataFolder<'_>) -> FileResult {
     let path = spec.path.as_path();
     let file = match spec.open() {
         Ok(f) => f,
@@ -275,23 +272,25 @@ fn fold_file(
     if reader.clone().next().is_none() {
         return FileResult::Empty;
     }
-    if validate && let Err((e, before)) = check(reader.clone()) {
+    let whole = validate && bytes.len() <= CHECK_WHILE_FOLDING;
+    if validate
+        && !whole
+        && let Err((e, before)) = check(reader.clone())
+    {
         return FileResult::Failed(e.with_path(path), Some(before));
     }
     let mode = reader.mode();
-    let i = match mergers.iter().position(|(m, _)| *m == mode) {
-        Some(i) => i,
-        None => {
-            mergers.push((mode, FdataMerger::new(semantics)));
-            mergers.len() - 1
+    let keep = || file.check_unchanged();
+    match folder.fold(reader, mode, spec.weight, whole, keep) {
+        Ok(_) => FileResult::Folded(mode),
+        Err((e, before)) => {
+            let e = if e.path().is_none() {
+                e.with_path(path)
+            } else {
+                e
+            };
+            FileResult::Failed(e, validate.then_some((before.lines, before.counts)))
         }
-    };
-    if let Err(e) = mergers[i].1.fold(reader, spec.weight) {
-        return FileResult::Failed(e.with_path(path), None);
-    }
-    match file.check_unchanged() {
-        Ok(()) => FileResult::Folded(mode),
-        Err(e) => FileResult::Failed(e, None),
     }
 }
 
@@ -310,20 +309,15 @@ fn check(reader: FdataReader<'_>) -> std::result::Result<(), (Error, (u64, u64))
     Ok(())
 }
 
-/// The mode of the merge, its accumulator and the inputs merged: the groups' results
-/// judged in input order (the first error or conflict fails the merge under
-/// [`FailureMode::Any`]; otherwise each is reported and skipped).
-fn combine(
+/// The mode of the merge and the number of inputs merged: the inputs' results judged in
+/// input order (the first error or conflict fails the merge under [`FailureMode::Any`];
+/// otherwise each is reported and skipped).
+fn judge(
     r: &FdataMergeRequest,
     inputs: &[InputSpec],
-    groups: Vec<Group>,
+    results: Vec<FileResult>,
     messages: &mut Vec<Message>,
-) -> Result<(FdataMode, FdataMerger, usize)> {
-    let (mut results, mut mergers) = (Vec::new(), Vec::new());
-    for g in groups {
-        results.extend(g.results);
-        mergers.extend(g.mergers);
-    }
+) -> Result<(FdataMode, usize)> {
     let first = inputs.iter().zip(&results).find_map(|(s, f)| match f {
         FileResult::Folded(m) => Some((*m, s.path.clone())),
         _ => None,
@@ -370,13 +364,7 @@ fn combine(
     {
         return Err(e);
     }
-    let mut total = FdataMerger::new(r.semantics);
-    for (m, merger) in mergers {
-        if m == mode {
-            total.absorb(merger);
-        }
-    }
-    Ok((mode, total, merged))
+    Ok((mode, merged))
 }
 
 /// The error of an input whose mode differs from the merge's.

@@ -271,6 +271,16 @@ pub fn sort_unstable<T: Ord + Send>(v: &mut [T]) {
     v.sort_unstable();
 }
 
+/// Sorts `v` (unstable) by `cmp`, in parallel inside a pool.
+pub fn sort_unstable_by<T: Send>(v: &mut [T], cmp: impl Fn(&T, &T) -> std::cmp::Ordering + Sync) {
+    #[cfg(feature = "parallel")]
+    if in_pool() {
+        v.par_sort_unstable_by(cmp);
+        return;
+    }
+    v.sort_unstable_by(cmp);
+}
+
 /// Runs `helper(0)` … `helper(n - 1)` on threads of their own and, meanwhile, `main` on the
 /// calling thread, given the number of helpers that started; returns what `main` and each
 /// helper that ran gave (in order of the index), and the system's refusal to start a thread,

@@ -1,13 +1,16 @@
 //! The fdata writer: the header lines `merge-fdata` writes (`boltedcollection`, then a bare
-//! `no_lbr`), then one line per key in the profile's order (sorted by key bytes): the key,
-//! the summed mispredictions where they are a column of their own
-//! ([`FdataCounts::has_mispreds`]), and the count, separated by single spaces.
+//! `no_lbr`), then one line per entry in the profile's order: the locations (`T NAME
+//! OFFSET`, offsets as their text was), the misprediction field where there is one (keyed
+//! text under LLVM 19, the sum under LLVM 20), and the count, separated by single spaces.
 
 use std::io::{self, Write};
 
-use crate::ir::bolt::{FdataCounts, FdataProfile};
+use crate::ir::bolt::{FdataEntry, FdataNames, FdataProfile, MisColumn};
 
-/// Writes `profile` to `out` (buffer it: this makes one small write per field).
+/// Bytes formatted before each write.
+const CHUNK: usize = 1 << 16;
+
+/// Writes `profile` to `out` (in chunks of 64 KiB: no need to buffer it).
 pub fn write_fdata(profile: &FdataProfile, out: &mut dyn Write) -> io::Result<()> {
     if profile.mode.bolted {
         out.write_all(b"boltedcollection\n")?;
@@ -15,27 +18,48 @@ pub fn write_fdata(profile: &FdataProfile, out: &mut dyn Write) -> io::Result<()
     if profile.mode.no_lbr {
         out.write_all(b"no_lbr\n")?;
     }
-    let mut digits = [0u8; 20];
-    for (key, c) in &profile.entries {
-        write_line(out, key, c, &mut digits)?;
+    let mut buf = Vec::with_capacity(CHUNK + 1024);
+    for e in profile.iter() {
+        write_line(&mut buf, profile.names(), e);
+        if buf.len() >= CHUNK {
+            out.write_all(&buf)?;
+            buf.clear();
+        }
     }
-    Ok(())
+    out.write_all(&buf)
 }
 
-fn write_line(
-    out: &mut dyn Write,
-    key: &[u8],
-    c: &FdataCounts,
-    digits: &mut [u8; 20],
-) -> io::Result<()> {
-    out.write_all(key)?;
-    if c.has_mispreds {
-        out.write_all(b" ")?;
-        out.write_all(decimal(c.mispreds, digits))?;
+/// Appends the line of `e` to `buf`.
+#[inline]
+pub fn write_line(buf: &mut Vec<u8>, names: &FdataNames, e: &FdataEntry) {
+    let mut hex = [0u8; 16];
+    for i in 0..e.loc_count() {
+        let (kind, name, offset) = e.loc(i);
+        if i > 0 {
+            buf.push(b' ');
+        }
+        buf.push(b'0' + kind);
+        buf.push(b' ');
+        buf.extend_from_slice(names.get(name));
+        buf.push(b' ');
+        buf.extend_from_slice(offset.text(&mut hex));
     }
-    out.write_all(b" ")?;
-    out.write_all(decimal(c.count, digits))?;
-    out.write_all(b"\n")
+    let mut digits = [0u8; 20];
+    match e.mis_column() {
+        MisColumn::None => {}
+        MisColumn::Summed(m) => {
+            buf.push(b' ');
+            buf.extend_from_slice(decimal(m, &mut digits));
+        }
+        MisColumn::Keyed(t) => {
+            let mut text = [0u8; 250];
+            buf.push(b' ');
+            buf.extend_from_slice(t.text(&mut text));
+        }
+    }
+    buf.push(b' ');
+    buf.extend_from_slice(decimal(e.count, &mut digits));
+    buf.push(b'\n');
 }
 
 /// `v` in decimal, in the end of `buf`.
@@ -54,39 +78,32 @@ fn decimal(mut v: u64, buf: &mut [u8; 20]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ir::bolt::FdataMode;
+    use crate::ir::bolt::FdataLineKind::{Branch, Memory};
+    use crate::ir::bolt::{FdataMode, test_line};
 
     #[test]
-    fn header_and_columns() {
-        let p = FdataProfile {
-            mode: FdataMode {
-                bolted: true,
-                no_lbr: false,
-            },
-            entries: vec![
-                (
-                    b"1 f 0 1 g 0".to_vec().into(),
-                    FdataCounts {
-                        mispreds: 3,
-                        count: u64::MAX,
-                        has_mispreds: true,
-                    },
-                ),
-                (
-                    b"4 f 1 4 g 0".to_vec().into(),
-                    FdataCounts {
-                        mispreds: 0,
-                        count: 0,
-                        has_mispreds: false,
-                    },
-                ),
-            ],
+    fn header_columns_and_text_as_read() {
+        let mut names = FdataNames::default();
+        let (f, g) = (names.push(b"f").unwrap(), names.push(b"g").unwrap());
+        let b = test_line(Branch, &[(1, "f", "0A"), (1, "g", "00")], Some("007"), 0);
+        let k = test_line(Branch, &[(1, "f", "0B"), (1, "g", "00")], Some("007"), 0);
+        let m = test_line(Memory, &[(4, "f", "1"), (4, "g", "0")], None, 0);
+        let mode = FdataMode {
+            bolted: true,
+            no_lbr: false,
         };
+        let entries = vec![
+            FdataEntry::new(&m, [f, g], false, [0, 0]),
+            FdataEntry::new(&k, [f, g], true, [5, 0]),
+            FdataEntry::new(&b, [f, g], false, [u64::MAX, 3]),
+        ];
+        let p = FdataProfile::from_entries(mode, names, entries);
         let mut v = Vec::new();
         write_fdata(&p, &mut v).unwrap();
         assert_eq!(
             String::from_utf8(v).unwrap(),
-            "boltedcollection\n1 f 0 1 g 0 3 18446744073709551615\n4 f 1 4 g 0 0\n"
+            "boltedcollection\n1 f 0A 1 g 00 3 18446744073709551615\n1 f 0B 1 g 00 007 5\n\
+             4 f 1 4 g 0 0\n"
         );
     }
 }

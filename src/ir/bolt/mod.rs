@@ -18,7 +18,13 @@
 //!
 //! How a merge keys lines depends on the LLVM release it follows ([`FdataSemantics`]).
 
-use crate::ir::fx::FxBuildHasher;
+mod profile;
+mod text;
+
+pub use profile::{
+    FdataEntry, FdataNames, FdataProfile, MisColumn, SortedEntries, prefix_has_offsets,
+};
+pub use text::{DecimalText, HexText};
 
 /// Whose `merge-fdata` a merge of fdata profiles follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,6 +81,17 @@ pub enum FdataLineKind {
     Memory,
 }
 
+/// One location of a record line (`T NAME OFFSET`), borrowed from the file's bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct FdataLoc<'a> {
+    /// The location type: 0, 1 or 2 (branches and samples), 3, 4 or 5 (memory events).
+    pub kind: u8,
+    /// The symbol name (never empty, no spaces).
+    pub name: &'a [u8],
+    /// The offset, with what its text needs to come back exactly.
+    pub offset: HexText,
+}
+
 /// One record line of an fdata file, borrowed from the file's bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FdataLine<'a> {
@@ -87,8 +104,11 @@ pub struct FdataLine<'a> {
     /// The locations and, on a branch line, the misprediction field after them, exactly as
     /// in the file (everything before the count).
     pub signature: &'a [u8],
-    /// A branch line's mispredictions.
-    pub mispreds: Option<u64>,
+    /// The locations, parsed: a sample line's second is [`FdataLoc::default`] (kind 0,
+    /// empty name).
+    pub locs: [FdataLoc<'a>; 2],
+    /// A branch line's mispredictions, with the length of their text.
+    pub mispreds: Option<DecimalText>,
     /// The count (branches taken, samples, accesses).
     pub count: u64,
 }
@@ -103,39 +123,42 @@ impl<'a> FdataLine<'a> {
             FdataSemantics::Llvm20 => self.locations,
         }
     }
-}
 
-/// The counters a merge keeps for one key.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct FdataCounts {
-    /// Mispredictions summed (written only when [`FdataCounts::has_mispreds`]).
-    pub mispreds: u64,
-    /// Counts summed.
-    pub count: u64,
-    /// The key's lines carry a misprediction column that is summed, not keyed: branch
-    /// lines under [`FdataSemantics::Llvm20`].
-    pub has_mispreds: bool,
-}
-
-/// A merged fdata profile: its mode and its lines, sorted by key bytes (so that branches and
-/// samples, whose lines start with 0, 1 or 2, come before memory events, as LLVM's reader
-/// requires, and the output never depends on input order or threads).
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FdataProfile {
-    /// The header lines written.
-    pub mode: FdataMode,
-    /// Each key (see [`FdataLine::key`]) with its counters, sorted by key.
-    pub entries: Vec<(Box<[u8]>, FdataCounts)>,
-}
-
-impl FdataProfile {
-    /// The sum of all counts (saturating), for reports.
-    pub fn total_count(&self) -> u64 {
-        self.entries
-            .iter()
-            .fold(0u64, |a, (_, c)| a.saturating_add(c.count))
+    /// How many locations the line has: 1 for a sample, 2 otherwise.
+    pub fn loc_count(&self) -> usize {
+        if self.kind == FdataLineKind::Sample {
+            1
+        } else {
+            2
+        }
     }
 }
 
-/// A map from key bytes to counters, as a merge accumulates it.
-pub type FdataMap = hashbrown::HashMap<Box<[u8]>, FdataCounts, FxBuildHasher>;
+/// A record line for unit tests of the layers that may not read files: locations
+/// `(type, name, offset text)` (one for a sample), the misprediction text of a branch and
+/// the count; `locations` and `signature` are left empty.
+#[cfg(test)]
+pub(crate) fn test_line(
+    kind: FdataLineKind,
+    locs: &[(u8, &'static str, &'static str)],
+    mispreds: Option<&str>,
+    count: u64,
+) -> FdataLine<'static> {
+    let mut out = [FdataLoc::default(); 2];
+    for (o, &(t, name, offset)) in out.iter_mut().zip(locs) {
+        *o = FdataLoc {
+            kind: t,
+            name: name.as_bytes(),
+            offset: HexText::parse(offset.as_bytes()).expect("hex offset"),
+        };
+    }
+    FdataLine {
+        line: 1,
+        kind,
+        locations: b"",
+        signature: b"",
+        locs: out,
+        mispreds: mispreds.map(|m| DecimalText::parse(m.as_bytes()).expect("decimal")),
+        count,
+    }
+}
