@@ -6,12 +6,24 @@
 use std::fmt::Write as _;
 
 use crate::bytes::Endian;
-use crate::ir::code::{JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription};
+use crate::error::Warning;
+use crate::ir::code::{
+    CodeDescription, JitDumpDescription, MapSummary, PerfMapDescription, R2rMapDescription,
+};
 
 fn range(r: Option<(u64, u64)>) -> String {
     match r {
         Some((a, b)) => format!("{a:#x}..{b:#x}"),
         None => "none".into(),
+    }
+}
+
+/// The report of any input of symbolisation.
+pub fn render(d: &CodeDescription) -> String {
+    match d {
+        CodeDescription::JitDump(d) => render_jitdump(d),
+        CodeDescription::PerfMap(d) => render_perf_map(d),
+        CodeDescription::R2rMap(d) => render_r2rmap(d),
     }
 }
 
@@ -66,7 +78,7 @@ pub fn render_jitdump(d: &JitDumpDescription) -> String {
     o
 }
 
-fn warnings(o: &mut String, w: &[String]) {
+fn warnings(o: &mut String, w: &[Warning]) {
     let _ = writeln!(o, "warnings: {}", w.len());
     for x in w {
         let _ = writeln!(o, "  {x}");
@@ -134,7 +146,7 @@ mod tests {
                 overlapping: 1,
                 zero_size: 1,
             },
-            warnings: vec!["line 4: bad; line skipped".into()],
+            warnings: vec![Warning::at_line(4, "bad; line skipped")],
         };
         assert_eq!(
             render_perf_map(&d),

@@ -530,6 +530,9 @@ pub struct OverlapArgs {
     /// Number of functions listed with the largest differences (0 = none).
     #[arg(long = "top-differences", default_value_t = 10, value_name = "N")]
     pub top_differences: usize,
+    /// JSON output (schemas/bolt-overlap.schema.json); BOLT profiles only.
+    #[arg(long)]
+    pub json: bool,
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     pub output: Option<PathBuf>,

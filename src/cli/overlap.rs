@@ -35,6 +35,7 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     req.top_differences = a.top_differences;
     req.output = a.output;
     req.llvm_profdata = mode == Mode::LlvmProfdata;
+    req.json = a.json;
     match pipeline::overlap(&req) {
         Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),

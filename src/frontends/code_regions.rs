@@ -224,9 +224,8 @@ pub fn perf_map_source<'a>(path: &Path, data: &'a [u8]) -> CodeSource<'a> {
 pub fn r2rmap_source<'a>(path: &Path, data: &'a [u8], base: u64) -> Result<CodeSource<'a>> {
     let m = perfmap::read_r2rmap(data).map_err(|e| e.with_path(path))?;
     let mut w = SourceWarnings::default();
-    // The reader's warnings are sentences that start with their line ("line 7: …").
     for x in m.warnings {
-        w.push(Warning::new(x));
+        w.push(x);
     }
     let mut regions = Vec::with_capacity(m.entries.len());
     for e in &m.entries {
@@ -325,10 +324,10 @@ pub fn describe_perf_map(data: &[u8]) -> PerfMapDescription {
                 nul.add(&e);
                 entries.push(e);
             }
-            Err(e) => warnings.push(format!("{e}; line skipped")),
+            Err(e) => warnings.push(Warning::from_error(&e).append("; line skipped")),
         }
     }
-    warnings.extend(nul.warning());
+    warnings.extend(nul.warning().map(Warning::new));
     PerfMapDescription {
         summary: map_summary(&entries),
         warnings,
@@ -504,6 +503,10 @@ mod tests {
             }
         );
         assert_eq!(d.warnings.len(), 1);
-        assert!(d.warnings[0].starts_with("line 4:"), "{:?}", d.warnings);
+        assert!(
+            d.warnings[0].to_string().starts_with("line 4:"),
+            "{:?}",
+            d.warnings
+        );
     }
 }

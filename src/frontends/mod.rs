@@ -5,6 +5,9 @@
 //! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them;
 //! [`fault_guard`] keeps a mapped file that another process truncates from ending the
 //! process, and [`InputFile::check_unchanged`] reports such a file.
+//!
+//! The driver reaches every reader through one module, [`open`], the read side's entry
+//! point, which hands it format-neutral values.
 
 pub mod bolt;
 pub mod code_regions;
@@ -14,6 +17,7 @@ mod input;
 pub mod iprof;
 pub mod jitdump;
 pub mod merge_input;
+pub mod open;
 pub mod perf_script;
 pub mod perfmap;
 pub mod profdata;

@@ -14,7 +14,7 @@
 //! trailing `\r` is stripped; empty lines are skipped; a START + SIZE that wraps past 2^64
 //! is an error.
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 
 /// One line of a perf map or r2rmap.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -317,8 +317,8 @@ pub struct R2rMap<'a> {
     pub header: R2rHeader,
     /// Method entries in file order.
     pub entries: Vec<MapEntry<'a>>,
-    /// Lines that could not be read (errors with line numbers), kept as warnings.
-    pub warnings: Vec<String>,
+    /// Lines that could not be read, with their line numbers.
+    pub warnings: Vec<Warning>,
 }
 
 /// The header pseudo-entry tokens in their fixed order.
@@ -409,12 +409,12 @@ pub fn read_r2rmap(data: &[u8]) -> Result<R2rMap<'_>> {
     let mut warnings = Vec::new();
     for (n, l) in it {
         match l.and_then(|l| parse_line(l, n)) {
-            Ok(e) if e.start > u64::from(u32::MAX) => warnings.push(format!(
-                "line {n}: RVA {:#x} does not fit 32 bits; skipped",
-                e.start
+            Ok(e) if e.start > u64::from(u32::MAX) => warnings.push(Warning::at_line(
+                n,
+                format!("RVA {:#x} does not fit 32 bits; skipped", e.start),
             )),
             Ok(e) => entries.push(e),
-            Err(e) => warnings.push(format!("{e}; skipped")),
+            Err(e) => warnings.push(Warning::from_error(&e).append("; skipped")),
         }
     }
     Ok(R2rMap {

@@ -13,7 +13,7 @@
 //! * A [`SampleSource`] hands out sampled stacks one at a time: a [`SampleHeader`] and its
 //!   frames ([`SampleFrame`]), innermost first, borrowing from the input.
 //! * [`JitDumpDescription`], [`PerfMapDescription`] and [`R2rMapDescription`] are the counts
-//!   and header fields of one such file, for a report.
+//!   and header fields of one such file, for a report ([`CodeDescription`]: any of them).
 
 use std::borrow::Cow;
 use std::path::PathBuf;
@@ -226,6 +226,17 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
     }
 }
 
+/// What `show` reports of one input of symbolisation, whichever kind it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CodeDescription {
+    /// A jitdump.
+    JitDump(JitDumpDescription),
+    /// A `perf-PID.map`.
+    PerfMap(PerfMapDescription),
+    /// A ReadyToRun map.
+    R2rMap(R2rMapDescription),
+}
+
 /// What a jitdump holds: its header and per-record-type counts.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct JitDumpDescription {
@@ -264,7 +275,7 @@ pub struct JitDumpDescription {
     /// Of those, entries whose file name had garbage in front of it.
     pub corrupted_debug_names: u64,
     /// Problems with their offsets.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Counts over the entries of a perf map or r2rmap.
@@ -290,7 +301,7 @@ pub struct PerfMapDescription {
     /// Counts over the entries read.
     pub summary: MapSummary,
     /// Lines skipped, each with its line number.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// What a ReadyToRun map holds: its header and entries.
@@ -309,5 +320,5 @@ pub struct R2rMapDescription {
     /// Counts over the method entries (RVAs relative to the image base).
     pub summary: MapSummary,
     /// Lines skipped, each with its line number.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }

@@ -7,6 +7,7 @@
 
 // BOLT profiles (legacy fdata, YAML).
 pub mod bolt;
+pub mod bolt_report;
 pub mod bolt_yaml;
 // Code regions of JIT/AOT code and sampled stacks (symbolisation).
 pub mod code;

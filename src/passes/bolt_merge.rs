@@ -29,7 +29,11 @@ use crate::sys::threads;
 const SHARDS: usize = 64;
 /// Lines a folder buffers before it adds them to the shards, when the input need not be
 /// added whole or not at all.
-const FLUSH_LINES: usize = 1 << 16;
+const FLUSH_LINES: usize = 1 << 14;
+/// Entries a shard makes room for when it gets its first: 192 KiB, above the size from
+/// which the system allocator maps memory of its own (untouched pages cost nothing, and
+/// growing remaps instead of copying and leaving the smaller buffers behind).
+const FIRST_ENTRIES: usize = 4096;
 
 /// The shard of a key hash: bits the hash tables use for neither bucket nor tag.
 fn shard_of(hash: u64) -> usize {
@@ -90,9 +94,14 @@ impl Shard {
                 })
             })?;
             let bytes = std::mem::size_of::<FdataEntry>();
+            let more = if self.entries.capacity() == 0 {
+                FIRST_ENTRIES
+            } else {
+                1
+            };
             self.entries
-                .try_reserve(1)
-                .map_err(|_| out_of_memory("merged fdata lines", bytes))?;
+                .try_reserve(more)
+                .map_err(|_| out_of_memory("merged fdata lines", more * bytes))?;
             self.entries.push(*e);
             let entries = &self.entries;
             self.index
@@ -153,8 +162,11 @@ impl FdataMerge {
         FdataFolder {
             merge: self,
             cache: LocalNames::default(),
+            last: Default::default(),
             pending: (0..SHARDS).map(|_| Vec::new()).collect(),
             pending_lines: 0,
+            pending_mode: FdataMode::default(),
+            marks: Vec::with_capacity(SHARDS),
         }
     }
 
@@ -223,13 +235,22 @@ pub struct FoldCounts {
     pub counts: u64,
 }
 
-/// Folds inputs into an [`FdataMerge`], on one thread.
+/// Folds inputs into an [`FdataMerge`], on one thread. Lines wait in per-shard batches
+/// across inputs (up to [`FLUSH_LINES`]), so that each shard's table is visited for many
+/// lines at once while it is in cache; [`FdataFolder::finish`] adds what is left.
 pub struct FdataFolder<'m> {
     merge: &'m FdataMerge,
     cache: LocalNames,
+    /// The last name met at each location and its id: lines of one function follow each
+    /// other in the files LLVM writes.
+    last: [(Vec<u8>, u32); 2],
     /// Lines read and not yet added, per shard: key hash and entry.
     pending: Vec<Vec<(u64, FdataEntry)>>,
     pending_lines: usize,
+    /// The mode of the pending lines.
+    pending_mode: FdataMode,
+    /// The length of each batch before the input being read.
+    marks: Vec<usize>,
 }
 
 impl FdataFolder<'_> {
@@ -247,6 +268,11 @@ impl FdataFolder<'_> {
         keep: impl FnOnce() -> Result<()>,
     ) -> std::result::Result<FoldCounts, (Error, FoldCounts)> {
         let mut read = FoldCounts::default();
+        if mode != self.pending_mode {
+            self.flush().map_err(|e| (e, read))?;
+            self.pending_mode = mode;
+        }
+        self.mark();
         for line in lines {
             match line.and_then(|l| self.push(&l, weight)) {
                 Ok(c) => {
@@ -254,20 +280,43 @@ impl FdataFolder<'_> {
                     read.counts = read.counts.saturating_add(c);
                 }
                 Err(e) => {
-                    self.discard();
+                    self.back_to_mark();
                     return Err((e, read));
                 }
             }
             if !whole && self.pending_lines >= FLUSH_LINES {
-                self.flush(mode).map_err(|e| (e, read))?;
+                self.flush().map_err(|e| (e, read))?;
+                self.mark();
             }
         }
         if let Err(e) = keep() {
-            self.discard();
+            self.back_to_mark();
             return Err((e, read));
         }
-        self.flush(mode).map_err(|e| (e, read))?;
+        if self.pending_lines >= FLUSH_LINES {
+            self.flush().map_err(|e| (e, read))?;
+        }
         Ok(read)
+    }
+
+    /// Adds the lines still waiting to the shards (dropping the folder does too, without
+    /// an error to report).
+    pub fn finish(mut self) -> Result<()> {
+        self.flush()
+    }
+
+    /// Notes where the input about to be read starts in the batches.
+    fn mark(&mut self) {
+        self.marks.clear();
+        self.marks.extend(self.pending.iter().map(Vec::len));
+    }
+
+    /// Drops the lines of the input being read.
+    fn back_to_mark(&mut self) {
+        for (batch, &m) in self.pending.iter_mut().zip(&self.marks) {
+            self.pending_lines -= batch.len() - m;
+            batch.truncate(m);
+        }
     }
 
     /// Adds `l` to the pending lines; its count (unweighted).
@@ -299,13 +348,26 @@ impl FdataFolder<'_> {
     /// The ids of the line's names.
     #[inline]
     fn names(&mut self, l: &FdataLine<'_>) -> Result<[u32; 2]> {
-        let first = self.name_id(l.locs[0].name)?;
+        let first = self.cached_name_id(0, l.locs[0].name)?;
         let second = match l.loc_count() {
             1 => 0,
             _ if l.locs[1].name == l.locs[0].name => first,
-            _ => self.name_id(l.locs[1].name)?,
+            _ => self.cached_name_id(1, l.locs[1].name)?,
         };
         Ok([first, second])
+    }
+
+    /// The id of `name` at location `i`: the last one's if it is the same name.
+    #[inline]
+    fn cached_name_id(&mut self, i: usize, name: &[u8]) -> Result<u32> {
+        if self.last[i].0 == name {
+            return Ok(self.last[i].1);
+        }
+        let id = self.name_id(name)?;
+        self.last[i].0.clear();
+        self.last[i].0.extend_from_slice(name);
+        self.last[i].1 = id;
+        Ok(id)
     }
 
     /// The id of `name`, from the cache or the shared table.
@@ -336,27 +398,43 @@ impl FdataFolder<'_> {
         Ok(id)
     }
 
-    /// Adds the pending lines to the shards of mode `mode`.
-    fn flush(&mut self, mode: FdataMode) -> Result<()> {
-        let shards = &self.merge.modes[mode_index(mode)];
-        for (batch, shard) in self.pending.iter_mut().zip(shards.iter()) {
-            if batch.is_empty() {
-                continue;
+    /// Adds the pending lines to the shards of their mode.
+    fn flush(&mut self) -> Result<()> {
+        let shards = &self.merge.modes[mode_index(self.pending_mode)];
+        // Shards another thread holds are left for a second round, so that two folders
+        // flushing at once do not queue behind each other shard after shard.
+        let mut saturated = false;
+        for blocking in [false, true] {
+            for (batch, shard) in self.pending.iter_mut().zip(shards.iter()) {
+                if batch.is_empty() {
+                    continue;
+                }
+                let mut guard = match shard.try_lock() {
+                    Ok(g) => g,
+                    Err(std::sync::TryLockError::Poisoned(e)) => e.into_inner(),
+                    Err(std::sync::TryLockError::WouldBlock) if blocking => {
+                        shard.lock().unwrap_or_else(|e| e.into_inner())
+                    }
+                    Err(std::sync::TryLockError::WouldBlock) => continue,
+                };
+                saturated |= guard.add(batch)?;
+                batch.clear();
             }
-            let saturated = shard.lock().unwrap_or_else(|e| e.into_inner()).add(batch);
-            batch.clear();
-            if saturated? {
-                self.merge.saturated.store(true, Ordering::Relaxed);
-            }
+        }
+        if saturated {
+            self.merge.saturated.store(true, Ordering::Relaxed);
         }
         self.pending_lines = 0;
         Ok(())
     }
+}
 
-    /// Drops the pending lines.
-    fn discard(&mut self) {
-        self.pending.iter_mut().for_each(Vec::clear);
-        self.pending_lines = 0;
+impl Drop for FdataFolder<'_> {
+    /// Adds what is still waiting (an error is lost here: call [`FdataFolder::finish`]).
+    fn drop(&mut self) {
+        if self.pending_lines > 0 {
+            let _ = self.flush();
+        }
     }
 }
 
@@ -379,7 +457,7 @@ mod tests {
             f.fold(lines.iter().copied().map(Ok), mode, w, true, || Ok(()))
                 .unwrap();
         }
-        drop(f);
+        f.finish().unwrap();
         let saturated = m.saturated();
         (m.finish(mode).unwrap(), saturated)
     }
@@ -439,10 +517,47 @@ mod tests {
             || Ok(()),
         )
         .unwrap();
-        drop(f);
+        f.finish().unwrap();
         let p = m.finish(no_lbr).unwrap();
         let got: Vec<_> = p.iter().map(|e| (e.loc(0).2, e.count)).collect();
         let hex = |t: &str| HexText::parse(t.as_bytes()).unwrap();
         assert_eq!(got, [(hex("01a"), 4), (hex("1A"), 2), (hex("1a"), 2)]);
+    }
+
+    #[test]
+    fn a_bad_input_adds_nothing_when_whole() {
+        let good = branch("1", "0", 1);
+        let m = FdataMerge::new(FdataSemantics::Llvm20);
+        let mut f = m.folder();
+        let mode = FdataMode::default();
+        f.fold([Ok(good)].into_iter(), mode, Weight::ONE, true, || Ok(()))
+            .unwrap();
+        let bad = || Err(Error::new(ErrorKind::Empty));
+        let lines = [Ok(branch("5", "0", 1)), bad()];
+        let (_, read) = f
+            .fold(lines.into_iter(), mode, Weight::ONE, true, || Ok(()))
+            .unwrap_err();
+        assert_eq!(
+            read,
+            FoldCounts {
+                lines: 1,
+                counts: 1
+            }
+        );
+        let changed = || Err(Error::new(ErrorKind::InputChanged("x".into())));
+        f.fold(
+            [Ok(branch("6", "0", 1))].into_iter(),
+            mode,
+            Weight::ONE,
+            true,
+            changed,
+        )
+        .unwrap_err();
+        f.fold([Ok(good)].into_iter(), mode, Weight::ONE, true, || Ok(()))
+            .unwrap();
+        f.finish().unwrap();
+        let p = m.finish(mode).unwrap();
+        assert_eq!(p.len(), 1);
+        assert_eq!(p.iter().next().unwrap().count, 2);
     }
 }

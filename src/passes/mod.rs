@@ -2,6 +2,7 @@
 //! calls a reader or a writer; the driver (`pipeline`) does that around them.
 
 pub mod bolt_merge;
+pub mod bolt_report;
 pub mod bolt_yaml_merge;
 pub mod convert;
 pub mod filter;

@@ -23,8 +23,9 @@ use super::output::{Destination, write_stream};
 use super::{InputSpec, Message, Progress, request_error};
 use crate::backends::bolt::{write_fdata, write_yaml};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::bolt::FdataReader;
-use crate::frontends::bolt::yaml::{looks_like_yaml, read_yaml};
+use crate::frontends::open::{
+    FdataReader, looks_like_bolt_profile, looks_like_bolt_yaml, read_bolt_yaml,
+};
 use crate::ir::Weight;
 pub use crate::ir::bolt::{FdataMode, FdataSemantics};
 use crate::passes::FailureMode;
@@ -141,7 +142,7 @@ pub fn looks_like_fdata_file(p: &Path) -> bool {
             Ok(k) => n += k,
         }
     }
-    crate::frontends::bolt::looks_like_fdata(&head[..n]) || head[..n].starts_with(b"---\nheader:")
+    looks_like_bolt_profile(&head[..n])
 }
 
 /// What became of one input.
@@ -176,7 +177,7 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     progress.start(inputs.len());
     let validate = r.failure_mode != FailureMode::Any;
     let merge = FdataMerge::new(r.semantics);
-    let results = workers.install(|| fold_all(&inputs, &merge, validate, progress));
+    let results = workers.install(|| fold_all(&inputs, &merge, validate, progress))?;
     progress.finish();
     let (mode, merged) = judge(r, &inputs, results, &mut messages)?;
     if merge.saturated() {
@@ -187,7 +188,7 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     let profile = workers.install(|| merge.finish(mode))?;
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     if r.write {
-        write_out(&output, |w| write_fdata(&profile, w))?;
+        workers.install(|| write_out(&output, |w| write_fdata(&profile, w)))?;
     }
     Ok(FdataMergeOutcome {
         format: BoltFormat::Fdata,
@@ -224,13 +225,14 @@ fn collect(r: &FdataMergeRequest) -> Result<Collected> {
 }
 
 /// Folds every input into `merge`, each worker thread taking the next input not yet
-/// taken; what became of each, in input order.
+/// taken; what became of each, in input order (an error: memory refused while adding
+/// lines).
 fn fold_all(
     inputs: &[InputSpec],
     merge: &FdataMerge,
     validate: bool,
     progress: &dyn Progress,
-) -> Vec<FileResult> {
+) -> Result<Vec<FileResult>> {
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
     let workers = vec![(); threads::current().clamp(1, inputs.len().max(1))];
@@ -240,15 +242,18 @@ fn fold_all(
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = inputs.get(i) else {
-                return out;
+                return folder.finish().map(|()| out);
             };
             out.push((i, fold_file(spec, validate, &mut folder)));
             progress.set(done.fetch_add(1, Ordering::Relaxed) + 1);
         }
     });
-    let mut all: Vec<(usize, FileResult)> = per_worker.into_iter().flatten().collect();
+    let mut all = Vec::with_capacity(inputs.len());
+    for w in per_worker {
+        all.extend(w?);
+    }
     all.sort_unstable_by_key(|(i, _)| *i);
-    all.into_iter().map(|(_, r)| r).collect()
+    Ok(all.into_iter().map(|(_, r)| r).collect())
 }
 
 /// Reads one input and folds it into the accumulator of its mode.
@@ -405,7 +410,7 @@ fn first_is_yaml(spec: &InputSpec) -> bool {
             Ok(k) => n += k,
         }
     }
-    looks_like_yaml(&head[..n])
+    looks_like_bolt_yaml(&head[..n])
 }
 
 /// Writes `dest` from `fill`, naming `output` in an error.
@@ -435,13 +440,13 @@ fn merge_yaml_file(
 ) -> Result<Vec<String>> {
     let path = spec.path.as_path();
     let file = spec.open()?;
-    if !looks_like_yaml(file.bytes()) {
+    if !looks_like_bolt_yaml(file.bytes()) {
         return Err(Error::new(ErrorKind::KindConflict(
             "cannot mix YAML and legacy (fdata) formats: the first input is a YAML profile".into(),
         ))
         .with_path(path));
     }
-    let p = read_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
+    let p = read_bolt_yaml(file.bytes()).map_err(|e| e.with_path(path))?;
     file.check_unchanged()?;
     if validate {
         merger.check(&p).map_err(|e| e.with_path(path))?;

@@ -242,7 +242,7 @@ fn list_dir(dir: &Path) -> Result<Vec<(PathBuf, std::fs::FileType)>> {
 fn special(meta: Option<std::fs::Metadata>) -> Found {
     Found::Special(meta.map_or_else(
         || "a FIFO, socket or device".into(),
-        |m| crate::frontends::file_type_name(&m),
+        |m| crate::frontends::open::file_type_name(&m),
     ))
 }
 
@@ -266,7 +266,7 @@ fn classify(path: &Path, ft: std::fs::FileType) -> std::result::Result<Option<Fi
         Ok(m) if m.is_file() => Err(Found::File),
         Ok(m) => Err(Found::Special(format!(
             "a symbolic link to {}",
-            crate::frontends::file_type_name(&m)
+            crate::frontends::open::file_type_name(&m)
         ))),
         Err(e) => {
             let to =
@@ -513,7 +513,7 @@ pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error:
             crate::error::Warning::new(format!(
                 "skipped: {}, not a regular file (llvm-profdata leaves such inputs out; \
                  pgo-merge reads them)",
-                crate::frontends::file_type_name(&meta)
+                crate::frontends::open::file_type_name(&meta)
             ))
             .with_path(&i.path),
         );

@@ -2,7 +2,7 @@
 //! canonical form, in parallel; and the `show` report of one iprof file.
 //!
 //! `threads` workers take the inputs in order, each lowering every input it takes straight
-//! into a partial profile as the input is parsed ([`Lowerer::into_shared`]). Up to
+//! into a partial profile as the input is parsed ([`TreeInto::Shared`]). Up to
 //! `WORKERS_PER_TARGET` workers share one partial profile: a worker locks it only to add
 //! a batch of parsed entries, and while it is busy parses on. The partial profiles are
 //! merged at the end. An input in flight therefore costs its method table (about 40 bytes
@@ -19,8 +19,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use super::InputSpec;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::iprof::{
-    self as reader, CountScale, Lowered, Lowerer, ReadOptions, SharedTarget, TableBuffers,
+use crate::frontends::open::{
+    CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file,
 };
 use crate::ir::iprof::IprofProfile;
 use crate::passes::FailureMode;
@@ -36,7 +36,7 @@ pub struct IprofMergeOptions {
     /// Worker threads (0 = one per core); the result does not depend on it.
     pub threads: usize,
     /// Reader options (lenient mode).
-    pub read: ReadOptions,
+    pub read: IprofReadOptions,
     /// What to do with inputs that cannot be read.
     pub failure_mode: FailureMode,
     /// `--normalize`.
@@ -89,12 +89,12 @@ struct ReadOne {
     result: Result<Lowered>,
 }
 
-fn read_one(idx: usize, spec: &InputSpec, opts: ReadOptions) -> ReadOne {
+fn read_one(idx: usize, spec: &InputSpec, opts: IprofReadOptions) -> ReadOne {
     ReadOne {
         idx,
         result: spec
             .open()
-            .and_then(|f| reader::read_input_into(&f, Lowerer::new(opts))),
+            .and_then(|f| IprofReader::new(opts).read(&f, TreeInto::Own)),
     }
 }
 
@@ -122,7 +122,7 @@ fn merge_in_pool(
     let windows = inputs.len().div_ceil(window);
     // Symbols nothing references are dropped by the canonical form anyway; not interning
     // them makes reading several times faster.
-    let read_opts = ReadOptions {
+    let read_opts = IprofReadOptions {
         referenced_symbols_only: !opts.keep_all_symbols,
         ..opts.read
     };
@@ -296,7 +296,7 @@ const WORKERS_PER_TARGET: usize = 4;
 fn fold_inputs(
     inputs: &[InputSpec],
     opts: &IprofMergeOptions,
-    read_opts: ReadOptions,
+    read_opts: IprofReadOptions,
     state: &FoldState,
     threads: usize,
     progress: Option<&(dyn Fn(usize) + Sync)>,
@@ -307,7 +307,7 @@ fn fold_inputs(
     let stop = AtomicBool::new(false);
     let direct = opts.failure_mode == FailureMode::Any;
     let workers = threads.clamp(1, inputs.len().max(1));
-    let targets: Vec<SharedTarget> = (0..workers.div_ceil(WORKERS_PER_TARGET))
+    let targets: Vec<Arc<Mutex<IprofProfile>>> = (0..workers.div_ceil(WORKERS_PER_TARGET))
         .map(|_| Arc::new(Mutex::new(IprofProfile::new())))
         .collect();
     let work = |w: usize| {
@@ -315,8 +315,8 @@ fn fold_inputs(
             return Vec::new();
         };
         let mut outcomes = Vec::new();
-        // The memory of the last input's method table, reused for the next.
-        let mut buffers = TableBuffers::default();
+        // Reuses the memory of the last input's method table for the next.
+        let mut reader = IprofReader::new(read_opts);
         while !stop.load(Ordering::Relaxed) {
             let idx = next.fetch_add(1, Ordering::Relaxed);
             let Some(spec) = inputs.get(idx) else { break };
@@ -331,20 +331,15 @@ fn fold_inputs(
             let read = if direct {
                 let f: Option<CountScale> = (!scale.is_identity())
                     .then(|| Box::new(move |s, c| scale.apply(s, c)) as CountScale);
-                let lowerer = Lowerer::into_shared(Arc::clone(target), read_opts, f)
-                    .with_buffers(std::mem::take(&mut buffers));
-                spec.open()
-                    .and_then(|f| reader::read_input_into(&f, lowerer))
-                    .map(|mut l| {
-                        buffers = std::mem::take(&mut l.buffers);
-                        l
-                    })
+                let into = TreeInto::Shared {
+                    target: Arc::clone(target),
+                    scale: f,
+                };
+                spec.open().and_then(|f| reader.read(&f, into))
             } else {
-                let lowerer = Lowerer::new(read_opts).with_buffers(std::mem::take(&mut buffers));
                 spec.open()
-                    .and_then(|f| reader::read_input_into(&f, lowerer))
+                    .and_then(|f| reader.read(&f, TreeInto::Own))
                     .map(|mut l| {
-                        buffers = std::mem::take(&mut l.buffers);
                         let mut acc = target.lock().unwrap_or_else(PoisonError::into_inner);
                         merge_owned(&mut acc, std::mem::take(&mut l.profile), &scale);
                         l
@@ -448,14 +443,14 @@ impl std::fmt::Display for IprofShowReport {
 /// Builds the [`IprofShowReport`] of an iprof file (the library side of `pgo-merge show`).
 pub fn show_report(
     path: &std::path::Path,
-    read: ReadOptions,
+    read: IprofReadOptions,
     trim_opts: &TrimOptions,
     keep_all_symbols: bool,
 ) -> Result<IprofShowReport> {
     let bytes = std::fs::metadata(path)
         .map(|m| m.len())
         .map_err(|e| Error::new(ErrorKind::Io(e)).with_path(path))?;
-    let l = reader::read_file(path, read)?;
+    let l = read_iprof_file(path, read)?;
     let input = writer::summary(&l.profile, Some(bytes));
     let trimmed = if trim_opts.is_active() {
         trim::trim(&l.profile, trim_opts).0

@@ -13,8 +13,9 @@ use std::sync::OnceLock;
 
 use super::InputSpec;
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::merge_input::{Known, Part, Parts};
-use crate::frontends::{InputFile, MergeInput, MergeReader, ReadOutput};
+use crate::frontends::open::{
+    FormatKind, InputFile, Known, MergeInput, MergeReader, Part, Parts, ReadOutput,
+};
 use crate::passes::merge::{FailureMode, InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
 use crate::sys::threads::{self, Workers};
 
@@ -44,7 +45,7 @@ fn input_info<'r>(r: &'r ReadOutput<'_>) -> InputInfo<'r> {
     InputInfo {
         warnings: &r.warnings,
         raw: r.raw,
-        indexed: r.format == crate::frontends::FormatKind::IndexedProfile,
+        indexed: r.format == FormatKind::IndexedProfile,
         suspicious_counter: r.suspicious(),
     }
 }

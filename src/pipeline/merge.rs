@@ -21,7 +21,7 @@ use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::{FormatKind, iprof::ReadOptions};
+use crate::frontends::open::{FormatKind, IprofReadOptions, LlvmReader};
 use crate::ir::Profile;
 use crate::ir::iprof::IprofProfile;
 use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
@@ -437,7 +437,7 @@ struct Converted {
 fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
     IprofMergeOptions {
         threads: r.threads,
-        read: ReadOptions {
+        read: IprofReadOptions {
             lenient: r.lenient,
             referenced_symbols_only: false,
         },
@@ -787,11 +787,12 @@ fn llvm_normalise_inputs(
     mode: NormalizeMode,
     _opts: &MergeOptions,
 ) -> Result<(Vec<InputSpec>, Vec<Message>)> {
-    let cache = crate::frontends::NameCache::new();
+    let reader = LlvmReader::new();
     let mut totals = Vec::with_capacity(inputs.len());
     for i in inputs {
         let t = i.open().ok().and_then(|f| {
-            let t = crate::frontends::read(f.bytes(), &cache)
+            let t = reader
+                .read(f.bytes())
                 .ok()
                 .map(|r| llvm_normalise::total(&r.profile, mode));
             // A file that changed is left to the merge too.

@@ -36,6 +36,7 @@
 //! ```
 
 pub mod bolt;
+mod bolt_show;
 pub mod inputs;
 pub mod iprof;
 mod llvm;
@@ -50,7 +51,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::InputFile;
+use crate::frontends::open::InputFile;
 use crate::passes::Weight;
 
 pub use crate::backends::show::{FunctionFilter, ShowOptions};

@@ -7,7 +7,7 @@ use super::output::{self, Destination};
 use super::request_error;
 use crate::backends::{cfmt, overlap as overlap_report};
 use crate::error::Result;
-use crate::frontends::{self, InputFile, NameCache};
+use crate::frontends::open::{InputFile, LlvmReader};
 use crate::passes::Weight;
 use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
 use crate::passes::overlap::{OverlapOptions, overlap as compare};
@@ -32,6 +32,9 @@ pub struct OverlapRequest {
     pub output: Option<PathBuf>,
     /// llvm-profdata's output exactly.
     pub llvm_profdata: bool,
+    /// A JSON document (`schemas/bolt-overlap.schema.json`) instead of text; BOLT profiles
+    /// only.
+    pub json: bool,
 }
 
 /// Refuses an output that is `base` or `test` (by name or, through other names, as the same
@@ -56,11 +59,21 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 /// Compares the two profiles of `r` and writes the report.
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
-    let cache = NameCache::new();
+    let reader = LlvmReader::new();
     let bf = InputFile::open(&r.base)?;
     let tf = InputFile::open(&r.test)?;
-    let b = frontends::read(bf.bytes(), &cache).map_err(|e| bf.or_changed(e))?;
-    let t = frontends::read(tf.bytes(), &cache).map_err(|e| tf.or_changed(e))?;
+    if super::bolt_show::sniff(bf.bytes()).is_some()
+        || super::bolt_show::sniff(tf.bytes()).is_some()
+    {
+        return overlap_bolt(r, &bf, &tf);
+    }
+    if r.json {
+        return Err(request_error(
+            "--json is available for BOLT profiles only (fdata, YAML)",
+        ));
+    }
+    let b = reader.read(bf.bytes()).map_err(|e| bf.or_changed(e))?;
+    let t = reader.read(tf.bytes()).map_err(|e| tf.or_changed(e))?;
     // llvm-profdata loads the base into a writer, which merges records sharing a key.
     let merged = merge_profiles(
         &[(&b.profile, Weight::ONE, r.base.as_path())],
@@ -108,5 +121,33 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
         }
     }
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
+    output::write_bytes(&dest, out.as_bytes())
+}
+
+/// `overlap` of two BOLT profiles (fdata or YAML): the report of `pipeline::bolt_show`.
+fn overlap_bolt(r: &OverlapRequest, bf: &InputFile, tf: &InputFile) -> Result<()> {
+    if r.cs {
+        return Err(request_error(
+            "--cs applies to LLVM profiles, not to BOLT profiles",
+        ));
+    }
+    let out = super::bolt_show::overlap(&super::bolt_show::BoltOverlapRequest {
+        base: (r.base.as_path(), bf.bytes()),
+        test: (r.test.as_path(), tf.bytes()),
+        function: r.function.as_deref(),
+        value_cutoff: r.value_cutoff,
+        top_differences: r.top_differences,
+        json: r.json,
+    })
+    // A file that changed while it was read: that, rather than what its bytes gave.
+    .map_err(|e| match e.path() {
+        Some(p) if p == r.test.as_path() => tf.or_changed(e),
+        Some(_) => bf.or_changed(e),
+        None => e,
+    })?;
+    // The report was made from both files' bytes: they must still be the files'.
+    bf.check_unchanged()?;
+    tf.check_unchanged()?;
+    let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
     output::write_bytes(&dest, out.as_bytes())
 }

@@ -23,10 +23,8 @@ use super::{InputSpec, MergeOutcome, Message, Progress, Written, request_error};
 use crate::backends::sample as writers;
 pub use crate::backends::sample::extbinary::ExtBinaryOptions;
 pub use crate::backends::sample::show::SampleShowOptions;
-use crate::codec::llvm_hash::ContextHash;
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::InputFile;
-use crate::frontends::sample::{self as readers, ReadOptions, SampleEncoding, TextDialect};
+use crate::frontends::open::{InputFile, SampleRead, SampleReader, SectionInfo};
 pub use crate::ir::sample::FsDiscriminatorPass;
 pub use crate::ir::sample::SampleFormat;
 use crate::ir::sample::{FlatSampleProfile, SampleProfile};
@@ -147,14 +145,9 @@ pub struct SampleMerged {
     pub messages: Vec<Message>,
 }
 
-/// The read options of a request.
-fn read_options(r: &SampleMergeRequest) -> ReadOptions {
-    ReadOptions {
-        text: TextDialect::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
-        context_hash: ContextHash::for_llvm(r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
-        fs_pass: r.fs_discriminator_pass,
-        profile_is_fs: r.profile_is_fs,
-    }
+/// The reader of a request's inputs.
+fn reader(r: &SampleMergeRequest) -> SampleReader {
+    reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs)
 }
 
 /// Reads and merges the inputs of `r` (no output written).
@@ -200,27 +193,27 @@ pub fn merge_sample_profiles(
         }
         None => None,
     };
-    let options = read_options(r);
+    let reader = reader(r);
     let (threads, capped) = crate::sys::threads::resolve(r.threads);
     progress.start(inputs.len());
-    let mut merger = SampleMerger::with_context_hash(options.context_hash);
+    let mut merger = SampleMerger::with_context_hash(reader.context_hash());
     let mut messages = collected.warnings;
     messages.extend(dropped.into_iter().map(Message::Warning));
     let mut failed = 0usize;
     // The inputs merged, in order, to name them in the merge's warnings.
     let mut merged_paths: Vec<&PathBuf> = Vec::new();
     let mut done = 0usize;
-    let fold = |index: usize, res: Result<Parsed>, flat: &FlatSampleProfile| -> Result<()> {
+    let fold = |index: usize, res: Result<SampleRead>, flat: &FlatSampleProfile| -> Result<()> {
         let input = &inputs[index];
         // An input the flat form read but the merge cannot fold flat (one name under two
         // indices) is merged in tree form, built from the flat form.
         let res = match res {
-            Ok(Parsed::Flat) => match merger.add_flat(flat, weights[index]) {
+            Ok(SampleRead::Flat) => match merger.add_flat(flat, weights[index]) {
                 Ok(true) => Ok(None),
-                Ok(false) => Ok(Some(readers::tree(flat, &options))),
+                Ok(false) => Ok(Some(reader.tree(flat))),
                 Err(e) => return Err(e.with_path(&input.path)),
             },
-            Ok(Parsed::Map(profile)) => Ok(Some(*profile)),
+            Ok(SampleRead::Tree(profile)) => Ok(Some(*profile)),
             Err(e) => Err(e),
         };
         match res {
@@ -231,7 +224,7 @@ pub fn merge_sample_profiles(
                             profile,
                             weights[index],
                             remap,
-                            options.fs_pass.mask(),
+                            reader.fs_pass().mask(),
                         ),
                         None => merger.add(profile, weights[index]),
                     }
@@ -255,9 +248,9 @@ pub fn merge_sample_profiles(
     // inputs read with a discriminator mask or as flow-sensitive: the flat form reads all
     // bits and knows the flag only from extbinary summaries.
     let flat = remapping.is_none()
-        && options.fs_pass == FsDiscriminatorPass::PassLast
-        && !options.profile_is_fs;
-    let refused = read_in_order(&inputs, &options, threads, flat, fold)?;
+        && reader.fs_pass() == FsDiscriminatorPass::PassLast
+        && !reader.profile_is_fs();
+    let refused = read_in_order(&inputs, &reader, threads, flat, fold)?;
     messages.splice(
         0..0,
         capped.into_iter().chain(refused).map(Message::Warning),
@@ -310,15 +303,15 @@ pub fn merge_sample_profiles(
 /// waits for always has a buffer (no deadlock). Stops at the first error of `fold`.
 fn read_in_order(
     inputs: &[InputSpec],
-    options: &ReadOptions,
+    reader: &SampleReader,
     threads: usize,
     flat_form: bool,
-    mut fold: impl FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()>,
+    mut fold: impl FnMut(usize, Result<SampleRead>, &FlatSampleProfile) -> Result<()>,
 ) -> Result<Option<Warning>> {
     let sequential = |fold: &mut FoldFn<'_>| {
         let mut flat = FlatSampleProfile::new();
         for (index, input) in inputs.iter().enumerate() {
-            let res = read_for_merge(input, options, flat_form, &mut flat);
+            let res = read_for_merge(input, reader, flat_form, &mut flat);
             fold(index, res, &flat)?;
         }
         Ok(())
@@ -332,7 +325,7 @@ fn read_in_order(
         stop: false,
     });
     let wake = Condvar::new();
-    let (tx, rx) = mpsc::channel::<(usize, Result<Parsed>, FlatSampleProfile)>();
+    let (tx, rx) = mpsc::channel::<(usize, Result<SampleRead>, FlatSampleProfile)>();
     // One sender per reader, taken by the reader that starts (a reader that stops drops
     // it): when every reader has stopped, receiving fails instead of waiting for ever.
     let senders: Vec<Mutex<Option<Sender>>> =
@@ -341,7 +334,7 @@ fn read_in_order(
     let reader = |w: usize| {
         let taken = senders.get(w).and_then(|s| s.lock().ok()?.take());
         if let Some(tx) = taken {
-            read_ahead(inputs, options, flat_form, &queue, &wake, &tx);
+            read_ahead(inputs, reader, flat_form, &queue, &wake, &tx);
         }
     };
     let (result, helped, refused) =
@@ -377,10 +370,10 @@ fn read_in_order(
 }
 
 /// What the fold does with an input read: its index, the result, the buffer read into.
-type FoldFn<'f> = dyn FnMut(usize, Result<Parsed>, &FlatSampleProfile) -> Result<()> + 'f;
+type FoldFn<'f> = dyn FnMut(usize, Result<SampleRead>, &FlatSampleProfile) -> Result<()> + 'f;
 
 /// The channel end a reader sends what it read on: (input index, result, buffer).
-type Sender = mpsc::Sender<(usize, Result<Parsed>, FlatSampleProfile)>;
+type Sender = mpsc::Sender<(usize, Result<SampleRead>, FlatSampleProfile)>;
 
 /// What readers share: free buffers, the next input to read, and whether to stop.
 struct ReadQueue {
@@ -393,7 +386,7 @@ struct ReadQueue {
 /// inputs run out or the fold stops.
 fn read_ahead(
     inputs: &[InputSpec],
-    options: &ReadOptions,
+    reader: &SampleReader,
     flat_form: bool,
     queue: &Mutex<ReadQueue>,
     wake: &Condvar,
@@ -416,7 +409,7 @@ fn read_ahead(
         let Some(input) = inputs.get(index) else {
             return;
         };
-        let res = read_for_merge(input, options, flat_form, &mut flat);
+        let res = read_for_merge(input, reader, flat_form, &mut flat);
         if tx.send((index, res, flat)).is_err() {
             return;
         }
@@ -427,12 +420,12 @@ fn read_ahead(
 /// input order, and gives its buffer back. Stops at the first error of `fold`.
 fn fold_in_order(
     n: usize,
-    rx: &mpsc::Receiver<(usize, Result<Parsed>, FlatSampleProfile)>,
+    rx: &mpsc::Receiver<(usize, Result<SampleRead>, FlatSampleProfile)>,
     queue: &Mutex<ReadQueue>,
     wake: &Condvar,
     fold: &mut FoldFn<'_>,
 ) -> Result<()> {
-    let mut pending: BTreeMap<usize, (Result<Parsed>, FlatSampleProfile)> = BTreeMap::new();
+    let mut pending: BTreeMap<usize, (Result<SampleRead>, FlatSampleProfile)> = BTreeMap::new();
     for index in 0..n {
         let (res, flat) = loop {
             if let Some(x) = pending.remove(&index) {
@@ -457,71 +450,28 @@ fn fold_in_order(
     Ok(())
 }
 
-/// An input read for a merge: into the flat buffer, or (when the flat form cannot hold it)
-/// in map form.
-enum Parsed {
-    Flat,
-    Map(Box<SampleProfile>),
-}
-
-/// Opens and reads one input for a merge; errors carry its path. Binary encodings are read
-/// into `flat` by their one reader, and folded from it if `flat_form` and it is canonical,
-/// else from the tree built from it; text, if `flat_form`, by its reader's flat way (which
-/// turns into the tree reader where the flat form cannot hold the input), else by its tree
-/// reader.
+/// Opens and reads one input for a merge ([`SampleReader::read_for_merge`]); errors carry
+/// its path.
 fn read_for_merge(
     i: &InputSpec,
-    options: &ReadOptions,
+    reader: &SampleReader,
     flat_form: bool,
     flat: &mut FlatSampleProfile,
-) -> Result<Parsed> {
+) -> Result<SampleRead> {
     let file = i.open()?;
-    let bytes = file.bytes();
-    let parsed = match read_flat_form(bytes, options, flat_form, flat) {
-        Ok(Some(parsed)) => parsed,
-        Ok(None) => Parsed::Map(Box::new(
-            readers::read(bytes, options).map_err(|e| file.or_changed(e).with_path(&i.path))?,
-        )),
-        Err(e) => return Err(file.or_changed(e).with_path(&i.path)),
-    };
+    let parsed = reader
+        .read_for_merge(file.bytes(), flat_form, flat)
+        .map_err(|e| file.or_changed(e).with_path(&i.path))?;
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
     Ok(parsed)
 }
 
-/// `bytes` read into `flat` (see [`read_for_merge`]); `None` when they are to be read in
-/// map form.
-fn read_flat_form(
-    bytes: &[u8],
-    options: &ReadOptions,
-    flat_form: bool,
-    flat: &mut FlatSampleProfile,
-) -> Result<Option<Parsed>> {
-    if readers::read_binary_flat(bytes, options, flat)? {
-        return Ok(Some(if flat_form && flat.canonical {
-            Parsed::Flat
-        } else {
-            Parsed::Map(Box::new(readers::tree(flat, options)))
-        }));
-    }
-    if !flat_form || SampleEncoding::sniff(bytes) != SampleEncoding::Text {
-        return Ok(None);
-    }
-    Ok(Some(
-        match readers::text::read_for_merge(bytes, options.text, flat)? {
-            None => Parsed::Flat,
-            Some(mut profile) => {
-                profile.context_hash = options.context_hash;
-                Parsed::Map(Box::new(profile))
-            }
-        },
-    ))
-}
-
 /// Opens and reads one input; errors carry its path.
-fn read_one(i: &InputSpec, options: &ReadOptions) -> Result<SampleProfile> {
+fn read_one(i: &InputSpec, reader: &SampleReader) -> Result<SampleProfile> {
     let file = i.open()?;
-    let profile =
-        readers::read(file.bytes(), options).map_err(|e| file.or_changed(e).with_path(&i.path))?;
+    let profile = reader
+        .read(file.bytes())
+        .map_err(|e| file.or_changed(e).with_path(&i.path))?;
     file.check_unchanged().map_err(|e| e.with_path(&i.path))?;
     Ok(profile)
 }
@@ -694,19 +644,18 @@ pub struct SampleShowRequest {
     pub profile_is_fs: bool,
 }
 
-/// The read options for the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]),
-/// with the flow-sensitive discriminator options.
-fn read_options_for(
+/// The reader of the LLVM release `target_llvm` (default [`DEFAULT_TARGET_LLVM`]), with the
+/// flow-sensitive discriminator options.
+fn reader_for(
     target_llvm: Option<u32>,
     fs_pass: FsDiscriminatorPass,
     profile_is_fs: bool,
-) -> ReadOptions {
-    ReadOptions {
-        text: TextDialect::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
-        context_hash: ContextHash::for_llvm(target_llvm.unwrap_or(DEFAULT_TARGET_LLVM)),
+) -> SampleReader {
+    SampleReader::new(
+        target_llvm.unwrap_or(DEFAULT_TARGET_LLVM),
         fs_pass,
         profile_is_fs,
-    }
+    )
 }
 
 /// Reads one sample profile and writes its `show --sample` report; returns warnings.
@@ -722,10 +671,12 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     if r.section_info_only {
         let file = InputFile::open(&r.file)?;
-        let report = match SampleEncoding::sniff(file.bytes()) {
-            SampleEncoding::ExtBinary => {
-                let table = readers::extbinary::read_section_table(file.bytes())
-                    .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+        let reader = reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
+        let info = reader
+            .section_info(file.bytes())
+            .map_err(|e| file.or_changed(e).with_path(&r.file))?;
+        let report = match info {
+            SectionInfo::Table(table) => {
                 if table.is_empty() {
                     return Err(Error::at(
                         16,
@@ -740,16 +691,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
                 }
                 writers::show::section_info(&table)
             }
-            SampleEncoding::Unknown | SampleEncoding::CompactBinary => {
-                // Not a sample profile LLVM reads: the reader's error.
-                readers::read(
-                    file.bytes(),
-                    &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
-                )
-                .map_err(|e| file.or_changed(e).with_path(&r.file))?;
-                String::new()
-            }
-            _ => {
+            SectionInfo::NotExtBinary => {
                 output::write_bytes(&dest, b"")?;
                 return Ok(vec![Message::Warning(Warning::new(
                     "-show-sec-info-only is only supported for sample profile in extbinary \
@@ -764,7 +706,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     let input = InputSpec::new(&r.file, Weight::ONE);
     let profile = read_one(
         &input,
-        &read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
+        &reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs),
     )?;
     if r.options.symbol_list && profile.symbol_list.is_none() {
         return Err(request_error(format!(
@@ -803,8 +745,8 @@ pub struct SampleOverlapRequest {
 /// them.
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
     super::overlap::refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
-    let options = read_options_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
-    let read = |path: &PathBuf| read_one(&InputSpec::new(path, Weight::ONE), &options);
+    let reader = reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
+    let read = |path: &PathBuf| read_one(&InputSpec::new(path, Weight::ONE), &reader);
     let base = read(&r.base)?;
     let test = read(&r.test)?;
     let figures = compare(&base, &test, &r.options)?;

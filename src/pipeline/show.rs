@@ -9,8 +9,7 @@ use super::output::{self, Destination};
 use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::code_regions as cr;
-use crate::frontends::{self, FormatKind, InputFile, NameCache};
+use crate::frontends::open::{self, FormatKind, InputFile, IprofReadOptions, LlvmReader};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
@@ -55,7 +54,7 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
 /// The report of `r`, and the readers' warnings.
 fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut opts = r.options.clone();
-    let cache = NameCache::new();
+    let reader = LlvmReader::new();
     let mut out = String::new();
     let mut docs = Vec::new();
     let mut messages = Vec::new();
@@ -63,6 +62,31 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     for (i, path) in r.files.iter().enumerate() {
         let file = InputFile::open(path)?;
         let kind = FormatKind::sniff(file.bytes());
+        if let Some(format) = super::bolt_show::sniff(file.bytes()) {
+            // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
+            let shown = super::bolt_show::show_one(
+                file.bytes(),
+                format,
+                path,
+                (&r.options, r.profile_version),
+                r.json,
+            )
+            .map_err(|e| file.or_changed(e))?;
+            file.check_unchanged()?;
+            match shown {
+                super::bolt_show::Shown::Json(doc) => docs.push(doc),
+                super::bolt_show::Shown::Text(text) => {
+                    if several {
+                        if i > 0 {
+                            out.push('\n');
+                        }
+                        out.push_str(&format!("==> {} <==\n", path.display()));
+                    }
+                    out.push_str(&text);
+                }
+            }
+            continue;
+        }
         if matches!(
             kind,
             FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
@@ -75,18 +99,9 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 )))
                 .with_path(path));
             }
-            let report = match kind {
-                FormatKind::JitDump => {
-                    cr::describe_jitdump(file.bytes()).map(|d| jit_show::render_jitdump(&d))
-                }
-                FormatKind::R2rMap => {
-                    cr::describe_r2rmap(file.bytes()).map(|d| jit_show::render_r2rmap(&d))
-                }
-                _ => Ok(jit_show::render_perf_map(&cr::describe_perf_map(
-                    file.bytes(),
-                ))),
-            }
-            .map_err(|e| file.or_changed(e))?;
+            let report = open::describe_code(kind, file.bytes())
+                .map(|d| jit_show::render(&d))
+                .map_err(|e| file.or_changed(e))?;
             // Maps and jitdumps of a running process grow: what was read is still whole.
             file.check_not_shrunk()?;
             if several {
@@ -103,7 +118,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 ))
                 .with_path(path));
             }
-            let read = frontends::iprof::ReadOptions {
+            let read = IprofReadOptions {
                 lenient: false,
                 referenced_symbols_only: false,
             };
@@ -118,7 +133,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             }
             continue;
         }
-        let read = frontends::read(file.bytes(), &cache).map_err(|e| file.or_changed(e))?;
+        let read = reader.read(file.bytes()).map_err(|e| file.or_changed(e))?;
         if !r.llvm_profdata {
             messages.extend(
                 read.warnings

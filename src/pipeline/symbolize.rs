@@ -6,9 +6,7 @@ use std::path::PathBuf;
 use super::output::{self, Destination};
 use super::{Message, request_error};
 use crate::error::{Result, Warning};
-use crate::frontends::InputFile;
-use crate::frontends::code_regions::{jitdump_source, perf_map_source, r2rmap_source};
-use crate::frontends::perf_script::PerfScriptReader;
+use crate::frontends::open::{CodeInput, InputFile, code_source, sampled_stacks};
 use crate::passes::symbolize::{
     MethodSamples, SymbolizeOptions, SymbolizeStats, SymbolizerBuilder, method_samples,
     symbolize as resolve,
@@ -143,40 +141,39 @@ pub fn symbolize(r: &SymbolizeRequest) -> Result<SymbolizeOutcome> {
     // not (`check_not_shrunk`).
     for p in &r.jitdumps {
         let f = InputFile::open(p)?;
-        b.add_source(jitdump_source(p, f.bytes()).map_err(|e| f.or_changed(e))?)?;
+        b.add_source(code_source(&f, p, CodeInput::JitDump)?)?;
         f.check_not_shrunk()?;
     }
     for p in &r.perf_maps {
         let f = InputFile::open(p)?;
-        b.add_source(perf_map_source(p, f.bytes()))?;
+        b.add_source(code_source(&f, p, CodeInput::PerfMap)?)?;
         f.check_not_shrunk()?;
     }
     for (p, base) in &r.r2rmaps {
         let f = InputFile::open(p)?;
-        b.add_source(r2rmap_source(p, f.bytes(), *base).map_err(|e| f.or_changed(e))?)?;
+        b.add_source(code_source(&f, p, CodeInput::R2rMap { base: *base })?)?;
         f.check_unchanged()?;
     }
     let sym = b.build()?;
     let mut messages: Vec<Message> = sym
         .warnings
         .iter()
-        .map(|w| Message::Warning(Warning::new(w.clone())))
+        .map(|w| Message::Warning(w.clone()))
         .collect();
     let script = InputFile::open(&r.perf_script)?;
     let opts = SymbolizeOptions {
         load_time_slack_ns: r.load_time_slack_ns,
         pid: r.pid,
     };
-    let stacks = resolve(&sym, PerfScriptReader::new(script.bytes()), &opts)
-        .map_err(|e| script.or_changed(e))?;
+    let stacks =
+        resolve(&sym, sampled_stacks(script.bytes()), &opts).map_err(|e| script.or_changed(e))?;
     script.check_not_shrunk()?;
-    let p = r.perf_script.display();
     messages.extend(
         stacks
             .stats
             .warnings()
             .into_iter()
-            .map(|w| Message::Warning(Warning::new(format!("{p}: {w}")))),
+            .map(|w| Message::Warning(Warning::new(w).with_path(&r.perf_script))),
     );
     let profile = (format == SymbolizeFormat::Iprof || r.top_methods).then(|| stacks.to_iprof());
     let dest = Destination::of(&r.output);

@@ -276,6 +276,102 @@ fn pipeline_names_no_llvm_reader_type() {
     );
 }
 
+/// The read side's one entry point for the driver (`src/frontends/open/`): the only module
+/// of `frontends` that `src/pipeline/` may name.
+const ENTRY_POINT: &str = "open";
+
+/// The driver opens and reads inputs of every family (LLVM instrumentation and sample
+/// profiles, GraalVM profiles, code regions and sampled stacks) only through the read side's
+/// entry point, [`ENTRY_POINT`]: it names no format's reader, options or detection types, so
+/// what a format is stays on the read side, as `object::read::File::parse` hides formats
+/// behind one value.
+#[test]
+fn pipeline_names_only_the_read_entry_point() {
+    let pipeline = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/pipeline");
+    let mut files = Vec::new();
+    rust_files(&pipeline, &mut files);
+    files.sort();
+    let mut bad = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        let code: Vec<&str> = code_lines(&text).collect();
+        let code = code.join("\n");
+        // An alias (`use crate::frontends as fe;`) would hide the paths checked below.
+        if code.contains("frontends as") || code.contains("frontends;") {
+            bad.push(format!("{}: frontends named without a path", f.display()));
+        }
+        for path in paths_after_frontends(&code) {
+            let first = path.split("::").next().unwrap_or_default();
+            if first != ENTRY_POINT {
+                bad.push(format!("{}: frontends::{path}", f.display()));
+            }
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "the driver names front-end modules other than frontends::{ENTRY_POINT}:\n{}",
+        bad.join("\n")
+    );
+}
+
+/// The entry point stays an entry point: it hands on values and functions, never a whole
+/// format module (`pub use super::sample;`) or a glob, which would let the driver reach every
+/// reader through it.
+#[test]
+fn the_read_entry_point_re_exports_no_format_module() {
+    let open = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("src/frontends")
+        .join(ENTRY_POINT);
+    let mut files = Vec::new();
+    rust_files(&open, &mut files);
+    let formats = [
+        "profraw",
+        "profdata",
+        "proftext",
+        "sample",
+        "iprof",
+        "jitdump",
+        "perfmap",
+        "perf_script",
+        "code_regions",
+        "bolt",
+        "merge_input",
+    ];
+    let mut bad = Vec::new();
+    for f in &files {
+        let text = std::fs::read_to_string(f).unwrap();
+        let code: Vec<&str> = code_lines(&text).collect();
+        // `pub use` items end at `;` and may span lines.
+        for item in code.join("\n").split(';') {
+            let Some(at) = item.find("pub use ") else {
+                continue;
+            };
+            let item = &item[at + "pub use ".len()..];
+            let names = item
+                .split([',', '{', '}', '\n'])
+                .map(|n| n.trim())
+                .filter(|n| !n.is_empty());
+            for name in names {
+                let last = name
+                    .split(" as ")
+                    .next()
+                    .unwrap_or(name)
+                    .rsplit("::")
+                    .next();
+                if name.ends_with('*') || last.is_some_and(|l| formats.contains(&l)) {
+                    bad.push(format!("{}: pub use {name}", f.display()));
+                }
+            }
+        }
+    }
+    assert!(!files.is_empty(), "{} has no sources", open.display());
+    assert!(
+        bad.is_empty(),
+        "the entry point re-exports format modules:\n{}",
+        bad.join("\n")
+    );
+}
+
 /// Counter bytes reach the merge pass as typed values (`ir::CounterBytes`): no pass decodes
 /// bytes in a file's byte order.
 #[test]

@@ -166,12 +166,14 @@ fn external_jitdumps_read_with_warnings_and_offsets() {
     let (_, s) = jitdump::scan(&data).unwrap();
     assert_eq!(s.by_type, [0; 5]);
     assert!(
-        s.warnings[0].starts_with("at offset 0x20: header flags"),
+        s.warnings[0]
+            .to_string()
+            .starts_with("at offset 0x20: header flags"),
         "{:?}",
         s.warnings
     );
     assert!(
-        s.warnings[1].starts_with("at offset 0x2c:"),
+        s.warnings[1].to_string().starts_with("at offset 0x2c:"),
         "{:?}",
         s.warnings
     );
@@ -184,8 +186,8 @@ fn dotnet_dump_reads_with_a_warning(data: &[u8]) {
     assert_eq!(s.backwards.0, 2);
     assert!(s.backwards.1 < 20_000, "{:?}", s.backwards);
     assert!(
-        s.warnings[0].contains("at offset 0x328ca0")
-            && s.warnings[0].contains("712 bytes needed, 352 left"),
+        s.warnings[0].to_string().contains("at offset 0x328ca0")
+            && s.warnings[0].message.contains("712 bytes needed, 352 left"),
         "{:?}",
         s.warnings
     );
@@ -365,7 +367,7 @@ fn external_maps_read() {
         .unwrap();
     assert_eq!(b.warnings.len(), 3);
     assert!(
-        b.warnings[0].starts_with("perf-1.map: line 3:"),
+        b.warnings[0].to_string().starts_with("perf-1.map: line 3:"),
         "{:?}",
         b.warnings
     );

@@ -9,6 +9,7 @@ mod bad_indexed;
 mod bad_input;
 mod big_endian;
 mod bolt;
+mod bolt_show;
 mod cargo_pgo;
 mod cli;
 mod convert;

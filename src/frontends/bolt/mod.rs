@@ -2,6 +2,7 @@
 //! `merge-fdata`) and YAML (`llvm-bolt -w`).
 
 pub mod fdata;
+pub mod report;
 pub mod yaml;
 
 pub use fdata::FdataReader;

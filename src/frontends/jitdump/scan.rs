@@ -8,7 +8,7 @@ use super::debug_info::DebugInfo;
 use super::header::JitDumpHeader;
 use super::reader::JitDumpReader;
 use super::records::{Record, RecordHeader, UnwindingInfo};
-use crate::error::Result;
+use crate::error::{Result, Warning};
 
 /// Counts and problems of one walk over a jitdump ([`scan`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -28,7 +28,7 @@ pub struct JitDumpSummary {
     /// Debug entries read, and how many had corrupted names.
     pub debug_entries: (u64, u64),
     /// Warnings: problems with their offsets (a few, then a count).
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 /// Individual warnings kept per file; further ones are only counted.
@@ -38,14 +38,14 @@ pub const MAX_WARNINGS: usize = 20;
 #[derive(Debug, Default)]
 pub struct WarningSink {
     /// Kept warnings.
-    pub kept: Vec<String>,
+    pub kept: Vec<Warning>,
     /// Warnings not kept.
     pub dropped: u64,
 }
 
 impl WarningSink {
     /// Adds one.
-    pub fn push(&mut self, w: String) {
+    pub fn push(&mut self, w: Warning) {
         if self.kept.len() < MAX_WARNINGS {
             self.kept.push(w);
         } else {
@@ -53,10 +53,12 @@ impl WarningSink {
         }
     }
     /// The kept warnings plus a summary line for the dropped ones.
-    pub fn finish(mut self) -> Vec<String> {
+    pub fn finish(mut self) -> Vec<Warning> {
         if self.dropped > 0 {
-            self.kept
-                .push(format!("… and {} more warnings like these", self.dropped));
+            self.kept.push(Warning::new(format!(
+                "… and {} more warnings like these",
+                self.dropped
+            )));
         }
         self.kept
     }
@@ -73,7 +75,9 @@ pub fn scan(data: &[u8]) -> Result<(JitDumpHeader, JitDumpSummary)> {
         match r.next_record() {
             Ok(Some((rh, rec))) => walk.record(&rh, rec),
             Ok(None) => break,
-            Err(e) => walk.w.push(format!("{e}; the records before it are kept")),
+            Err(e) => walk
+                .w
+                .push(Warning::from_error(&e).append("; the records before it are kept")),
         }
     }
     Ok((header, walk.finish()))
@@ -82,17 +86,23 @@ pub fn scan(data: &[u8]) -> Result<(JitDumpHeader, JitDumpSummary)> {
 /// Warnings about a header that is read anyway.
 fn header_warnings(header: &JitDumpHeader, w: &mut WarningSink) {
     if header.reserved_flags() != 0 {
-        w.push(format!(
-            "at offset 0x20: header flags {:#x} have reserved bits set (perf rejects such \
-             files); records read anyway",
-            header.flags
+        w.push(Warning::at(
+            0x20,
+            format!(
+                "header flags {:#x} have reserved bits set (perf rejects such files); records \
+                 read anyway",
+                header.flags
+            ),
         ));
     }
     if header.total_size as u64 != HEADER_SIZE {
-        w.push(format!(
-            "at offset 0x8: header total_size is {} (expected 40); records read from offset {:#x}",
-            header.total_size,
-            header.records_start()
+        w.push(Warning::at(
+            0x8,
+            format!(
+                "header total_size is {} (expected 40); records read from offset {:#x}",
+                header.total_size,
+                header.records_start()
+            ),
         ));
     }
 }
@@ -143,10 +153,12 @@ impl<'a> Walk<'a> {
             Record::Unknown { .. } => {
                 s.unknown += 1;
                 if s.unknown == 1 {
-                    self.w.push(format!(
-                        "at offset {:#x}: record type {} is unknown; skipped (and any further \
-                         ones, counted)",
-                        rh.offset, rh.id
+                    self.w.push(Warning::at(
+                        rh.offset,
+                        format!(
+                            "record type {} is unknown; skipped (and any further ones, counted)",
+                            rh.id
+                        ),
                     ));
                 }
             }
@@ -176,18 +188,18 @@ impl<'a> Walk<'a> {
         }
         let (s, w) = (&mut self.s, &mut self.w);
         if s.backwards.0 > 0 {
-            w.push(format!(
+            w.push(Warning::new(format!(
                 "{} records have a timestamp earlier than a previous record's (at most {} ns); \
                  tolerated",
                 s.backwards.0, s.backwards.1
-            ));
+            )));
         }
         if s.debug_entries.1 > 0 {
-            w.push(format!(
+            w.push(Warning::new(format!(
                 "{} debug-info file names have garbage before the name (the corrupted names \
                  node 18 and 20 write); the entries were found by their addresses",
                 s.debug_entries.1
-            ));
+            )));
         }
         self.s.functions = self.names.len() as u64;
         self.s.warnings = self.w.finish();
@@ -202,14 +214,16 @@ impl<'a> Walk<'a> {
 /// unwinding_size, which is fine.
 fn check_unwinding(rh: &RecordHeader, u: &UnwindingInfo<'_>, w: &mut WarningSink) {
     if u.unwinding_size > u.data.len() as u64 || u.eh_frame_hdr_size > u.unwinding_size {
-        w.push(format!(
-            "at offset {:#x}: UNWINDING_INFO sizes do not fit (unwinding {}, \
-             eh_frame_hdr {}, mapped {}, {} data bytes in the record)",
+        w.push(Warning::at(
             rh.offset,
-            u.unwinding_size,
-            u.eh_frame_hdr_size,
-            u.mapped_size,
-            u.data.len()
+            format!(
+                "UNWINDING_INFO sizes do not fit (unwinding {}, eh_frame_hdr {}, mapped {}, {} \
+                 data bytes in the record)",
+                u.unwinding_size,
+                u.eh_frame_hdr_size,
+                u.mapped_size,
+                u.data.len()
+            ),
         ));
     }
 }
@@ -225,7 +239,9 @@ fn walk_debug(d: &DebugInfo<'_>, size: Option<u64>, s: &mut JitDumpSummary, w: &
                     s.debug_entries.1 += 1;
                 }
             }
-            Err(e) => w.push(format!("{e}; the rest of this line table is skipped")),
+            Err(e) => {
+                w.push(Warning::from_error(&e).append("; the rest of this line table is skipped"))
+            }
         }
     }
 }

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::ir::code::CodeSource;
 use crate::ir::fx::FxHashMap;
 
@@ -72,7 +72,7 @@ pub struct SymbolizerBuilder {
     /// Per input.
     pub sources: Vec<SourceStats>,
     /// Warnings, each naming its input and offset or line.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<Warning>,
 }
 
 impl SymbolizerBuilder {
@@ -167,11 +167,8 @@ impl SymbolizerBuilder {
             }
         }
         let p = &src.path;
-        self.warnings.extend(
-            src.warnings
-                .iter()
-                .map(|m| m.clone().with_path(p).to_string()),
-        );
+        self.warnings
+            .extend(src.warnings.iter().map(|m| m.clone().with_path(p)));
         self.sources.push(SourceStats {
             path: src.path,
             kind: Some(src.kind),
@@ -217,8 +214,8 @@ pub struct Symbolizer {
     pids: Vec<u32>,
     /// Per input.
     pub sources: Vec<SourceStats>,
-    /// Warnings from reading the inputs.
-    pub warnings: Vec<String>,
+    /// Warnings from reading the inputs, each naming its input.
+    pub warnings: Vec<Warning>,
 }
 
 impl Symbolizer {

@@ -90,7 +90,8 @@ fn sample(
 fn sources_warnings_and_symbols() {
     let s = sym();
     assert_eq!(s.symbol_count(), 3);
-    assert_eq!(s.warnings, vec!["jit-4242.dump: at offset 0x28: something"]);
+    let warnings: Vec<String> = s.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(warnings, ["jit-4242.dump: at offset 0x28: something"]);
     assert_eq!(
         s.sources,
         vec![SourceStats {
