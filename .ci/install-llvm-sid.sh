@@ -2,10 +2,14 @@
 # Installs LLVM/clang releases that Debian bookworm does not package (22 and 23) from Debian
 # unstable into a private tree, and puts wrappers for them on PATH:
 #   /usr/local/bin/llvm-profdata-22, llvm-profdata-23   (run directly through sid's loader)
+#   /usr/local/bin/merge-fdata-22, merge-fdata-23       (sid's bolt-N; the same way)
+#   /usr/local/bin/llvm-bolt-22, llvm-bolt-23           (the same way; PGO_SID_WITH_BOLT=0: none
+#                                                         of the BOLT tools)
 #   /usr/local/bin/clang-22, clang-23                   (run inside a chroot; only needed to
 #                                                         regenerate testdata)
 # Why: bookworm's newest LLVM is 19; the tests compare our output with llvm-profdata 22 (index
-# v13) and read raw v11 files written by LLVM 23. Debian's own builds are used, not third-party
+# v13), read raw v11 files written by LLVM 23, and compare our BOLT profile merges with
+# merge-fdata 22 and 23 (LLVM 20+ semantics). Debian's own builds are used, not third-party
 # binaries. Idempotent; needs root (debootstrap, chroot).
 set -euo pipefail
 
@@ -13,6 +17,7 @@ ROOT=${PGO_SID_ROOT:-/opt/pgo-merge-sid}
 MIRROR=${PGO_SID_MIRROR:-http://deb.debian.org/debian}
 VERSIONS=${PGO_SID_LLVM_VERSIONS:-"22 23"}
 WITH_CLANG=${PGO_SID_WITH_CLANG:-0}
+WITH_BOLT=${PGO_SID_WITH_BOLT:-1}
 
 if ! command -v debootstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
@@ -26,6 +31,8 @@ fi
 pkgs=""
 for v in $VERSIONS; do
   pkgs="$pkgs llvm-$v"
+  # bolt-N holds merge-fdata, llvm-bolt and perf2bolt (and pulls libbolt-N-dev, the runtimes).
+  if [ "$WITH_BOLT" = 1 ]; then pkgs="$pkgs bolt-$v"; fi
   if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs clang-$v libclang-rt-$v-dev"; fi
 done
 if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs libc6-dev gcc binutils g++"; fi
@@ -44,6 +51,17 @@ for v in $VERSIONS; do
 exec "$ROOT/lib64/ld-linux-x86-64.so.2" --library-path "$libpath:$ROOT/usr/lib/llvm-$v/lib" "$ROOT/usr/lib/llvm-$v/bin/llvm-profdata" "\$@"
 WRAP
   chmod +x "/usr/local/bin/llvm-profdata-$v"
+  if [ "$WITH_BOLT" = 1 ]; then
+    for tool in merge-fdata llvm-bolt; do
+      cat > "/usr/local/bin/$tool-$v" <<WRAP
+#!/bin/sh
+# Debian sid's $tool-$v (package bolt-$v), run with sid's own loader and libraries (see
+# .ci/install-llvm-sid.sh).
+exec "$ROOT/lib64/ld-linux-x86-64.so.2" --library-path "$libpath:$ROOT/usr/lib/llvm-$v/lib" "$ROOT/usr/lib/llvm-$v/bin/$tool" "\$@"
+WRAP
+      chmod +x "/usr/local/bin/$tool-$v"
+    done
+  fi
   if [ "$WITH_CLANG" = 1 ]; then
     for tool in clang clang++; do
       cat > "/usr/local/bin/$tool-$v" <<WRAP
@@ -61,4 +79,11 @@ WRAP
     done
   fi
 done
-for v in $VERSIONS; do "/usr/local/bin/llvm-profdata-$v" --version | head -2 | tail -1; done
+for v in $VERSIONS; do
+  # The version line ("Debian LLVM version 22.1.8"), which proves the wrapper runs.
+  echo "llvm-profdata-$v: $("/usr/local/bin/llvm-profdata-$v" --version | grep -m1 version)"
+  if [ "$WITH_BOLT" = 1 ]; then
+    echo "merge-fdata-$v: $("/usr/local/bin/merge-fdata-$v" --version | grep -m1 version)"
+    echo "llvm-bolt-$v: $("/usr/local/bin/llvm-bolt-$v" --version | grep -m1 version)"
+  fi
+done

@@ -71,13 +71,19 @@ for f in $(find "$td/sample" -name '*.afdo' -not -path '*/gcov/*' | sort) \
   $(ext_files llvm-sample '*.afdo') $(ext_files llvm-sample '*.profdata'); do
   seed sample_binary "$(basename "$(dirname "$f")")-$(basename "$f")" <"$f"
 done
-# BOLT profiles: the recorded fdata and YAML profiles.
-for f in $(find "$td/bolt" -name '*.fdata' | sort); do
-  seed bolt_fdata "$(basename "$f")" <"$f"
+# BOLT profiles: the recorded fdata and YAML profiles (the Rust program's gzipped ones cut to
+# whole lines: the YAML reader reports where the cut leaves its structure unfinished), and a
+# few small fdata profiles of the header modes and line kinds the recordings lack.
+for f in $(find "$td/bolt" -name '*.fdata' -o -name '*.fdata.gz' | sort); do
+  seed bolt_fdata "$(basename "$f" .gz)" < <(cut_lines "$(unz "$f")")
 done
-for f in $(find "$td/bolt" -name '*.yaml' | sort); do
-  seed bolt_yaml "$(basename "$f")" <"$f"
+for f in $(find "$td/bolt" -name '*.yaml' -o -name '*.yaml.gz' | sort); do
+  seed bolt_yaml "$(basename "$f" .gz)" < <(cut_lines "$(unz "$f")")
 done
+printf 'boltedcollection\n1 main 1c 1 main 1e 0 12\n1 main 1c 1 main 1e 1 3\n2 f.c 0 0 [unknown] ffff 0 1\n4 main 1a 3 [heap] 40 9\n5 g 2f 4 main 0 1\n' |
+  seed bolt_fdata small-bolted-branches-memory.fdata
+printf 'boltedcollection\nno_lbr cycles:u instructions:u\n1 main 203 7\n0 [unknown] 7fff0 1\n4 main 1a 3 [heap] 40 9\n' |
+  seed bolt_fdata small-bolted-no-lbr.fdata
 # GCC AutoFDO profiles: our create_gcov recordings, and LLVM's test file.
 for f in $(find "$td/sample/gcov" -name '*.afdo' | sort) $(ext_files llvm-sample '*.gcov'); do
   seed sample_gcov "$(basename "$f")" <"$f"

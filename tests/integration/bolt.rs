@@ -1,6 +1,7 @@
-//! BOLT fdata profiles: merges compared with the live `merge-fdata-19` (as sorted lines, since
-//! its order varies from run to run), LLVM 20 semantics, determinism, failure modes, and
-//! `llvm-bolt-19` reading our output.
+//! BOLT fdata and YAML profiles: merges compared with the live `merge-fdata` 19, 22 and 23
+//! (fdata as sorted lines, since its order varies from run to run; YAML byte for byte), our
+//! side called as the drop-in `merge-fdata-N` and as `pgo-merge --target-llvm N`; LLVM 20
+//! semantics, determinism, failure modes, and `llvm-bolt-19` reading our output.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -42,36 +43,84 @@ fn sorted(s: &str) -> Vec<&str> {
     v
 }
 
-/// Asserts that our `merge-fdata-19` and LLVM's give the same lines on `files`.
-fn assert_same_as_19(theirs: &Path, files: &[PathBuf], what: &str) {
-    let (_g, ours) = linked_as("merge-fdata-19");
+/// The LLVM releases whose `merge-fdata` our merges are compared with, live: Debian
+/// bookworm's `bolt-19` and Debian sid's `bolt-22` and `bolt-23` (`.ci/install-llvm-sid.sh`).
+const LIVE_RELEASES: [u32; 3] = [19, 22, 23];
+
+/// Every `merge-fdata-N` of [`LIVE_RELEASES`] that is on PATH, with its release N; each
+/// missing one prints SKIPPED (a failure under `PGO_MERGE_REQUIRE_TOOLS=1`).
+fn live_merge_fdata(test: &str) -> Vec<(u32, PathBuf)> {
+    LIVE_RELEASES
+        .iter()
+        .filter_map(|&n| tool(&format!("merge-fdata-{n}"), test).map(|p| (n, p)))
+        .collect()
+}
+
+/// Runs our binary natively, `pgo-merge --target-llvm N FILES -o DIR/native.EXT`, and
+/// returns the output file's bytes.
+fn native_merge(n: u32, files: &[PathBuf], ext: &str, what: &str) -> String {
+    let dir = tempdir();
+    let out = dir.path().join(format!("native.{ext}"));
+    let r = crate::common::run_ours(
+        ["--target-llvm".into(), n.to_string().into()]
+            .into_iter()
+            .chain(files.iter().map(|p| p.as_os_str().to_owned()))
+            .chain(["-o".into(), out.clone().into_os_string()]),
+    );
+    assert_ok(&r, &format!("{what}: pgo-merge --target-llvm {n}"));
+    std::fs::read_to_string(out).unwrap()
+}
+
+/// Asserts that our `merge-fdata-N` (the drop-in) and LLVM N's (`theirs`) give the same lines
+/// on `files`, that ours are in our documented order, and that `pgo-merge --target-llvm N`
+/// writes the drop-in's bytes.
+fn assert_same_as(n: u32, theirs: &Path, files: &[PathBuf], what: &str) {
+    let (_g, ours) = linked_as(&format!("merge-fdata-{n}"));
     let (tc, tout, terr) = merge_with(theirs, files);
-    assert_eq!(tc, 0, "{what}: merge-fdata-19 failed: {terr}");
+    assert_eq!(tc, 0, "{what}: merge-fdata-{n} failed: {terr}");
     let (oc, oout, oerr) = merge_with(&ours, files);
-    assert_eq!(oc, 0, "{what}: ours failed: {oerr}");
-    assert_eq!(sorted(&oout), sorted(&tout), "{what}: lines differ");
+    assert_eq!(oc, 0, "{what}: our merge-fdata-{n} failed: {oerr}");
+    assert_eq!(
+        sorted(&oout),
+        sorted(&tout),
+        "{what}: lines differ from merge-fdata-{n}'s"
+    );
     // Ours is sorted already: the same bytes however often it runs.
     let mut want: Vec<&str> = oout.lines().collect();
-    let body = usize::from(want.first() == Some(&"boltedcollection"));
+    let body = want
+        .iter()
+        .take_while(|l| **l == "boltedcollection" || l.starts_with("no_lbr"))
+        .count();
     want[body..].sort_unstable();
-    assert_eq!(oout.lines().collect::<Vec<_>>(), want, "{what}: our order");
+    assert_eq!(
+        oout.lines().collect::<Vec<_>>(),
+        want,
+        "{what}: our order (as merge-fdata-{n})"
+    );
+    assert_eq!(
+        native_merge(n, files, "fdata", what),
+        oout,
+        "{what}: --target-llvm {n}"
+    );
+}
+
+/// [`assert_same_as`] for every live `merge-fdata-N`.
+fn assert_same_as_live(live: &[(u32, PathBuf)], files: &[PathBuf], what: &str) {
+    for (n, theirs) in live {
+        assert_same_as(*n, theirs, files, what);
+    }
 }
 
 #[test]
-fn recorded_profiles_merge_as_merge_fdata_19() {
-    let Some(theirs) = tool(
-        "merge-fdata-19",
-        "recorded_profiles_merge_as_merge_fdata_19",
-    ) else {
-        return;
-    };
+fn recorded_profiles_merge_as_live_merge_fdata() {
+    let live = live_merge_fdata("recorded_profiles_merge_as_live_merge_fdata");
     let runs = recorded("run");
     assert!(runs.len() >= 5, "{runs:?}");
-    assert_same_as_19(&theirs, &runs, "all runs");
-    assert_same_as_19(&theirs, &runs[..1], "one run");
-    assert_same_as_19(&theirs, &[runs[1].clone(), runs[3].clone()], "two runs");
+    assert_same_as_live(&live, &runs, "all runs");
+    assert_same_as_live(&live, &runs[..1], "one run");
+    assert_same_as_live(&live, &[runs[1].clone(), runs[3].clone()], "two runs");
     // A run twice: every count doubles.
-    assert_same_as_19(&theirs, &[runs[0].clone(), runs[0].clone()], "a run twice");
+    assert_same_as_live(&live, &[runs[0].clone(), runs[0].clone()], "a run twice");
 }
 
 /// A small deterministic generator (xorshift).
@@ -122,13 +171,8 @@ fn generated(rng: &mut Rng, bolted: bool) -> String {
 }
 
 #[test]
-fn generated_profiles_merge_as_merge_fdata_19() {
-    let Some(theirs) = tool(
-        "merge-fdata-19",
-        "generated_profiles_merge_as_merge_fdata_19",
-    ) else {
-        return;
-    };
+fn generated_profiles_merge_as_live_merge_fdata() {
+    let live = live_merge_fdata("generated_profiles_merge_as_live_merge_fdata");
     let dir = tempdir();
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     for bolted in [false, true] {
@@ -139,7 +183,7 @@ fn generated_profiles_merge_as_merge_fdata_19() {
                 p
             })
             .collect();
-        assert_same_as_19(&theirs, &files, &format!("generated, bolted {bolted}"));
+        assert_same_as_live(&live, &files, &format!("generated, bolted {bolted}"));
     }
 }
 
@@ -175,6 +219,31 @@ fn duplicate_branches_as_llvm_19_and_summed_after() {
 }
 
 #[test]
+fn duplicate_branches_and_memory_events_as_live_merge_fdata() {
+    let test = "duplicate_branches_and_memory_events_as_live_merge_fdata";
+    let dir = tempdir();
+    // No blank line: merge-fdata-22 rejects one (19 and 23 skip it, as we do).
+    let a = dir.path().join("a.fdata");
+    std::fs::write(
+        &a,
+        "1 main 1 1 main 2 0 5\n1 main 1 1 main 2 1 5\n1 main 1 1 main 2 0 7\n\
+         4 main 1a 3 [heap] 40 9\n4 main 1a 3 [heap] 4f 2\n4 main 1a 3 [heap] 40 9\n",
+    )
+    .unwrap();
+    for (n, theirs) in live_merge_fdata(test) {
+        assert_same_as(n, &theirs, std::slice::from_ref(&a), "duplicates");
+        let (_, t, _) = merge_with(&theirs, std::slice::from_ref(&a));
+        // Memory events are keyed by both locations, hex letters in the address included.
+        assert!(
+            t.contains("4 main 1a 3 [heap] 40 18\n"),
+            "merge-fdata-{n}: {t}"
+        );
+        let summed = t.contains("1 main 1 1 main 2 1 17\n");
+        assert_eq!(summed, n >= 20, "merge-fdata-{n}: {t}");
+    }
+}
+
+#[test]
 fn no_lbr_profiles_merge_with_a_bare_header() {
     // merge-fdata-19 cannot merge them at all (the no_lbr line is no record); LLVM 20 and
     // later write a bare `no_lbr` header and add the samples.
@@ -199,6 +268,50 @@ fn no_lbr_profiles_merge_with_a_bare_header() {
         out.lines()
             .all(|l| l.split(' ').count() == 4 || l == "no_lbr")
     );
+}
+
+#[test]
+fn no_lbr_profiles_merge_as_live_merge_fdata_22() {
+    // merge-fdata-19 cannot merge them; merge-fdata-23 keeps the event names (below).
+    let Some(theirs) = tool(
+        "merge-fdata-22",
+        "no_lbr_profiles_merge_as_live_merge_fdata_22",
+    ) else {
+        return;
+    };
+    assert_same_as(22, &theirs, &recorded("nolbr"), "no_lbr samples");
+}
+
+/// LLVM 23's `merge-fdata` writes the `no_lbr` header with the event names of its inputs
+/// (each once, sorted by bytes), where 20 to 22 write a bare `no_lbr`. Ours writes a bare
+/// `no_lbr` for every release so far: the change belongs to the fdata IR, merge and writer
+/// (docs/bolt.md, "Not done yet"), so this test is ignored until it is made.
+#[test]
+#[ignore = "LLVM 23 keeps the no_lbr event names; ours writes a bare no_lbr (docs/bolt.md)"]
+fn no_lbr_header_keeps_the_event_names_as_llvm_23() {
+    let dir = tempdir();
+    let files: Vec<PathBuf> = [
+        ("d.fdata", "no_lbr zz:u aa:u\n1 main 1 5\n"),
+        ("a.fdata", "no_lbr cycles:u\n1 main 1 5\n"),
+    ]
+    .iter()
+    .map(|(name, text)| {
+        let p = dir.path().join(name);
+        std::fs::write(&p, text).unwrap();
+        p
+    })
+    .collect();
+    let (_g, ours) = linked_as("merge-fdata-23");
+    let (c, out, err) = merge_with(&ours, &files);
+    assert_eq!(c, 0, "{err}");
+    assert_eq!(out, "no_lbr aa:u cycles:u zz:u\n1 main 1 10\n");
+    let (_g, ours22) = linked_as("merge-fdata-22");
+    assert_eq!(merge_with(&ours22, &files).1, "no_lbr\n1 main 1 10\n");
+    let test = "no_lbr_header_keeps_the_event_names_as_llvm_23";
+    if let Some(theirs) = tool("merge-fdata-23", test) {
+        assert_same_as(23, &theirs, &files, "event names");
+        assert_same_as(23, &theirs, &recorded("nolbr"), "no_lbr samples");
+    }
 }
 
 #[test]
@@ -384,38 +497,84 @@ fn recorded_yaml(prefix: &str) -> Vec<PathBuf> {
     v
 }
 
-/// Asserts that our `merge-fdata-19` writes merge-fdata-19's bytes on `files`, and prints
-/// the same `--print=exec` list.
-fn assert_yaml_same_as_19(theirs: &Path, files: &[PathBuf], what: &str) {
-    let (_g, ours) = linked_as("merge-fdata-19");
+/// Asserts that our `merge-fdata-N` writes merge-fdata-N's bytes on `files` and the same
+/// messages and `--print=exec|branches` lists, and that `pgo-merge --target-llvm N` writes
+/// the same bytes.
+fn assert_yaml_same_as(n: u32, theirs: &Path, files: &[PathBuf], what: &str) {
+    let (_g, ours) = linked_as(&format!("merge-fdata-{n}"));
+    let theirs_name = format!("merge-fdata-{n}");
     for print in ["--print=none", "--print=exec", "--print=branches"] {
         let run = |exe: &Path| run_full(Command::new(exe).arg(print).args(files));
         let (tc, tout, terr) = run(theirs);
         let (oc, oout, oerr) = run(&ours);
-        assert_eq!((oc, tc), (0, 0), "{what}: ours: {oerr}\ntheirs: {terr}");
+        assert_eq!(
+            (oc, tc),
+            (0, 0),
+            "{what} (N = {n}): ours: {oerr}\ntheirs: {terr}"
+        );
         assert!(
             oout == tout,
-            "{what}: YAML differs:\n{}",
-            crate::common::differing_lines(&oout, &tout, 8, "ours", "merge-fdata-19")
+            "{what}: YAML differs from {theirs_name}'s:\n{}",
+            crate::common::differing_lines(&oout, &tout, 8, "ours", &theirs_name)
         );
-        assert_eq!(oerr, terr, "{what} {print}: messages");
+        assert_eq!(oerr, terr, "{what} {print}: messages of {theirs_name}");
+        if print == "--print=none" {
+            assert!(
+                native_merge(n, files, "yaml", what) == tout,
+                "{what}: pgo-merge --target-llvm {n} differs from {theirs_name}"
+            );
+        }
+    }
+}
+
+/// [`assert_yaml_same_as`] for every live `merge-fdata-N`.
+fn assert_yaml_same_as_live(live: &[(u32, PathBuf)], files: &[PathBuf], what: &str) {
+    for (n, theirs) in live {
+        assert_yaml_same_as(*n, theirs, files, what);
     }
 }
 
 #[test]
-fn recorded_yaml_byte_identical_to_merge_fdata_19() {
-    let test = "recorded_yaml_byte_identical_to_merge_fdata_19";
-    let Some(theirs) = tool("merge-fdata-19", test) else {
-        return;
-    };
+fn recorded_yaml_byte_identical_to_live_merge_fdata() {
+    let live = live_merge_fdata("recorded_yaml_byte_identical_to_live_merge_fdata");
     let runs = recorded_yaml("run");
     assert!(runs.len() >= 5);
-    assert_yaml_same_as_19(&theirs, &runs, "all runs");
-    assert_yaml_same_as_19(&theirs, &runs[..1], "one run");
+    assert_yaml_same_as_live(&live, &runs, "all runs");
+    assert_yaml_same_as_live(&live, &runs[..1], "one run");
     let mut rev = runs.clone();
     rev.reverse();
-    assert_yaml_same_as_19(&theirs, &rev, "runs reversed");
-    assert_yaml_same_as_19(&theirs, &recorded_yaml("nolbr"), "no_lbr samples");
+    assert_yaml_same_as_live(&live, &rev, "runs reversed");
+    assert_yaml_same_as_live(&live, &recorded_yaml("nolbr"), "no_lbr samples");
+}
+
+#[test]
+fn yaml_hash_functions_mix_under_llvm_19_only() {
+    let test = "yaml_hash_functions_mix_under_llvm_19_only";
+    let live = live_merge_fdata(test);
+    let dir = tempdir();
+    let xxh3 = recorded_yaml("run")[0].clone();
+    let text = std::fs::read_to_string(&xxh3).unwrap();
+    assert!(text.contains("hash-func:       xxh3\n"));
+    let std_hash = dir.path().join("std.yaml");
+    std::fs::write(
+        &std_hash,
+        text.replace("hash-func:       xxh3", "hash-func:       std-hash"),
+    )
+    .unwrap();
+    let files = [xxh3, std_hash];
+    for (n, theirs) in live {
+        if n == 19 {
+            assert_yaml_same_as(n, &theirs, &files, "two hash functions");
+            continue;
+        }
+        let (_g, ours) = linked_as(&format!("merge-fdata-{n}"));
+        let (tc, _, terr) = merge_with(&theirs, &files);
+        let (oc, _, oerr) = merge_with(&ours, &files);
+        assert_eq!((oc, tc), (1, 1), "N = {n}: ours: {oerr}\ntheirs: {terr}");
+        let want = "cannot merge profiles with different hash functions";
+        assert!(terr.contains(want) && oerr.contains(want), "{oerr}");
+        assert!(oerr.contains("std.yaml"), "{oerr}");
+    }
 }
 
 /// A generated YAML profile of one binary: functions with fixed shapes (names that need
@@ -498,11 +657,8 @@ fn generated_yaml(rng: &mut Rng, origin: &str) -> String {
 }
 
 #[test]
-fn generated_yaml_byte_identical_to_merge_fdata_19() {
-    let test = "generated_yaml_byte_identical_to_merge_fdata_19";
-    let Some(theirs) = tool("merge-fdata-19", test) else {
-        return;
-    };
+fn generated_yaml_byte_identical_to_live_merge_fdata() {
+    let live = live_merge_fdata("generated_yaml_byte_identical_to_live_merge_fdata");
     let dir = tempdir();
     let mut rng = Rng(0x2545_f491_4f6c_dd1d);
     for set in 0..4 {
@@ -514,7 +670,7 @@ fn generated_yaml_byte_identical_to_merge_fdata_19() {
                 p
             })
             .collect();
-        assert_yaml_same_as_19(&theirs, &files, &format!("generated set {set}"));
+        assert_yaml_same_as_live(&live, &files, &format!("generated set {set}"));
     }
 }
 
@@ -584,10 +740,8 @@ fn yaml_errors_name_file_and_line_and_warn_skips_them() {
 }
 
 #[test]
-fn rust_profiles_merge_as_merge_fdata_19() {
-    let Some(theirs) = tool("merge-fdata-19", "rust_profiles_merge_as_merge_fdata_19") else {
-        return;
-    };
+fn rust_profiles_merge_as_live_merge_fdata() {
+    let live = live_merge_fdata("rust_profiles_merge_as_live_merge_fdata");
     let dir = tempdir();
     let unpack = |ext: &str| -> Vec<PathBuf> {
         (1..=3)
@@ -604,8 +758,8 @@ fn rust_profiles_merge_as_merge_fdata_19() {
             })
             .collect()
     };
-    assert_same_as_19(&theirs, &unpack("fdata"), "Rust runs (fdata)");
-    assert_yaml_same_as_19(&theirs, &unpack("yaml"), "Rust runs (YAML)");
+    assert_same_as_live(&live, &unpack("fdata"), "Rust runs (fdata)");
+    assert_yaml_same_as_live(&live, &unpack("yaml"), "Rust runs (YAML)");
 }
 
 /// Writes an executable script.
