@@ -204,8 +204,8 @@ OPTIONS:
   --print=<value>            none, exec or branches (accepted; fdata merges print nothing)
 
 Directories are walked for every regular file. Named merge-fdata-N, the merge follows LLVM
-N's merge-fdata (19: mispredictions are part of a branch's key); otherwise LLVM 20 and
-later's, or PGO_MERGE_TARGET_LLVM=N's.
+N's merge-fdata (19: mispredictions are part of a branch's key; 23: the no_lbr header keeps
+the inputs' event names); otherwise LLVM 20 to 22's, or PGO_MERGE_TARGET_LLVM=N's.
 ";
 
 /// The semantics of the drop-in named `prog`, or the message for a bad environment value.

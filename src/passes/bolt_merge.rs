@@ -322,7 +322,7 @@ impl FdataFolder<'_> {
     /// Adds `l` to the pending lines; its count (unweighted).
     #[inline]
     fn push(&mut self, l: &FdataLine<'_>, weight: Weight) -> Result<u64> {
-        let keyed = self.merge.semantics == FdataSemantics::Llvm19;
+        let keyed = self.merge.semantics.keys_mispreds();
         let count = self.scaled(weight, l.count);
         let mispreds = match l.mispreds {
             Some(m) if !keyed => self.scaled(weight, m.value),

@@ -137,7 +137,7 @@ impl YamlMerger {
         }
         let m = match (merged.as_mut(), self.semantics) {
             (Some(m), _) => m,
-            (None, FdataSemantics::Llvm20) => {
+            (None, s) if !s.keys_mispreds() => {
                 *merged = Some(h.clone());
                 return Ok(Vec::new());
             }
@@ -203,7 +203,7 @@ fn merge_header_into(
         warnings.push("merging profiles with different sampling events".into());
         m.events = format!("{},{}", m.events, h.events);
     }
-    if semantics == FdataSemantics::Llvm20 && m.hash_function != h.hash_function {
+    if !semantics.keys_mispreds() && m.hash_function != h.hash_function {
         return Err(Error::new(ErrorKind::KindConflict(
             "cannot merge profiles with different hash functions".into(),
         )));

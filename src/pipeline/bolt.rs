@@ -14,6 +14,7 @@
 //! [`FailureMode::All`] a bad or conflicting input is skipped whole (each input is checked
 //! before it is folded) and reported with the line at fault and the counts it held before it.
 
+use std::collections::BTreeSet;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -147,10 +148,10 @@ pub fn looks_like_fdata_file(p: &Path) -> bool {
 
 /// What became of one input.
 enum FileResult {
-    /// Folded into the accumulator of this mode.
-    Folded(FdataMode),
-    /// No record lines: nothing to fold, no mode.
-    Empty,
+    /// Folded into the accumulator of this mode; the event names of its `no_lbr` line.
+    Folded(FdataMode, Vec<u8>),
+    /// No record lines: nothing to fold; the mode and event names of its header lines.
+    Empty(FdataMode, Vec<u8>),
     /// Not usable: why, and what it held before the fault (lines, counts).
     Failed(Error, Option<(u64, u64)>),
 }
@@ -179,13 +180,16 @@ pub fn merge_fdata(r: &FdataMergeRequest, progress: &dyn Progress) -> Result<Fda
     let merge = FdataMerge::new(r.semantics);
     let results = workers.install(|| fold_all(&inputs, &merge, validate, progress))?;
     progress.finish();
-    let (mode, merged) = judge(r, &inputs, results, &mut messages)?;
+    let (mode, merged, events) = judge(r, &inputs, results, &mut messages)?;
     if merge.saturated() {
         messages.push(Message::Warning(Warning::new(
             "some counts reached 2^64 - 1 and stopped there (saturated)",
         )));
     }
-    let profile = workers.install(|| merge.finish(mode))?;
+    let mut profile = workers.install(|| merge.finish(mode))?;
+    if r.semantics.keeps_event_names() {
+        profile.events = events.into_iter().collect();
+    }
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
     if r.write {
         workers.install(|| write_out(&output, |w| write_fdata(&profile, w)))?;
@@ -275,7 +279,7 @@ fn fold_file(spec: &InputSpec, validate: bool, folder: &mut FdataFolder<'_>) -> 
     }
     let reader = FdataReader::new(bytes);
     if reader.clone().next().is_none() {
-        return FileResult::Empty;
+        return FileResult::Empty(reader.mode(), reader.events().to_vec());
     }
     let whole = validate && bytes.len() <= CHECK_WHILE_FOLDING;
     if validate
@@ -284,10 +288,10 @@ fn fold_file(spec: &InputSpec, validate: bool, folder: &mut FdataFolder<'_>) -> 
     {
         return FileResult::Failed(e.with_path(path), Some(before));
     }
-    let mode = reader.mode();
+    let (mode, events) = (reader.mode(), reader.events());
     let keep = || file.check_unchanged();
     match folder.fold(reader, mode, spec.weight, whole, keep) {
-        Ok(_) => FileResult::Folded(mode),
+        Ok(_) => FileResult::Folded(mode, events.to_vec()),
         Err((e, before)) => {
             let e = if e.path().is_none() {
                 e.with_path(path)
@@ -322,22 +326,33 @@ fn judge(
     inputs: &[InputSpec],
     results: Vec<FileResult>,
     messages: &mut Vec<Message>,
-) -> Result<(FdataMode, usize)> {
+) -> Result<(FdataMode, usize, BTreeSet<Vec<u8>>)> {
     let first = inputs.iter().zip(&results).find_map(|(s, f)| match f {
-        FileResult::Folded(m) => Some((*m, s.path.clone())),
+        FileResult::Folded(m, _) => Some((*m, s.path.clone())),
         _ => None,
     });
     let mode = first.as_ref().map(|f| f.0).unwrap_or_default();
     let mut merged = 0;
     let mut first_skipped = None;
+    let mut events = BTreeSet::new();
+    let mut note_events = |m: FdataMode, names: &[u8]| {
+        if m == mode {
+            let words = names
+                .split(u8::is_ascii_whitespace)
+                .filter(|w| !w.is_empty());
+            events.extend(words.map(<[u8]>::to_vec));
+        }
+    };
     for (spec, f) in inputs.iter().zip(results) {
         let e = match f {
-            FileResult::Folded(m) if m != mode => conflict(&spec.path, m, mode, &first),
-            FileResult::Folded(_) => {
+            FileResult::Folded(m, _) if m != mode => conflict(&spec.path, m, mode, &first),
+            FileResult::Folded(m, names) => {
+                note_events(m, &names);
                 merged += 1;
                 continue;
             }
-            FileResult::Empty => {
+            FileResult::Empty(m, names) => {
+                note_events(m, &names);
                 messages.push(Message::Warning(
                     Warning::new("no profile lines, nothing merged from it").with_path(&spec.path),
                 ));
@@ -369,7 +384,7 @@ fn judge(
     {
         return Err(e);
     }
-    Ok((mode, merged))
+    Ok((mode, merged, events))
 }
 
 /// The error of an input whose mode differs from the merge's.

@@ -1,5 +1,5 @@
-//! The fdata writer: the header lines `merge-fdata` writes (`boltedcollection`, then a bare
-//! `no_lbr`), then one line per entry in the profile's order: the locations (`T NAME
+//! The fdata writer: the header lines `merge-fdata` writes (`boltedcollection`, then
+//! `no_lbr` with the profile's event names, if any), then one line per entry in the profile's order: the locations (`T NAME
 //! OFFSET`, offsets as their text was), the misprediction field where there is one (keyed
 //! text under LLVM 19, the sum under LLVM 20), and the count, separated by single spaces.
 
@@ -19,7 +19,12 @@ pub fn write_fdata(profile: &FdataProfile, out: &mut dyn Write) -> io::Result<()
         out.write_all(b"boltedcollection\n")?;
     }
     if profile.mode.no_lbr {
-        out.write_all(b"no_lbr\n")?;
+        out.write_all(b"no_lbr")?;
+        for e in &profile.events {
+            out.write_all(b" ")?;
+            out.write_all(e)?;
+        }
+        out.write_all(b"\n")?;
     }
     let mut buf = Vec::with_capacity(CHUNK + 1024);
     for e in profile.iter() {

@@ -44,7 +44,7 @@ impl<'a> FdataReader<'a> {
         if let Some(l) = r.peek_line().filter(|l| l.starts_with(NO_LBR)) {
             r.take_line();
             r.mode.no_lbr = true;
-            r.events = l[NO_LBR.len()..].strip_prefix(b" ").unwrap_or(&[]);
+            r.events = l[NO_LBR.len()..].trim_ascii_start();
         }
         r
     }
@@ -54,7 +54,8 @@ impl<'a> FdataReader<'a> {
         self.mode
     }
 
-    /// The event names of a `no_lbr` header line (space-separated, as in the file).
+    /// The event names of a `no_lbr` header line (separated by spaces or tabs, as in the
+    /// file).
     pub fn events(&self) -> &'a [u8] {
         self.events
     }

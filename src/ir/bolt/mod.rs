@@ -34,19 +34,34 @@ pub enum FdataSemantics {
     /// misprediction field included, so the same branch with different misprediction counts
     /// stays two lines ("duplicate branches").
     Llvm19,
-    /// LLVM 20 and later (llvm-project PR 119652): a branch is keyed by its two locations,
+    /// LLVM 20 to 22 (llvm-project PR 119652): a branch is keyed by its two locations,
     /// and both its mispredictions and its count are added.
     Llvm20,
+    /// LLVM 23 and later: as [`FdataSemantics::Llvm20`], and the `no_lbr` header line of
+    /// the merged profile keeps the event names of every input (each once, sorted by bytes;
+    /// checked with Debian's merge-fdata-23).
+    Llvm23,
 }
 
 impl FdataSemantics {
     /// The semantics of `merge-fdata` of LLVM release `major`.
     pub fn for_llvm(major: u32) -> FdataSemantics {
-        if major <= 19 {
-            FdataSemantics::Llvm19
-        } else {
-            FdataSemantics::Llvm20
+        match major {
+            ..=19 => FdataSemantics::Llvm19,
+            20..=22 => FdataSemantics::Llvm20,
+            _ => FdataSemantics::Llvm23,
         }
+    }
+
+    /// True if a branch's misprediction field is part of its key (LLVM 19), false if it is
+    /// summed.
+    pub fn keys_mispreds(self) -> bool {
+        self == FdataSemantics::Llvm19
+    }
+
+    /// True if the merged `no_lbr` header keeps the inputs' event names (LLVM 23).
+    pub fn keeps_event_names(self) -> bool {
+        self == FdataSemantics::Llvm23
     }
 }
 
@@ -118,9 +133,10 @@ impl<'a> FdataLine<'a> {
     /// LLVM 19 a branch's misprediction field too, as text (`merge-fdata-19` keys by
     /// everything before the count).
     pub fn key(&self, semantics: FdataSemantics) -> &'a [u8] {
-        match semantics {
-            FdataSemantics::Llvm19 => self.signature,
-            FdataSemantics::Llvm20 => self.locations,
+        if semantics.keys_mispreds() {
+            self.signature
+        } else {
+            self.locations
         }
     }
 

@@ -260,6 +260,9 @@ impl FdataEntry {
 pub struct FdataProfile {
     /// The header lines written.
     pub mode: FdataMode,
+    /// The event names the `no_lbr` header line lists, each once, sorted by bytes (empty:
+    /// a bare `no_lbr`, as merge-fdata writes before LLVM 23).
+    pub events: Vec<Vec<u8>>,
     /// The names the entries refer to.
     names: FdataNames,
     /// [`FdataNames::ranks`] of `names`.
@@ -283,6 +286,7 @@ impl FdataProfile {
         );
         FdataProfile {
             mode,
+            events: Vec::new(),
             names,
             ranks,
             runs,
