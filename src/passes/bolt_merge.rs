@@ -236,7 +236,7 @@ pub struct FoldCounts {
 }
 
 /// Folds inputs into an [`FdataMerge`], on one thread. Lines wait in per-shard batches
-/// across inputs (up to [`FLUSH_LINES`]), so that each shard's table is visited for many
+/// across inputs (up to 16,384 lines), so that each shard's table is visited for many
 /// lines at once while it is in cache; [`FdataFolder::finish`] adds what is left.
 pub struct FdataFolder<'m> {
     merge: &'m FdataMerge,

@@ -24,7 +24,7 @@ mod text;
 pub use profile::{
     FdataEntry, FdataNames, FdataProfile, MisColumn, SortedEntries, prefix_has_offsets,
 };
-pub use text::{DecimalText, HexText};
+pub use text::{DecimalText, HexText, MAX_DECIMAL_DIGITS, MAX_HEX_DIGITS};
 
 /// Whose `merge-fdata` a merge of fdata profiles follows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
