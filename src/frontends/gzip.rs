@@ -28,7 +28,7 @@ pub fn is_gzip(data: &[u8]) -> bool {
     data.starts_with(&GZIP_MAGIC)
 }
 
-/// The format of what the gzip data `data` holds, from its first [`PEEK`] inflated bytes
+/// The format of what the gzip data `data` holds, from its first 512 inflated bytes
 /// (gzip inside gzip is [`FormatKind::Unknown`]: one layer is looked into, no more), or
 /// `None` if not a byte of it can be inflated.
 pub fn inner_kind(data: &[u8]) -> Option<FormatKind> {

@@ -40,6 +40,7 @@ mod messages;
 mod normalise_llvm;
 mod older_llvm;
 mod output_faults;
+mod packaging;
 mod raw_versions;
 mod readme;
 mod real_use;
