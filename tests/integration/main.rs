@@ -12,6 +12,7 @@ mod bolt;
 mod bolt_show;
 mod cargo_pgo;
 mod cli;
+mod completions;
 mod convert;
 mod determinism;
 mod dropin;
