@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use clap_complete::Shell;
-use clap_mangen::roff::{Roff, roman};
+use clap_mangen::roff::{Inline, Roff, bold, italic, roman};
 
 use super::args::{self, cli};
 use super::{EXIT_FAILURE, EXIT_OK, dropin};
@@ -200,17 +200,19 @@ pub fn completions(shell: Shell) -> i32 {
     finish(write_completions(shell, &mut std::io::stdout().lock()))
 }
 
-/// The man page (roff): the tool, its default command's options, then one section per
-/// command with its synopsis and options, the exit status and the environment.
+/// The man page (roff): the tool, the synopsis of every command, its default command's
+/// options under their headings, then one section per command with its synopsis and options,
+/// the exit status and the environment.
 pub fn write_man(out: &mut dyn Write) -> std::io::Result<()> {
     let cmd = cli();
     let man = clap_mangen::Man::new(cmd.clone())
         .title("PGO-MERGE")
         .section("1")
+        .source(format!("pgo-merge {}", env!("CARGO_PKG_VERSION")))
         .manual("pgo-merge manual");
     man.render_title(out)?;
     man.render_name_section(out)?;
-    man.render_synopsis_section(out)?;
+    synopsis_section().to_writer(out)?;
     man.render_description_section(out)?;
     let mut intro = Roff::default();
     intro.control("PP", []);
@@ -220,7 +222,10 @@ pub fn write_man(out: &mut dyn Write) -> std::io::Result<()> {
          listed in its section.",
     )]);
     intro.to_writer(out)?;
-    man.render_options_section(out)?;
+    // The headings of the options (Inputs, Output, ...) are subsections of OPTIONS.
+    let mut options = Vec::new();
+    man.render_options_section(&mut options)?;
+    out.write_all(subsections(&options, false).as_bytes())?;
     // The commands, each in a section of its own.
     let mut list = Roff::default();
     list.control("SH", ["COMMANDS"]);
@@ -235,28 +240,88 @@ pub fn write_man(out: &mut dyn Write) -> std::io::Result<()> {
     }
     list.to_writer(out)?;
     for name in args::SUBCOMMANDS.iter().filter(|n| **n != "help") {
-        let sub = args::subcommand(name);
-        let mut head = Roff::default();
-        head.control(
-            "SH",
-            [format!("PGO-MERGE {}", name.to_uppercase()).as_str()],
-        );
-        head.to_writer(out)?;
-        let man = clap_mangen::Man::new(sub);
-        // The command's own sections become subsections of its section.
-        let mut body = Vec::new();
-        man.render_synopsis_section(&mut body)?;
-        man.render_description_section(&mut body)?;
-        // merge's options are the OPTIONS above.
-        if *name != "merge" {
-            man.render_options_section(&mut body)?;
-        }
-        let body = String::from_utf8_lossy(&body).replace("\n.SH ", "\n.SS ");
-        let body = body
-            .strip_prefix(".SH ")
-            .map_or(body.clone(), |b| format!(".SS {b}"));
-        out.write_all(body.as_bytes())?;
+        write_command_section(name, out)?;
     }
+    tail_sections().to_writer(out)
+}
+
+/// SYNOPSIS: pgo-merge without a command (merge), then each command ([`args::SYNOPSES`]).
+fn synopsis_section() -> Roff {
+    let mut roff = Roff::default();
+    roff.control("SH", ["SYNOPSIS"]);
+    let merge = args::synopsis("merge");
+    roff.text(synopsis_line("pgo-merge", merge));
+    for (name, synopsis) in args::SYNOPSES {
+        roff.control("br", []);
+        roff.text(synopsis_line(&format!("pgo-merge {name}"), synopsis));
+    }
+    roff
+}
+
+/// One synopsis in the man page's fonts: the command and the options bold, what the user
+/// fills in italic, brackets and ellipses roman.
+fn synopsis_line(command: &str, synopsis: &str) -> Vec<Inline> {
+    let mut line = vec![bold(command)];
+    for word in synopsis.split_whitespace() {
+        line.push(roman(" "));
+        let core = word.trim_start_matches('[');
+        line.push(roman(&word[..word.len() - core.len()]));
+        let tail_at = core.find([']', '.']).unwrap_or(core.len());
+        let (core, tail) = core.split_at(tail_at);
+        line.push(if core.starts_with('-') {
+            bold(core)
+        } else {
+            italic(core)
+        });
+        line.push(roman(tail));
+    }
+    line
+}
+
+/// The section of command `name`: its synopsis, description and options (merge's are the
+/// OPTIONS above), its sections and headings made subsections of it.
+fn write_command_section(name: &str, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut head = Roff::default();
+    head.control(
+        "SH",
+        [format!("PGO-MERGE {}", name.to_uppercase()).as_str()],
+    );
+    head.control("SS", ["SYNOPSIS"]);
+    head.text(synopsis_line(
+        &format!("pgo-merge {name}"),
+        args::synopsis(name),
+    ));
+    head.to_writer(out)?;
+    let man = clap_mangen::Man::new(args::subcommand(name));
+    let mut body = Vec::new();
+    man.render_description_section(&mut body)?;
+    if name != "merge" {
+        man.render_options_section(&mut body)?;
+    }
+    out.write_all(subsections(&body, true).as_bytes())
+}
+
+/// `roff` with its sections (`.SH`) made subsections (`.SS`): all of them (`all`), or all
+/// but the first.
+fn subsections(roff: &[u8], all: bool) -> String {
+    let text = String::from_utf8_lossy(roff);
+    let mut out = String::with_capacity(text.len());
+    let mut first = !all;
+    for line in text.split_inclusive('\n') {
+        match line.strip_prefix(".SH ") {
+            Some(rest) if !first => {
+                out.push_str(".SS ");
+                out.push_str(rest);
+            }
+            _ => out.push_str(line),
+        }
+        first &= !line.starts_with(".SH ");
+    }
+    out
+}
+
+/// EXIT STATUS, ENVIRONMENT, SEE ALSO and VERSION.
+fn tail_sections() -> Roff {
     let mut tail = Roff::default();
     tail.control("SH", ["EXIT STATUS"]);
     tail.text([roman(args::EXIT_CODES)]);
@@ -271,8 +336,9 @@ pub fn write_man(out: &mut dyn Write) -> std::io::Result<()> {
     ))]);
     tail.control("SH", ["SEE ALSO"]);
     tail.text([roman("llvm-profdata(1), clang(1), rustc(1)")]);
-    tail.to_writer(out)?;
-    man.render_version_section(out)
+    tail.control("SH", ["VERSION"]);
+    tail.text([roman(format!("pgo-merge {}", args::version()))]);
+    tail
 }
 
 /// The man page as one roff document (each part clap_mangen renders repeats roff's

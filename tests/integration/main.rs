@@ -18,6 +18,7 @@ mod determinism;
 mod dropin;
 mod fast_path;
 mod fuzz_regressions;
+mod help;
 mod hostile_paths;
 mod hostile_system;
 mod indexed_text;
