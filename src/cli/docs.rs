@@ -35,24 +35,50 @@ fn generate(shell: Shell, mut cmd: clap::Command, name: &str) -> String {
 /// command: it names the state of `pgo-merge show` `pgo__merge__subcmd__show` where it
 /// tracks the words typed and `pgo__subcmd__merge__subcmd__show` where it completes them
 /// (clap issue #6421: the hyphen of the name is replaced twice). Generated under a name
-/// without a hyphen, the two agree; the `complete` lines then bind it to `pgo-merge` (the
-/// script never uses the name otherwise: the command word is `$1`).
+/// without a hyphen, the two agree (the script never uses the name otherwise: the command
+/// word is `$1`). It also takes a command's name anywhere for the command (`pgo-merge
+/// a.profraw show --<TAB>`), where pgo-merge reads an input: the `complete` lines bind
+/// `pgo-merge` to `_pgo_merge_words` (below), which completes the words after a first word
+/// that is no command as those of `pgo-merge merge`.
 fn bash_script() -> String {
     const STAND_IN: &str = "pgo_merge";
     let script = generate(Shell::Bash, cli(), STAND_IN);
     let mut out = String::with_capacity(script.len());
+    let generated = format!(" -F _{STAND_IN} ");
     for line in script.lines() {
-        let bound =
-            line.trim_start().starts_with("complete ") && line.ends_with(&format!(" {STAND_IN}"));
+        let bound = line.trim_start().starts_with("complete ")
+            && line.contains(&generated)
+            && line.ends_with(&format!(" {STAND_IN}"));
         match line.strip_suffix(STAND_IN) {
             Some(head) if bound => {
-                out.push_str(head);
+                out.push_str(&head.replace(&generated, &format!(" -F _{STAND_IN}_words ")));
                 out.push_str(BIN);
             }
             _ => out.push_str(line),
         }
         out.push('\n');
     }
+    let commands = args::SUBCOMMANDS.join(" ");
+    out.push_str(&format!(
+        "
+# pgo-merge's first word is a command, or the first of merge's arguments (the default
+# command: `pgo-merge IN... -o OUT` is `pgo-merge merge IN... -o OUT`): after a first word
+# that is no command, the words are completed as those of `pgo-merge merge`.
+_{STAND_IN}_words() {{
+    local first=${{COMP_WORDS[1]-}}
+    case \" {commands} \" in
+        *\" $first \"*) ;;
+        *)
+            if (( COMP_CWORD > 1 )); then
+                COMP_WORDS=(\"${{COMP_WORDS[0]}}\" merge \"${{COMP_WORDS[@]:1}}\")
+                (( COMP_CWORD += 1 ))
+            fi
+            ;;
+    esac
+    _{STAND_IN} \"$@\"
+}}
+"
+    ));
     out
 }
 

@@ -92,10 +92,22 @@ const CASES: &[Case] = &[
         exact: true,
     },
     Case {
+        line: "pgo-merge --fail",
+        want: &["--failure-mode"],
+        not: &[],
+        exact: true,
+    },
+    Case {
         line: "pgo-merge a.profraw --fail",
         want: &["--failure-mode"],
         not: &[],
         exact: true,
+    },
+    Case {
+        line: "pgo-merge a.profraw show --",
+        want: &["--failure-mode", "--output-format"],
+        not: &["--all-functions"],
+        exact: false,
     },
     Case {
         line: "pgo-merge symbolize --output-format ",
