@@ -141,13 +141,15 @@ impl InputSpec {
 
     /// Opens the input: a file found in a directory only if it is a regular file, without
     /// waiting ([`InputFile::open_regular`]), anything named by the user as it is (a FIFO is
-    /// read as a pipe, [`InputFile::open`]).
+    /// read as a pipe, [`InputFile::open`]); gzip-compressed inputs inflated
+    /// ([`InputFile::inflated`]).
     pub fn open(&self) -> Result<InputFile> {
-        if self.found_in_directory {
+        let file = if self.found_in_directory {
             InputFile::open_regular(&self.path)
         } else {
             InputFile::open(&self.path)
-        }
+        };
+        file?.inflated()
     }
 }
 

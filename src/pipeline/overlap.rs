@@ -60,8 +60,8 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let reader = LlvmReader::new();
-    let bf = InputFile::open(&r.base)?;
-    let tf = InputFile::open(&r.test)?;
+    let bf = InputFile::open(&r.base)?.inflated()?;
+    let tf = InputFile::open(&r.test)?.inflated()?;
     if super::bolt_show::sniff(bf.bytes()).is_some()
         || super::bolt_show::sniff(tf.bytes()).is_some()
     {

@@ -169,6 +169,7 @@ pub fn merge_sample_profiles(
         require_found: false,
         regular_lists_only: false,
         missing_to_merge: super::merge::missing_to_merge(r.llvm_profdata, r.failure_mode),
+        family: None,
     };
     let collected = Collector::new().collect(&sources, &how)?;
     let mut inputs = collected.inputs;
@@ -670,7 +671,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     }
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     if r.section_info_only {
-        let file = InputFile::open(&r.file)?;
+        let file = InputFile::open(&r.file)?.inflated()?;
         let reader = reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
         let info = reader
             .section_info(file.bytes())

@@ -60,7 +60,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut messages = Vec::new();
     let several = r.files.len() > 1;
     for (i, path) in r.files.iter().enumerate() {
-        let file = InputFile::open(path)?;
+        let file = InputFile::open(path)?.inflated()?;
         let kind = FormatKind::sniff(file.bytes());
         if let Some(format) = super::bolt_show::sniff(file.bytes()) {
             // BOLT profiles (fdata, YAML): totals, hottest functions and branches.

@@ -13,6 +13,7 @@ mod bolt_show;
 mod cargo_pgo;
 mod cli;
 mod completions;
+mod compressed;
 mod convert;
 mod determinism;
 mod dropin;
