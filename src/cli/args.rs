@@ -35,20 +35,36 @@ pub const AFTER_HELP: &str = "Drop-in for llvm-profdata: run through a link name
     options, no inputs). Run as llvm-profdata (the drop-in), every failure exits with 1.";
 
 /// What `--version` prints after `pgo-merge `: the version, and which LLVM releases read the
-/// `.profdata` that merge writes by default (`--target-llvm` writes for older ones).
+/// `.profdata` that merge writes by default, or for which one it writes when
+/// `PGO_MERGE_TARGET_LLVM` names one (`--target-llvm` writes for others).
 pub fn version() -> &'static str {
     static TEXT: LazyLock<String> = LazyLock::new(|| {
-        let v = pipeline::DEFAULT_INDEX_VERSION;
-        let ours = env!("CARGO_PKG_VERSION");
-        match pipeline::oldest_llvm_reading(v) {
-            Some(llvm) => format!(
-                "{ours} (writes indexed profiles version {v} by default, read by LLVM {llvm} \
-                 and later; --target-llvm M writes for LLVM M)"
-            ),
-            None => format!("{ours} (writes indexed profiles version {v} by default)"),
-        }
+        let env = std::env::var(super::dropin::TARGET_ENV).ok();
+        version_text(env.as_deref())
     });
     &TEXT
+}
+
+/// [`version`]'s text for the value of `PGO_MERGE_TARGET_LLVM` (`env`; unset, empty or not a
+/// number: the default, as merge's error about a bad value is merge's to give).
+pub fn version_text(env: Option<&str>) -> String {
+    let ours = env!("CARGO_PKG_VERSION");
+    let v = pipeline::DEFAULT_INDEX_VERSION;
+    let default = match pipeline::oldest_llvm_reading(v) {
+        Some(llvm) => format!("version {v} by default, read by LLVM {llvm} and later"),
+        None => format!("version {v} by default"),
+    };
+    let target = super::dropin::target("pgo-merge", env).ok().flatten();
+    match target.and_then(|t| Some((t.llvm, pipeline::index_version_for_llvm(t.llvm)?))) {
+        Some((llvm, iv)) => format!(
+            "{ours} (writes indexed profiles version {iv} for LLVM {llvm}, as {}={llvm} asks; \
+             {default})",
+            super::dropin::TARGET_ENV
+        ),
+        None => {
+            format!("{ours} (writes indexed profiles {default}; --target-llvm M writes for LLVM M)")
+        }
+    }
 }
 
 /// Each command's synopsis after `pgo-merge COMMAND`, as the man page shows it (merge's is
@@ -910,12 +926,24 @@ mod tests {
         }
     }
 
-    /// The version line names the index version merge writes by default.
+    /// The version line names the index version merge writes by default, or the one it
+    /// writes for the release PGO_MERGE_TARGET_LLVM names.
     #[test]
-    fn version_names_the_default_index_version() {
-        let v = version();
-        assert!(v.starts_with(env!("CARGO_PKG_VERSION")), "{v}");
+    fn version_names_the_index_version_written() {
         let expected = format!("version {} by default", pipeline::DEFAULT_INDEX_VERSION);
+        for env in [None, Some(""), Some("x"), Some("11")] {
+            let v = version_text(env);
+            assert!(v.starts_with(env!("CARGO_PKG_VERSION")), "{v}");
+            assert!(
+                v.contains(&expected) && v.contains("--target-llvm"),
+                "{env:?}: {v}"
+            );
+        }
+        let v = version_text(Some("19"));
+        assert!(
+            v.contains("version 12 for LLVM 19, as PGO_MERGE_TARGET_LLVM=19"),
+            "{v}"
+        );
         assert!(v.contains(&expected), "{v}");
     }
 }

@@ -363,7 +363,8 @@ fn tail_sections() -> Roff {
     tail.control("SH", ["SEE ALSO"]);
     tail.text([roman("llvm-profdata(1), clang(1), rustc(1)")]);
     tail.control("SH", ["VERSION"]);
-    tail.text([roman(format!("pgo-merge {}", args::version()))]);
+    // The default's, whatever PGO_MERGE_TARGET_LLVM says where the page is made.
+    tail.text([roman(format!("pgo-merge {}", args::version_text(None)))]);
     tail
 }
 

@@ -86,6 +86,12 @@ pub fn oldest_llvm_reading(version: u32) -> Option<u32> {
         .map(|&(_, llvm)| llvm)
 }
 
+/// The index version a merge writes for LLVM release `llvm` (`--target-llvm`): the newest
+/// that release reads; `None` before LLVM 12, whose versions this build does not write.
+pub fn index_version_for_llvm(llvm: u32) -> Option<u32> {
+    crate::backends::profdata::version_for_llvm(llvm)
+}
+
 /// The memory of a merged profile that [`merge_keeping_memory`] hands back. Dropping it
 /// frees the memory; [`MergedMemory::leak`] leaves it to the system instead, for a process
 /// that exits next.

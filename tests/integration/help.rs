@@ -2,7 +2,7 @@
 //! is for, a man page whose SYNOPSIS shows `-o FILE`, and a `--version` that says which LLVM
 //! releases read the default output.
 
-use crate::common::{assert_ok, index_version, raw, run_ours, tempdir, tool};
+use crate::common::{assert_ok, index_version, pgo_merge, raw, run_ours, tempdir, tool};
 
 /// A help text cut into its sections: (heading, the options listed under it). An option is a
 /// line indented by 2 (`-o, --output`) or 6 (`    --text`) spaces that starts with `-`;
@@ -219,13 +219,25 @@ fn man_page_synopsis_shows_the_output_option() {
 
 /// `--version` names the index version merge writes by default and the oldest LLVM release
 /// that reads it, and both are true: a default merge writes that version, `--target-llvm`
-/// of that release writes it too, and of the release before an older one.
+/// of that release writes it too, and of the release before an older one. With
+/// PGO_MERGE_TARGET_LLVM set, it names the version written for that release, and a merge
+/// writes it.
 #[test]
 fn version_says_which_llvm_reads_the_default_output() {
-    let out = run_ours(["--version"]);
+    const ENV: &str = "PGO_MERGE_TARGET_LLVM";
+    let ours = |args: &[String], env: Option<&str>| {
+        let mut cmd = pgo_merge();
+        cmd.args(args).env_remove(ENV);
+        if let Some(v) = env {
+            cmd.env(ENV, v);
+        }
+        cmd.output().expect("run pgo-merge")
+    };
+    let strings = |a: &[&str]| a.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    let out = ours(&strings(&["--version"]), None);
     assert_ok(&out, "--version");
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
-    let number_after = |what: &str| -> u32 {
+    let number_after = |text: &str, what: &str| -> u32 {
         let rest = text
             .split(what)
             .nth(1)
@@ -237,16 +249,17 @@ fn version_says_which_llvm_reads_the_default_output() {
         text.starts_with(&format!("pgo-merge {} (", env!("CARGO_PKG_VERSION"))),
         "{text}"
     );
-    let version = number_after("writes indexed profiles version ");
-    let llvm = number_after("read by LLVM ");
+    let version = number_after(&text, "writes indexed profiles version ");
+    let llvm = number_after(&text, "read by LLVM ");
     assert!(text.contains(&format!("LLVM {llvm} and later")), "{text}");
     // The same line for -V and for each command.
     for args in [&["-V"][..], &["show", "--version"], &["merge", "-V"]] {
-        assert_eq!(String::from_utf8_lossy(&run_ours(args).stdout), text);
+        let out = ours(&strings(args), None);
+        assert_eq!(String::from_utf8_lossy(&out.stdout), text, "{args:?}");
     }
     let dir = tempdir();
     let input = raw("clang22/ir-basic-run1.profraw");
-    let written = |name: &str, extra: &[String]| -> u32 {
+    let written = |name: &str, extra: &[String], env: Option<&str>| -> u32 {
         let path = dir.path().join(name);
         let mut args = vec![
             input.display().to_string(),
@@ -254,15 +267,24 @@ fn version_says_which_llvm_reads_the_default_output() {
             path.display().to_string(),
         ];
         args.extend(extra.iter().cloned());
-        assert_ok(&run_ours(&args), name);
+        assert_ok(&ours(&args, env), name);
         index_version(&path)
     };
-    assert_eq!(written("default.profdata", &[]), version, "{text}");
+    assert_eq!(written("default.profdata", &[], None), version, "{text}");
     let target = |m: u32| vec!["--target-llvm".to_string(), m.to_string()];
-    assert_eq!(written("target.profdata", &target(llvm)), version);
+    assert_eq!(written("target.profdata", &target(llvm), None), version);
     assert!(
-        written("older.profdata", &target(llvm - 1)) < version,
+        written("older.profdata", &target(llvm - 1), None) < version,
         "LLVM {} reads version {version} already: {text}",
         llvm - 1
     );
+    // For the release PGO_MERGE_TARGET_LLVM names.
+    let out = ours(&strings(&["--version"]), Some("19"));
+    let for19 = String::from_utf8_lossy(&out.stdout).into_owned();
+    let v19 = number_after(&for19, "writes indexed profiles version ");
+    assert!(
+        for19.contains(&format!("version {v19} for LLVM 19")),
+        "{for19}"
+    );
+    assert_eq!(written("env19.profdata", &[], Some("19")), v19, "{for19}");
 }
