@@ -139,14 +139,22 @@ fn install(shell: &str, dir: &Path, name: &str) -> PathBuf {
 }
 
 /// Runs a shell (under `timeout`, so that a script that makes it wait fails the test instead
-/// of hanging it) in the empty directory `cwd`, and returns its standard output.
+/// of hanging it) in the empty directory `cwd`, with a home of its own beside it (no user's
+/// settings are read, nothing is written outside the test's directory), and returns its
+/// standard output.
 fn run_shell(cwd: &Path, shell: &Path, args: &[&std::ffi::OsStr]) -> String {
+    let home = cwd.with_file_name("home");
+    std::fs::create_dir_all(&home).unwrap();
     let out = Command::new("timeout")
         .arg("60")
         .arg(shell)
         .args(args)
         .current_dir(cwd)
         .env("PATH", path_with_ours())
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("XDG_DATA_HOME", home.join(".local/share"))
+        .env("XDG_CACHE_HOME", home.join(".cache"))
         .env("TERM", "dumb")
         .output()
         .expect("run timeout");
