@@ -259,7 +259,8 @@ pub struct MergeArgs {
 
     /// Fail instead of leaving out, with a warning, what the index version written cannot
     /// hold (vtable value sites before 12, MC/DC bitmaps before 11, temporal traces before
-    /// 10, binary IDs before 9) or profile flags the LLVM release targeted does not know.
+    /// 10) or profile flags the LLVM release targeted does not know. (Binary IDs, which
+    /// versions before 9 cannot hold, are dropped silently, as llvm-profdata drops them.)
     #[arg(long = "strict-target")]
     #[arg(help_heading = heading::LLVM_INSTR)]
     pub strict_target: bool,

@@ -429,6 +429,9 @@ impl Sandbox {
         for (k, v) in env {
             cmd.env(k, v);
         }
+        // Nothing to read: a block's tools (cargo asks `rustc -` about the target) must not
+        // read whatever the test runner's standard input holds.
+        cmd.stdin(std::process::Stdio::null());
         cmd.output().expect("run bash")
     }
 
