@@ -52,10 +52,12 @@ pub(crate) fn kind_of(data: &[u8]) -> FormatKind {
     inner_kind(data).unwrap_or(FormatKind::Iprof)
 }
 
-/// True if `data` is gzip data that the readers need inflated first: anything but a
-/// GraalVM profile.
+/// True if `data` is gzip data that the readers need inflated first: a format of its own
+/// that is not a GraalVM profile (whose reader inflates), or nothing at all (an empty input
+/// is then reported as one). Gzip holding bytes of no known format, gzip in gzip among them,
+/// is left as it is, to be reported as what it is.
 pub fn needs_inflating(data: &[u8]) -> bool {
-    is_gzip(data) && kind_of(data) != FormatKind::Iprof
+    is_gzip(data) && !matches!(kind_of(data), FormatKind::Iprof | FormatKind::Unknown)
 }
 
 /// All of the gzip data `data` inflated, at most [`InflateBudget::new`]'s limit of bytes,
@@ -107,6 +109,8 @@ mod tests {
         assert!(needs_inflating(&gz(&raw)));
         assert!(!needs_inflating(&gz(b"{}")));
         assert!(!needs_inflating(&GZIP_MAGIC));
+        assert!(!needs_inflating(&gz(&gz(&raw))));
+        assert!(needs_inflating(&gz(b"")));
         assert_eq!(inflate(&gz(&raw)).unwrap(), raw);
     }
 
