@@ -444,7 +444,7 @@ pub struct ShowArgs {
     /// Dump the shown records as a text profile.
     #[arg(long)]
     pub text: bool,
-    /// JSON output (schemas/show.schema.json).
+    /// JSON output, for every format (schemas/show.schema.json).
     #[arg(long, conflicts_with = "text")]
     pub json: bool,
     /// `text` or `json` (llvm-profdata's spelling of --json).
@@ -530,7 +530,7 @@ pub struct OverlapArgs {
     /// Number of functions listed with the largest differences (0 = none).
     #[arg(long = "top-differences", default_value_t = 10, value_name = "N")]
     pub top_differences: usize,
-    /// JSON output (schemas/bolt-overlap.schema.json); BOLT profiles only.
+    /// JSON output (schemas/overlap.schema.json; BOLT profiles: schemas/bolt-overlap.schema.json).
     #[arg(long)]
     pub json: bool,
     /// Write the output to FILE instead of standard output.
