@@ -39,6 +39,7 @@ mod messages;
 mod normalise_llvm;
 mod older_llvm;
 mod output_faults;
+mod overlap_json;
 mod raw_versions;
 mod readme;
 mod real_use;
