@@ -296,3 +296,42 @@ fn show_schema_rejects_broken_documents() {
         );
     }
 }
+
+/// `show --sample --json` (llvm-profdata's JSON of a sample profile, flat and
+/// context-sensitive, with discriminators, inlined callees and call targets) is valid against
+/// the schema's `sample_functions`, and a broken function fails.
+#[test]
+fn show_sample_json_validates_against_the_schema() {
+    let v = validator("show.schema.json");
+    let s = root().join("testdata/sample");
+    let mut files: Vec<std::path::PathBuf> = files_with_extension(&s, "txt");
+    files.extend(files_with_extension(&s.join("llvm22"), "afdo"));
+    files.extend(files_with_extension(&s.join("gcov"), "afdo"));
+    let mut functions = 0;
+    let mut shown = 0;
+    for f in &files {
+        let out = run_ours([
+            "show".as_ref(),
+            "--sample".as_ref(),
+            "--json".as_ref(),
+            f.as_os_str(),
+        ]);
+        if !out.status.success() {
+            // Profiles llvm-profdata refuses to show (e.g. some sizes of partial profiles).
+            continue;
+        }
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).expect("valid JSON");
+        assert_valid(&v, &doc, &f.display().to_string());
+        shown += 1;
+        functions += doc.as_array().map_or(0, Vec::len);
+        if let Some(first) = doc.get(0) {
+            let mut broken = serde_json::Value::Array(vec![first.clone()]);
+            broken[0]["total"] = serde_json::json!("many");
+            assert!(!v.is_valid(&broken), "{}", f.display());
+        }
+    }
+    assert!(
+        shown > 40 && functions > 100,
+        "{shown} files, {functions} functions"
+    );
+}
