@@ -1,6 +1,6 @@
 //! `show` of a GraalVM `.iprof` file: the file's summary, the most sampled methods, and what
 //! pgo-merge would write for it, as text or as JSON (`schemas/show.schema.json`, format
-//! `iprof`), both rendered from the same [`IprofShowView`].
+//! `iprof`), both rendered from the same `IprofShowView`.
 
 use std::fmt;
 
@@ -14,33 +14,33 @@ pub const SHOWN_SAMPLED_METHODS: usize = 25;
 
 /// One method's sample counts from `samplingProfiles`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct SampledMethod<'a> {
+pub(crate) struct SampledMethod<'a> {
     /// `Declaring.name(params)ret`.
-    pub method: &'a str,
+    pub(crate) method: &'a str,
     /// Samples in which the method is the innermost frame.
-    pub self_samples: u64,
+    pub(crate) self_samples: u64,
     /// Samples in which the method is on the stack (once per sample).
-    pub total_samples: u64,
+    pub(crate) total_samples: u64,
 }
 
 /// What `show` reports of one iprof file, computed elsewhere (the driver's `show_report`).
 #[derive(Debug, Clone)]
-pub struct IprofShowView<'a> {
+pub(crate) struct IprofShowView<'a> {
     /// The file as read.
-    pub input: &'a IprofSummary,
+    pub(crate) input: &'a IprofSummary,
     /// The profile as pgo-merge would write it (canonical form).
-    pub output: &'a IprofSummary,
+    pub(crate) output: &'a IprofSummary,
     /// Before/after sizes.
-    pub reduction: &'a SizeReduction,
+    pub(crate) reduction: &'a SizeReduction,
     /// Reader warnings.
-    pub warnings: &'a [Warning],
+    pub(crate) warnings: &'a [Warning],
     /// Every sampled method, most self samples first (the report lists the first
     /// [`SHOWN_SAMPLED_METHODS`]).
-    pub sampled_methods: Vec<SampledMethod<'a>>,
+    pub(crate) sampled_methods: Vec<SampledMethod<'a>>,
 }
 
 /// The text report.
-pub fn text(v: &IprofShowView<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+pub(crate) fn text(v: &IprofShowView<'_>, f: &mut fmt::Formatter<'_>) -> fmt::Result {
     write!(f, "{}", v.input)?;
     if !v.sampled_methods.is_empty() {
         writeln!(
@@ -87,7 +87,7 @@ fn summary_json(s: &IprofSummary) -> Value {
 
 /// The JSON document of the file `file` (`schemas/show.schema.json`, `iprof_profile`): the
 /// facts of [`text`], plus the reader's warnings.
-pub fn json(file: &str, v: &IprofShowView<'_>) -> Value {
+pub(crate) fn json(file: &str, v: &IprofShowView<'_>) -> Value {
     let r = v.reduction;
     json!({
         "file": file,

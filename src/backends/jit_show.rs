@@ -160,7 +160,7 @@ fn summary_json(s: &MapSummary) -> Value {
 
 /// The JSON document of the input `file` (`schemas/show.schema.json`: `jitdump`,
 /// `perf_map` or `r2rmap`, told apart by `format`): the facts of [`render`].
-pub fn json(file: &str, d: &CodeDescription) -> Value {
+pub(crate) fn json(file: &str, d: &CodeDescription) -> Value {
     match d {
         CodeDescription::JitDump(d) => json_jitdump(file, d),
         CodeDescription::PerfMap(d) => json!({

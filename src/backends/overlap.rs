@@ -1,6 +1,6 @@
 //! llvm-profdata's overlap report: the figures of `ir::overlap` as text (llvm-profdata's
 //! lines, byte for byte) or as JSON (`schemas/overlap.schema.json`), both rendered from the
-//! same [`OverlapReport`].
+//! same `OverlapReport`.
 
 use std::fmt::Write;
 
@@ -13,7 +13,7 @@ use crate::ir::overlap::{CountSum, OverlapStats};
 /// What `overlap` reports of two LLVM instrumentation profiles: the figures
 /// `passes::overlap` computed, the names to print and how many differences to list.
 #[derive(Debug, Clone, Copy)]
-pub struct OverlapReport<'a> {
+pub(crate) struct OverlapReport<'a> {
     /// The base profile's name, as printed.
     pub base_name: &'a str,
     /// The test profile's name, as printed.
@@ -35,7 +35,7 @@ pub struct OverlapReport<'a> {
 
 /// The text report: llvm-profdata's lines, then (when `top_differences` > 0) ours, the
 /// largest differences of share.
-pub fn text(r: &OverlapReport<'_>) -> String {
+pub(crate) fn text(r: &OverlapReport<'_>) -> String {
     let mut out = String::new();
     if let Some(side) = r.zero_side {
         let which = if side == "base" {
@@ -127,7 +127,7 @@ fn stats_json(s: &OverlapStats) -> Value {
 
 /// The JSON document (`schemas/overlap.schema.json`, kind `llvm-instrumentation`): the
 /// same figures as [`text`], ratios as fractions (1 = 100 %), counts as integers.
-pub fn json(r: &OverlapReport<'_>) -> Value {
+pub(crate) fn json(r: &OverlapReport<'_>) -> Value {
     let zero = r.zero_side.is_some();
     json!({
         "kind": "llvm-instrumentation",

@@ -228,7 +228,7 @@ fn function_json(f: &SampleOverlapStats) -> serde_json::Value {
 /// `overlap --sample --json`'s document (`schemas/overlap.schema.json`, kind
 /// `llvm-sample`): the figures of [`report`], fractions as numbers (1 = 100 %), counts as
 /// integers. Names that are not UTF-8 are written with U+FFFD in place of bad bytes.
-pub fn json(r: &SampleOverlap, base_name: &[u8], test_name: &[u8]) -> serde_json::Value {
+pub(crate) fn json(r: &SampleOverlap, base_name: &[u8], test_name: &[u8]) -> serde_json::Value {
     let (zero, figures) = match r {
         SampleOverlap::ZeroSamples { base, test } => {
             let sides = [(*base, "base"), (*test, "test")];
