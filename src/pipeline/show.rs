@@ -116,6 +116,13 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             };
             let report = super::iprof::show_report(path, read, &Default::default(), false)
                 .map_err(|e| e.with_path(path))?;
+            // The reader's warnings (unknown keys, ...): the report has no line for them.
+            messages.extend(
+                report
+                    .warnings
+                    .iter()
+                    .map(|w| Message::Warning(w.clone().with_path(path))),
+            );
             if r.json {
                 docs.push(report.to_json(&path.display().to_string()));
                 continue;

@@ -151,6 +151,19 @@ fn show_json_of_iprof_files() {
         .collect();
     assert!(sections.contains(&"samplingProfiles"), "{sections:?}");
     assert_eq!(doc["input"]["version"], "1.1.0");
+    // The reader's warnings: in the document with their JSON path, and on standard error
+    // (the text report has no line for them; they were dropped before).
+    let mut with_unknown: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&files[0]).unwrap()).unwrap();
+    with_unknown["futureKey"] = serde_json::json!(1);
+    let unknown = dir.path().join("unknown-key.iprof");
+    std::fs::write(&unknown, with_unknown.to_string()).unwrap();
+    let (_, doc) = text_and_json(&v, &unknown);
+    assert_eq!(doc["warnings"][0]["json_path"], "futureKey", "{doc}");
+    let out = run_ours(["show".as_ref(), unknown.as_os_str()]);
+    assert_ok(&out, "show");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("futureKey: unknown key"), "{err}");
 }
 
 /// A recorded jitdump, perf map or map of ours gunzipped into `dir`.
