@@ -580,7 +580,7 @@ pub struct ShowArgs {
     #[arg(long)]
     #[arg(help_heading = heading::OUTPUT)]
     pub text: bool,
-    /// JSON output (schemas/show.schema.json).
+    /// JSON output, for every format (schemas/show.schema.json).
     #[arg(long, conflicts_with = "text")]
     #[arg(help_heading = heading::OUTPUT)]
     pub json: bool,
@@ -687,7 +687,7 @@ pub struct OverlapArgs {
     #[arg(long = "top-differences", default_value_t = 10, value_name = "N")]
     #[arg(help_heading = heading::FUNCTIONS)]
     pub top_differences: usize,
-    /// JSON output (schemas/bolt-overlap.schema.json); BOLT profiles only.
+    /// JSON output (schemas/overlap.schema.json; BOLT profiles: schemas/bolt-overlap.schema.json).
     #[arg(long)]
     #[arg(help_heading = heading::OUTPUT)]
     pub json: bool,

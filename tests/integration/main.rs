@@ -42,6 +42,7 @@ mod messages;
 mod normalise_llvm;
 mod older_llvm;
 mod output_faults;
+mod overlap_json;
 mod packaging;
 mod raw_versions;
 mod readme;
