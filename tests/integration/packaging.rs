@@ -1,27 +1,36 @@
 //! The published package: `cargo package` has nothing to warn about, the licence files the
-//! manifest declares are in it, and so is what the README's two commands need (the demo's
-//! raw profiles, the test suite and its data), but not the fuzzing harness or the
-//! benchmark generator, which are crates of their own.
+//! manifest declares are in it, and so are the sources and what the README's demo merges; the
+//! test data, CI scripts and fuzzing harness the test suite needs (it runs in a checkout) are
+//! not.
 
 use crate::common::root;
 
 #[test]
 fn the_package_is_complete_and_cargo_has_nothing_to_warn_about() {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
-    let out = std::process::Command::new(cargo)
-        .args([
-            "package",
-            "--list",
-            "--locked",
-            "--allow-dirty",
-            "--offline",
-        ])
-        .current_dir(root())
-        .output()
-        .expect("run cargo package");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
-    assert!(!err.contains("warning"), "cargo package warns:\n{err}");
+    let target = crate::common::tempdir();
+    let package = |args: &[&str]| {
+        let out = std::process::Command::new(&cargo)
+            .arg("package")
+            .args(args)
+            .args(["--locked", "--allow-dirty", "--offline", "--target-dir"])
+            .arg(target.path())
+            .current_dir(root())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run cargo package");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(
+            !err.contains("warning"),
+            "cargo package {args:?} warns:\n{err}"
+        );
+        out
+    };
+    // Packing (`cargo package` without its build) is where cargo warns about targets whose
+    // files are not packaged.
+    package(&["--no-verify"]);
+    let out = package(&["--list"]);
     let list = String::from_utf8_lossy(&out.stdout);
     let files: Vec<&str> = list.lines().collect();
     for needed in [
@@ -30,11 +39,20 @@ fn the_package_is_complete_and_cargo_has_nothing_to_warn_about() {
         "README.md",
         "Cargo.lock",
         "testdata/profraw/clang22/ir-basic-run1.profraw",
-        "tests/integration/main.rs",
+        "testdata/profraw/clang22/ir-basic-run2.profraw",
+        "src/main.rs",
+        "docs/usage.md",
+        "schemas/show.schema.json",
     ] {
         assert!(files.contains(&needed), "{needed} is not packaged");
     }
-    for left_out in ["fuzz/", "benches/gen-profraw/"] {
+    for left_out in [
+        "fuzz/",
+        "benches/gen-profraw/",
+        "testdata/profdata/",
+        "testdata/jit/",
+        ".ci/",
+    ] {
         assert!(
             !files.iter().any(|f| f.starts_with(left_out)),
             "{left_out} is packaged"
