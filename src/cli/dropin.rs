@@ -99,6 +99,16 @@ fn sample_release(prog: &str) -> Result<Option<u32>, i32> {
     })
 }
 
+/// The LLVM release whose options, messages and `show` output the drop-in named `prog`
+/// follows: the one it writes for (its name, else [`TARGET_ENV`]), else [`DEFAULT_LLVM`]
+/// (also when [`TARGET_ENV`] is not a version: merge reports that).
+pub fn followed_release(prog: &str) -> u32 {
+    match env_target(prog) {
+        Ok(Some(t)) => t.llvm,
+        _ => DEFAULT_LLVM,
+    }
+}
+
 /// What `--version` prints in drop-in mode.
 pub fn version_text(prog: &str) -> String {
     let head = format!(
@@ -175,10 +185,25 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             return EXIT_FAILURE;
         }
     }
-    let normalized = match compat::dropin_normalize(&sub, rest, prog, argv0) {
+    let release = compat::table_release(followed_release(prog));
+    // LLVM 14 runs each subcommand as a program named after both, and names that in its
+    // messages and "Try:" hint; later releases name the program.
+    let (msg_prog, hint) = if release <= 14 {
+        let both = format!("{prog} {sub}");
+        (both.clone(), both)
+    } else {
+        (prog.to_string(), argv0.to_string())
+    };
+    let d = compat::Dropin {
+        release,
+        sub: &sub,
+        prog: &msg_prog,
+        argv0: &hint,
+    };
+    let normalized = match compat::dropin_normalize(&d, rest) {
         Ok(n) => n,
         Err(compat::Stop::Help) => {
-            print!("{}", compat::dropin_help(&sub, prog));
+            print!("{}", compat::dropin_help(release, &sub, prog));
             return EXIT_OK;
         }
         Err(compat::Stop::Version) => {
@@ -216,6 +241,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
                         Ok(llvm) => a.target_llvm = llvm,
                         Err(code) => return code,
                     }
+                } else {
+                    // The text of instrumentation profiles follows the options' release.
+                    a.target_llvm = Some(release);
                 }
                 show::run_show(a, mode)
             }

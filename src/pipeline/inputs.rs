@@ -499,6 +499,21 @@ pub fn parse_weighted(s: &OsStr) -> Result<(Weight, PathBuf)> {
     Ok((weight, PathBuf::from(f)))
 }
 
+/// `W,FILE` as llvm-profdata reads `--weighted-input` (the llvm-profdata drop-in's rule): W
+/// up to the first comma, all of it decimal digits (no blank, sign or fraction), a whole
+/// number from 1 to 2^64 − 1; FILE the rest as given, blanks and all (empty without a comma).
+/// None where llvm-profdata says "input weight must be a positive integer". Counts scaled by
+/// such weights saturate, with a warning, as llvm-profdata's do.
+pub fn parse_llvm_weighted(s: &OsStr) -> Option<(Weight, PathBuf)> {
+    let (w, f) = split_os(s, b',', false).unwrap_or((s, OsStr::new("")));
+    let w = w.to_str()?;
+    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let weight = Weight::integer(w.parse::<u64>().ok()?)?;
+    Some((weight, PathBuf::from(f)))
+}
+
 /// Leaves out the inputs named by the user that are not regular files (FIFOs, sockets,
 /// devices, `/dev/stdin` on a pipe), as llvm-profdata leaves them out without a word, and
 /// returns a warning for each: the drop-in's rule (pgo-merge itself reads them as pipes).

@@ -18,7 +18,21 @@ fn n(args: &[&str], cmd: &clap::Command) -> Result<Vec<String>, String> {
 }
 
 fn d(sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
-    dropin_normalize(sub, &os(args), "llvm-profdata", "llvm-profdata").map(text)
+    dr(22, sub, args)
+}
+
+/// As the drop-in of release `r` rewrites `args` of `sub`.
+fn dr(r: u32, sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
+    dropin_normalize(&dropin(r, sub), &os(args)).map(text)
+}
+
+fn dropin(release: u32, sub: &str) -> Dropin<'_> {
+    Dropin {
+        release,
+        sub,
+        prog: "llvm-profdata",
+        argv0: "llvm-profdata",
+    }
 }
 
 /// A file name that is not UTF-8 passes through both rewritings byte for byte, alone,
@@ -60,7 +74,7 @@ fn file_names_are_bytes() {
         name.to_owned(),
     ];
     assert_eq!(
-        dropin_normalize("merge", &args, "llvm-profdata", "llvm-profdata").unwrap(),
+        dropin_normalize(&dropin(22, "merge"), &args).unwrap(),
         vec![with("--output="), with("--input-files="), name.to_owned()]
     );
 }
@@ -208,14 +222,14 @@ fn dropin_spellings() {
 
 #[test]
 fn suggestions_as_llvm() {
-    assert_eq!(nearest("merge", "sprase").as_deref(), Some("sparse"));
+    assert_eq!(nearest(22, "merge", "sprase").as_deref(), Some("sparse"));
     assert_eq!(
-        nearest("merge", "num-thread=2").as_deref(),
+        nearest(22, "merge", "num-thread=2").as_deref(),
         Some("num-threads=2")
     );
-    assert_eq!(nearest("merge", "w").as_deref(), Some("h"));
-    assert_eq!(nearest("merge", "bnary").as_deref(), Some("binary"));
-    assert_eq!(nearest("show", "sparse").as_deref(), Some("sample"));
+    assert_eq!(nearest(22, "merge", "w").as_deref(), Some("h"));
+    assert_eq!(nearest(22, "merge", "bnary").as_deref(), Some("binary"));
+    assert_eq!(nearest(22, "show", "sparse").as_deref(), Some("sample"));
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(typo_distance("shwo", "show"), 1);
     assert_eq!(edit_distance("shwo", "show"), 2);
