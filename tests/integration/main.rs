@@ -15,6 +15,7 @@ mod cli;
 mod convert;
 mod determinism;
 mod dropin;
+mod dropin_releases;
 mod fast_path;
 mod fuzz_regressions;
 mod hostile_paths;

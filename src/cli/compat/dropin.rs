@@ -2,6 +2,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::fmt::Write as _;
+use std::io::Write as _;
 
 use pgo_merge::pipeline::inputs::parse_llvm_weighted;
 use pgo_merge::pipeline::sample::FsDiscriminatorPass;
@@ -287,15 +288,52 @@ fn after_options(d: &Dropin<'_>, out: &[OsString], seen: &Seen) -> bool {
         eprintln!("error: {ZERO_FRAME_DEPTH}");
         return false;
     }
-    if seen
-        .weights
-        .iter()
-        .any(|w| parse_llvm_weighted(w).is_none())
-    {
-        eprintln!("error: input weight must be a positive integer");
-        return false;
+    inputs_exist(out, &seen.weights)
+}
+
+/// llvm-profdata's first look at a merge's inputs, in its order and words: each file named
+/// on the command line, then each weighted input (its weight read, then its file), must
+/// exist (`-`, standard input, aside), whatever the failure mode. True if all do.
+fn inputs_exist(out: &[OsString], weights: &[OsString]) -> bool {
+    let mut after_dashes = false;
+    let positional = out.iter().filter(|a| {
+        if *a == "--" && !after_dashes {
+            after_dashes = true;
+            return false;
+        }
+        after_dashes || !a.as_encoded_bytes().starts_with(b"-")
+    });
+    for p in positional {
+        if !exists(p) {
+            return false;
+        }
+    }
+    for w in weights {
+        let Some((_, file)) = parse_llvm_weighted(w) else {
+            eprintln!("error: input weight must be a positive integer");
+            return false;
+        };
+        if !exists(file.as_os_str()) {
+            return false;
+        }
     }
     true
+}
+
+/// True if `file` is `-` or exists (links followed); else says so as llvm-profdata does,
+/// the name's bytes as given.
+fn exists(file: &OsStr) -> bool {
+    if file == "-" || std::fs::metadata(file).is_ok() {
+        return true;
+    }
+    let mut line = b"error: ".to_vec();
+    if !file.is_empty() {
+        line.extend_from_slice(file.as_encoded_bytes());
+        line.extend_from_slice(b": ");
+    }
+    line.extend_from_slice(b"No such file or directory\n");
+    let _ = std::io::stderr().lock().write_all(&line);
+    false
 }
 
 /// Why `--sample-frame-depth-for-cold-context=0` is refused in a sample merge.
@@ -430,7 +468,7 @@ pub fn dropin_help(r: u32, sub: &str, prog: &str) -> String {
         line(&mut s, o, &text);
     }
     let _ = writeln!(s, "\nGeneric Options:\n");
-    for o in generic(r).filter(|o| matches!(o.does, Does::Help | Does::Version)) {
+    for o in generic(r).filter(|o| o.listed && matches!(o.does, Does::Help | Does::Version)) {
         line(&mut s, o, o.help);
     }
     let _ = writeln!(
