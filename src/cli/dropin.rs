@@ -212,6 +212,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         }
         Err(compat::Stop::Failed) => return EXIT_FAILURE,
     };
+    if sub == "merge" && !compat::merge_inputs_exist(&normalized) {
+        return EXIT_FAILURE;
+    }
     let cmd = args::subcommand(&sub).bin_name(format!("{prog} {sub}"));
     let mode = Mode::LlvmProfdata;
     match sub.as_str() {

@@ -542,6 +542,30 @@ mod tests {
     use super::*;
 
     #[test]
+    fn llvm_weights() {
+        let w = |s: &str| parse_llvm_weighted(OsStr::new(s)).map(|(w, f)| (w.to_string(), f));
+        assert_eq!(w("3,a"), Some(("3".into(), PathBuf::from("a"))));
+        assert_eq!(w("3, a"), Some(("3".into(), PathBuf::from(" a"))));
+        assert_eq!(w("3"), Some(("3".into(), PathBuf::new())));
+        assert_eq!(
+            w("18446744073709551615,a").map(|x| x.0),
+            Some(u64::MAX.to_string())
+        );
+        for bad in [
+            " 3,a",
+            "3 ,a",
+            "0,a",
+            "-1,a",
+            "+1,a",
+            "1.5,a",
+            ",a",
+            "18446744073709551616,a",
+        ] {
+            assert_eq!(w(bad), None, "{bad:?}");
+        }
+    }
+
+    #[test]
     fn list_lines_are_bytes() {
         assert_eq!(list_line(b"  # x"), None);
         assert_eq!(list_line(b" \t\r"), None);

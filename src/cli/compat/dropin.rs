@@ -67,8 +67,6 @@ struct Seen {
     refused_in_sample_merge: Vec<&'static LlvmOption>,
     /// `--sample-frame-depth-for-cold-context` was 0.
     zero_frame_depth: bool,
-    /// The values of `--weighted-input`, checked after the options as llvm-profdata does.
-    weights: Vec<OsString>,
 }
 
 /// LLVM's `StringRef::getAsInteger` with radix 0 (the radix sensed from `0x`, `0b`, `0o`
@@ -232,8 +230,8 @@ fn dropin_option<'a>(
         Does::Ours(long) if o.value.is_some() => {
             match value.or_else(|| iter.next().map(OsString::as_os_str)) {
                 None => requires_value(),
+                // Read after the options, as llvm-profdata reads it ([`merge_inputs_exist`]).
                 Some(v) if long == "weighted-input" => {
-                    seen.weights.push(v.to_owned());
                     out.push(long_with_value(long, v));
                     true
                 }
@@ -267,8 +265,8 @@ fn dropin_option<'a>(
     Ok(ok)
 }
 
-/// What llvm-profdata says of the options once all are parsed, in its words: the weights it
-/// cannot read, and what the drop-in refuses in `merge --sample`. True if all is well.
+/// What llvm-profdata says of the options once all are parsed, in its words: what the
+/// drop-in refuses in `merge --sample`. True if all is well.
 fn after_options(d: &Dropin<'_>, out: &[OsString], seen: &Seen) -> bool {
     if d.sub != "merge" {
         return true;
@@ -288,21 +286,26 @@ fn after_options(d: &Dropin<'_>, out: &[OsString], seen: &Seen) -> bool {
         eprintln!("error: {ZERO_FRAME_DEPTH}");
         return false;
     }
-    inputs_exist(out, &seen.weights)
+    true
 }
 
-/// llvm-profdata's first look at a merge's inputs, in its order and words: each file named
-/// on the command line, then each weighted input (its weight read, then its file), must
-/// exist (`-`, standard input, aside), whatever the failure mode. True if all do.
-fn inputs_exist(out: &[OsString], weights: &[OsString]) -> bool {
+/// llvm-profdata's first look at a merge's inputs, in its order and words, given the
+/// arguments [`dropin_normalize`] made: each file named on the command line, then each
+/// weighted input (its weight read, then its file), must exist (`-`, standard input, aside),
+/// whatever the failure mode. True if all do; else it said why.
+pub fn merge_inputs_exist(out: &[OsString]) -> bool {
     let mut after_dashes = false;
-    let positional = out.iter().filter(|a| {
-        if *a == "--" && !after_dashes {
+    let mut weights = Vec::new();
+    let mut positional = Vec::new();
+    for a in out {
+        if a == "--" && !after_dashes {
             after_dashes = true;
-            return false;
+        } else if after_dashes || !a.as_encoded_bytes().starts_with(b"-") {
+            positional.push(a.as_os_str());
+        } else if let (Some("--weighted-input"), Some(w)) = split_option(a) {
+            weights.push(w);
         }
-        after_dashes || !a.as_encoded_bytes().starts_with(b"-")
-    });
+    }
     for p in positional {
         if !exists(p) {
             return false;

@@ -27,7 +27,7 @@ use std::ffi::{OsStr, OsString};
 use pgo_merge::pipeline::inputs::split_os;
 
 pub use distance::{edit_distance, typo_distance};
-pub use dropin::{Dropin, Stop, dropin_help, dropin_normalize};
+pub use dropin::{Dropin, Stop, dropin_help, dropin_normalize, merge_inputs_exist};
 pub use native::normalize;
 pub use table::{subcommand_text, table_release};
 
