@@ -354,6 +354,35 @@ fn zero_frame_depth_is_refused_in_sample_merges() {
             "frame depth 0 in an instrumentation merge",
         );
     }
+    // Why: llvm-profdata-22 cuts a cold context to nothing and writes `[]`, which its own
+    // text reader crashes on (SIGSEGV in the summary's MD5 of the empty name).
+    let Some(real) = tool("llvm-profdata-22", "frame depth 0") else {
+        return;
+    };
+    let dir = tempdir();
+    let cold = dir.path().join("cold.txt");
+    std::fs::write(
+        &cold,
+        "[main:1 @ foo:2 @ bar]:100000000:1\n 1: 100000000\n[main:3 @ baz:4 @ qux]:1:0\n 1: 1\n",
+    )
+    .unwrap();
+    let out = dir.path().join("out.txt");
+    let (rc, _, err) = run_full(
+        Command::new(&real)
+            .args([
+                "merge",
+                "--sample",
+                "--text",
+                "--sample-merge-cold-context",
+                "--sample-frame-depth-for-cold-context=0",
+            ])
+            .arg(&cold)
+            .arg("-o")
+            .arg(&out),
+    );
+    assert_eq!(rc, 0, "{err}");
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("\n[]:1:0\n"), "{written}");
 }
 
 /// Acceptance: bad values and unknown options are refused as each release refuses them, in
