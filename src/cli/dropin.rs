@@ -131,8 +131,21 @@ pub fn version_text(prog: &str) -> String {
     }
 }
 
-/// llvm-profdata-style help of the drop-in itself.
-fn tool_help(prog: &str) -> String {
+/// LLVM 14's usage line of the tool.
+fn usage_14(prog: &str) -> String {
+    format!("USAGE: {prog} <merge|show|overlap> [args...]")
+}
+
+/// llvm-profdata-style help of the drop-in itself, as release `release` words it.
+fn tool_help(prog: &str, release: u32) -> String {
+    if release <= 14 {
+        return format!(
+            "OVERVIEW: LLVM profile data tools\n\nUSAGE: {prog} <command> [args...]\n\
+             USAGE: {prog} <command> -help\n\nSee each individual command --help for more \
+             details.\nAvailable commands: merge, show, overlap\n\n{}",
+            version_text(prog)
+        );
+    }
     let mut s = String::from("OVERVIEW: LLVM profile data\n\n");
     s += &format!("USAGE: {prog} [subcommand] [options]\n\nSUBCOMMANDS:\n\n");
     for sub in ["merge", "order", "overlap", "show"] {
@@ -151,8 +164,14 @@ fn tool_help(prog: &str) -> String {
 
 /// Runs the drop-in: `prog` is the program's file name, `argv0` as invoked.
 pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
+    let release = compat::table_release(followed_release(prog));
     let Some(sub) = rest.first().map(|s| s.to_string_lossy().into_owned()) else {
-        eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage.");
+        match release {
+            ..=14 => eprintln!("{prog}: No command specified!\n{}", usage_14(prog)),
+            // LLVM 19's words, its misspelt program name included.
+            19 => eprintln!("{prog}: No subcommand specified! Run llvm-profata --help for usage."),
+            _ => eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage."),
+        }
         return EXIT_FAILURE;
     };
     let rest = &rest[1..];
@@ -160,12 +179,16 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         "merge" | "show" | "overlap" => {}
         "-h" | "-help" | "--help" | "-help-hidden" | "--help-hidden" | "-help-list"
         | "--help-list" | "-help-list-hidden" | "--help-list-hidden" => {
-            print!("{}", tool_help(prog));
+            print!("{}", tool_help(prog, release));
             return EXIT_OK;
         }
         "-version" | "--version" => {
             print!("{}", version_text(prog));
             return EXIT_OK;
+        }
+        _ if release <= 14 => {
+            eprintln!("{prog}: Unknown command!\n{}", usage_14(prog));
+            return EXIT_FAILURE;
         }
         "order" => {
             eprintln!(
@@ -176,6 +199,7 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         }
         other => {
             eprintln!("{prog}: Unknown subcommand '{other}'.  Try: '{argv0} --help'");
+            // Our addition: llvm-profdata suggests nothing here.
             if let Some(s) = ["merge", "show", "overlap"]
                 .into_iter()
                 .find(|s| compat::typo_distance(&other.to_lowercase(), s) <= 2)
@@ -185,7 +209,6 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             return EXIT_FAILURE;
         }
     }
-    let release = compat::table_release(followed_release(prog));
     // LLVM 14 runs each subcommand as a program named after both, and names that in its
     // messages and "Try:" hint; later releases name the program.
     let (msg_prog, hint) = if release <= 14 {
