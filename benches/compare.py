@@ -201,10 +201,17 @@ def report(nfiles, total, t, r, rounds):
 
 
 def scaling(args):
-    gen = os.path.join(REPO, "target/release/examples/gen_profraw")
+    gen = os.path.join(REPO, "target/gen-profraw/release/gen_profraw")
     if not os.path.exists(gen):
+        # A crate of its own: it builds without the main crate's dev-dependencies.
         subprocess.run(
-            ["cargo", "build", "--release", "--example", "gen_profraw"], cwd=REPO, check=True
+            [
+                "cargo", "build", "--release", "--locked",
+                "--manifest-path", "benches/gen-profraw/Cargo.toml",
+                "--target-dir", "target/gen-profraw",
+            ],
+            cwd=REPO,
+            check=True,
         )
     rows = []
     for cell in args.grid:

@@ -1,6 +1,6 @@
 //! Micro-benchmarks of the pipeline stages: raw reading, merging and indexed writing, on the
 //! real profiles in `testdata/` and on synthetic profiles of a 10 000-function binary (the
-//! generator of `benches/gen_profraw.rs`). Numbers for the comparison with llvm-profdata come
+//! generator of `benches/gen-profraw/src/main.rs`). Numbers for the comparison with llvm-profdata come
 //! from `benches/compare.py` (see docs/performance.md), not from here.
 
 use std::path::PathBuf;
@@ -75,7 +75,7 @@ fn bench(c: &mut Criterion) {
 }
 
 #[allow(dead_code)]
-#[path = "gen_profraw.rs"]
+#[path = "gen-profraw/src/main.rs"]
 mod gen_profraw;
 
 /// Synthetic inputs: 16 runs of a 10 000-function binary (about 2.2 MB each).

@@ -58,6 +58,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("sample_gcov", sample_gcov),
     ("bolt_fdata", bolt_fdata),
     ("bolt_yaml", bolt_yaml),
+    ("gzip_input", gzip_input),
 ];
 
 /// Separates the parts of a multi-input target's bytes (the seed script writes the same).
@@ -790,4 +791,23 @@ pub fn bolt_yaml(data: &[u8]) {
         f.line = 0;
     }
     assert_eq!(back, want, "our YAML reads back differently");
+}
+
+/// A gzip-compressed input, as every merge, `show` and `overlap` opens one: what it holds
+/// (`frontends::gzip::inner_kind`), then, inflated as a merge inflates it (whole, within the
+/// per-input budget), read as any LLVM profile. A stream that cannot be inflated is an error,
+/// never a panic; what `needs_inflating` leaves alone is handed on as it is.
+pub fn gzip_input(data: &[u8]) {
+    let inner = frontends::gzip::inner_kind(data);
+    let file = frontends::InputFile::from_bytes(Path::new("input"), data.to_vec());
+    let Ok(file) = file.inflated() else {
+        return;
+    };
+    if frontends::gzip::needs_inflating(data) {
+        // Inflated: the first bytes are what the peek saw.
+        assert_eq!(Some(frontends::FormatKind::sniff(file.bytes())), inner);
+    } else {
+        assert_eq!(file.bytes(), data, "left alone");
+    }
+    let _ = frontends::read(file.bytes(), &profraw::NameCache::new());
 }

@@ -1,9 +1,11 @@
 //! `show` for the inputs of JIT symbolisation: jitdumps, perf maps and r2rmaps. Each report
-//! is plain text, rendered from the file's description (the front-ends' `describe_*` in
+//! is text or JSON (`schemas/show.schema.json`), rendered from the file's description (the front-ends' `describe_*` in
 //! `code_regions`): what the file is, records or entries by kind, functions, the address
 //! range they cover, and every warning with its offset or line.
 
 use std::fmt::Write as _;
+
+use serde_json::{Value, json};
 
 use crate::bytes::Endian;
 use crate::error::Warning;
@@ -129,6 +131,88 @@ pub fn render_r2rmap(d: &R2rMapDescription) -> String {
     entry_stats(&mut o, &d.summary);
     warnings(&mut o, &d.warnings);
     o
+}
+
+/// An address range as the text prints it (`0x…` strings: addresses may pass 2^53, which
+/// JSON numbers do not hold exactly), or `null`.
+fn range_json(r: Option<(u64, u64)>) -> Value {
+    match r {
+        Some((a, b)) => json!({ "start": format!("{a:#x}"), "end": format!("{b:#x}") }),
+        None => Value::Null,
+    }
+}
+
+fn warnings_json(w: &[Warning]) -> Vec<Value> {
+    w.iter().map(super::show::warning_json).collect()
+}
+
+/// The counts over a map's entries.
+fn summary_json(s: &MapSummary) -> Value {
+    json!({
+        "entries": s.entries,
+        "distinct_names": s.distinct_names,
+        "address_range": range_json(s.address_range),
+        "repeated_starts": s.repeated_starts,
+        "overlapping": s.overlapping,
+        "zero_size": s.zero_size,
+    })
+}
+
+/// The JSON document of the input `file` (`schemas/show.schema.json`: `jitdump`,
+/// `perf_map` or `r2rmap`, told apart by `format`): the facts of [`render`].
+pub(crate) fn json(file: &str, d: &CodeDescription) -> Value {
+    match d {
+        CodeDescription::JitDump(d) => json_jitdump(file, d),
+        CodeDescription::PerfMap(d) => json!({
+            "file": file,
+            "format": "perf-map",
+            "lines_skipped": d.warnings.len(),
+            "summary": summary_json(&d.summary),
+            "warnings": warnings_json(&d.warnings),
+        }),
+        CodeDescription::R2rMap(d) => {
+            let token = |t: &(u32, &str)| json!({ "token": t.0, "name": t.1 });
+            json!({
+                "file": file,
+                "format": "r2rmap",
+                "version": d.version,
+                "signature": d.signature_hex,
+                "os": token(&d.os),
+                "arch": token(&d.arch),
+                "abi": token(&d.abi),
+                "summary": summary_json(&d.summary),
+                "warnings": warnings_json(&d.warnings),
+            })
+        }
+    }
+}
+
+fn json_jitdump(file: &str, d: &JitDumpDescription) -> Value {
+    json!({
+        "file": file,
+        "format": "jitdump",
+        "version": d.version,
+        "byte_order": match d.endian {
+            Endian::Little => "little-endian",
+            Endian::Big => "big-endian",
+        },
+        "header_size": d.header_size,
+        "elf_machine": d.elf_mach,
+        "machine": d.machine,
+        "pid": d.pid,
+        "flags": d.flags,
+        "arch_timestamps": d.arch_timestamps,
+        "file_size": d.file_size,
+        "records_by_type": d.records_by_type.iter().map(|(t, n)| json!({ "type": t, "count": n })).collect::<Vec<_>>(),
+        "unknown_records": d.unknown_records,
+        "functions": d.functions,
+        "loads": d.loads,
+        "address_range": range_json(d.address_range),
+        "time_range": d.time_range.map(|(a, b)| json!({ "first": a, "last": b })),
+        "debug_entries": d.debug_entries,
+        "corrupted_debug_names": d.corrupted_debug_names,
+        "warnings": warnings_json(&d.warnings),
+    })
 }
 
 #[cfg(test)]

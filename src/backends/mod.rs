@@ -4,6 +4,7 @@
 pub mod bolt;
 pub mod cfmt;
 pub mod iprof;
+pub mod iprof_show;
 pub mod jit_show;
 pub mod overlap;
 pub mod profdata;

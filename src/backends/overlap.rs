@@ -1,10 +1,159 @@
-//! llvm-profdata's overlap report: the figures of `ir::overlap` as text.
+//! llvm-profdata's overlap report: the figures of `ir::overlap` as text (llvm-profdata's
+//! lines, byte for byte) or as JSON (`schemas/overlap.schema.json`), both rendered from the
+//! same `OverlapReport`.
 
 use std::fmt::Write;
 
+use serde_json::{Value, json};
+
 use super::cfmt;
 use crate::ir::ValueKind;
-use crate::ir::overlap::OverlapStats;
+use crate::ir::overlap::{CountSum, OverlapStats};
+
+/// What `overlap` reports of two LLVM instrumentation profiles: the figures
+/// `passes::overlap` computed, the names to print and how many differences to list.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct OverlapReport<'a> {
+    /// The base profile's name, as printed.
+    pub base_name: &'a str,
+    /// The test profile's name, as printed.
+    pub test_name: &'a str,
+    /// Program-level figures.
+    pub program: &'a OverlapStats,
+    /// Function-level figures of the selected functions, in test-profile order.
+    pub functions: &'a [OverlapStats],
+    /// `Some("base")` or `Some("test")` when that profile's counters sum to zero: then only
+    /// that is reported (and the differences).
+    pub zero_side: Option<&'a str>,
+    /// (name, base share, test share) per function name, largest |difference| first.
+    pub differences: &'a [(String, f64, f64)],
+    /// How many of `differences` to list (0: none).
+    pub top_differences: usize,
+    /// Whether the comparison was of context-sensitive records.
+    pub context_sensitive: bool,
+}
+
+/// The text report: llvm-profdata's lines, then (when `top_differences` > 0) ours, the
+/// largest differences of share.
+pub(crate) fn text(r: &OverlapReport<'_>) -> String {
+    let mut out = String::new();
+    if let Some(side) = r.zero_side {
+        let which = if side == "base" {
+            r.base_name
+        } else {
+            r.test_name
+        };
+        let _ = writeln!(out, "Sum of edge counts for profile {which} is 0.");
+    } else {
+        for f in r.functions {
+            dump(f, &mut out, r.base_name, r.test_name);
+        }
+        dump(r.program, &mut out, r.base_name, r.test_name);
+    }
+    if r.top_differences > 0 && !r.differences.is_empty() {
+        out.push_str("Largest differences in each function's share of the total count:\n");
+        for (name, b, t) in r.differences.iter().take(r.top_differences) {
+            let _ = writeln!(
+                out,
+                "  {name}: base {}%, test {}%, difference {}%",
+                cfmt::fixed(b * 100.0, 3),
+                cfmt::fixed(t * 100.0, 3),
+                cfmt::fixed((t - b) * 100.0, 3)
+            );
+        }
+    }
+    out
+}
+
+/// A ratio as a JSON number; `null` when it is not a number (never the case for figures
+/// computed from profiles with counts, but JSON has no NaN).
+fn ratio(x: f64) -> Value {
+    serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+}
+
+/// A sum of counts kept as `f64` (as LLVM keeps it) written as the integer it is.
+fn count(x: f64) -> Value {
+    // Sums of u64 counts: whole numbers in [0, 2^64]; `as` saturates at the ends.
+    json!(x as u64)
+}
+
+/// The figures of one kind of counts (edge counters, or the values of one value kind): the
+/// overlap and the shares of mismatched and test-only functions (fractions of the test
+/// profile's count), and both sides' sums.
+fn kind_json(s: &OverlapStats, of: impl Fn(&CountSum) -> f64) -> Value {
+    json!({
+        "overlap": ratio(of(&s.overlap)),
+        "mismatched_share": ratio(of(&s.mismatch)),
+        "test_only_share": ratio(of(&s.unique)),
+        "base_count": count(of(&s.base)),
+        "test_count": count(of(&s.test)),
+    })
+}
+
+/// One `OverlapStats` (program or function level) as JSON.
+fn stats_json(s: &OverlapStats) -> Value {
+    let mut values = serde_json::Map::new();
+    for k in ValueKind::ALL {
+        let i = k.index();
+        let key = match k {
+            ValueKind::IndirectCall => "indirect_call",
+            ValueKind::MemOpSize => "memop",
+            ValueKind::VTable => "vtable",
+        };
+        // As the text: a kind neither side has counts of is not reported.
+        let v = if s.base.value_counts[i] < 1.0 && s.test.value_counts[i] < 1.0 {
+            Value::Null
+        } else {
+            kind_json(s, |c| c.value_counts[i])
+        };
+        values.insert(key.into(), v);
+    }
+    let mut o = json!({
+        // Functions at program level, edge counters at function level.
+        "entries": {
+            "overlap": s.overlap.num_entries,
+            "mismatched": s.mismatch.num_entries,
+            "test_only": s.unique.num_entries,
+        },
+        "edge": kind_json(s, |c| c.count_sum),
+        "values": Value::Object(values),
+    });
+    if let (Some((name, hash)), Some(m)) = (&s.function, o.as_object_mut()) {
+        m.insert("name".into(), json!(name));
+        m.insert("hash".into(), json!(format!("0x{hash:016x}")));
+    }
+    o
+}
+
+/// The JSON document (`schemas/overlap.schema.json`, kind `llvm-instrumentation`): the
+/// same figures as [`text`], ratios as fractions (1 = 100 %), counts as integers.
+pub(crate) fn json(r: &OverlapReport<'_>) -> Value {
+    let zero = r.zero_side.is_some();
+    json!({
+        "kind": "llvm-instrumentation",
+        "base": r.base_name,
+        "test": r.test_name,
+        "context_sensitive": r.context_sensitive,
+        "zero_count_profile": r.zero_side,
+        "program": if zero { Value::Null } else { stats_json(r.program) },
+        "functions": if zero {
+            Vec::new()
+        } else {
+            r.functions.iter().map(stats_json).collect::<Vec<_>>()
+        },
+        "largest_differences": r
+            .differences
+            .iter()
+            .take(r.top_differences)
+            .map(|(name, b, t)| json!({
+                "name": name,
+                "base_share": ratio(*b),
+                "test_share": ratio(*t),
+                "difference": ratio(t - b),
+            }))
+            .collect::<Vec<_>>(),
+    })
+}
 
 /// Prints the figures as llvm-profdata does (`OverlapStats::dump`).
 pub fn dump(s: &OverlapStats, out: &mut String, base_name: &str, test_name: &str) {

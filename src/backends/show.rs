@@ -618,6 +618,20 @@ pub fn hot_count_threshold(s: &Summary) -> u64 {
         .unwrap_or(0)
 }
 
+/// A reader's warning in a JSON report: its message, and where it is (a byte offset, a
+/// 1-based line or a JSON path; `null` for the others) and which function it concerns.
+pub(crate) fn warning_json(w: &crate::error::Warning) -> serde_json::Value {
+    use crate::error::Location;
+    let loc = w.location.as_ref();
+    serde_json::json!({
+        "message": w.message,
+        "offset": loc.and_then(|l| match l { Location::Offset(o) => Some(*o), _ => None }),
+        "line": loc.and_then(|l| match l { Location::Line(n) => Some(*n), _ => None }),
+        "json_path": loc.and_then(|l| match l { Location::JsonPath(p) => Some(p.as_str()), _ => None }),
+        "function": w.function,
+    })
+}
+
 /// The JSON form: everything the text form shows, for every record (filters apply).
 pub fn render_json(
     p: &Profile<'_>,

@@ -3,9 +3,11 @@
 
 use std::ffi::OsString;
 use std::path::PathBuf;
+use std::sync::LazyLock;
 
 use clap::{Args, CommandFactory, Parser, Subcommand, ValueEnum};
 
+use pgo_merge::pipeline;
 use pgo_merge::pipeline::sample::FsDiscriminatorPass;
 
 /// What the tool is, in one line: the same for `-h`, `--help`, the man page and the
@@ -32,6 +34,60 @@ pub const AFTER_HELP: &str = "Drop-in for llvm-profdata: run through a link name
     corrupt, inputs conflict, an I/O error); 2 usage error (a bad option or combination of \
     options, no inputs). Run as llvm-profdata (the drop-in), every failure exits with 1.";
 
+/// What `--version` prints after `pgo-merge `: the version, and which LLVM releases read the
+/// `.profdata` that merge writes by default, or for which one it writes when
+/// `PGO_MERGE_TARGET_LLVM` names one (`--target-llvm` writes for others).
+pub fn version() -> &'static str {
+    static TEXT: LazyLock<String> = LazyLock::new(|| {
+        let env = std::env::var(super::dropin::TARGET_ENV).ok();
+        version_text(env.as_deref())
+    });
+    &TEXT
+}
+
+/// [`version`]'s text for the value of `PGO_MERGE_TARGET_LLVM` (`env`; unset, empty or not a
+/// number: the default, as merge's error about a bad value is merge's to give).
+pub fn version_text(env: Option<&str>) -> String {
+    let ours = env!("CARGO_PKG_VERSION");
+    let v = pipeline::DEFAULT_INDEX_VERSION;
+    let default = match pipeline::oldest_llvm_reading(v) {
+        Some(llvm) => format!("version {v} by default, read by LLVM {llvm} and later"),
+        None => format!("version {v} by default"),
+    };
+    let target = super::dropin::target("pgo-merge", env).ok().flatten();
+    match target.and_then(|t| Some((t.llvm, pipeline::index_version_for_llvm(t.llvm)?))) {
+        Some((llvm, iv)) => format!(
+            "{ours} (writes indexed profiles version {iv} for LLVM {llvm}, as {}={llvm} asks; \
+             {default})",
+            super::dropin::TARGET_ENV
+        ),
+        None => {
+            format!("{ours} (writes indexed profiles {default}; --target-llvm M writes for LLVM M)")
+        }
+    }
+}
+
+/// Each command's synopsis after `pgo-merge COMMAND`, as the man page shows it (merge's is
+/// also that of `pgo-merge` without a command). Every argument a command requires is named
+/// (a test checks it).
+pub const SYNOPSES: &[(&str, &str)] = &[
+    ("merge", "[OPTIONS] INPUT... -o FILE"),
+    ("show", "[OPTIONS] FILE..."),
+    ("overlap", "[OPTIONS] BASE TEST"),
+    ("symbolize", "[OPTIONS] --perf-script FILE -o FILE"),
+    ("completions", "SHELL"),
+    ("man", ""),
+    ("help", "[COMMAND]"),
+];
+
+/// The synopsis of command `name` ([`SYNOPSES`]; empty for no such command).
+pub fn synopsis(name: &str) -> &'static str {
+    SYNOPSES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map_or("", |(_, s)| s)
+}
+
 /// The names of the subcommands, as `pgo-merge --help` lists them (`help` is clap's).
 pub const SUBCOMMANDS: &[&str] = &[
     "merge",
@@ -43,12 +99,34 @@ pub const SUBCOMMANDS: &[&str] = &[
     "help",
 ];
 
+/// The headings of `--help` and of the man page's option lists. clap shows the headings of a
+/// command in the order their first options are declared, so each command's fields are in
+/// the order of its headings' first use; `-h` and `-V` stay under "Options".
+pub mod heading {
+    /// merge: what is read and how (weights, lists, unusable inputs, renaming).
+    pub const INPUTS: &str = "Inputs";
+    /// merge: what is written, where, and which functions; show and overlap: the report.
+    pub const OUTPUT: &str = "Output";
+    /// merge: the indexed (.profdata) and text output of LLVM instrumentation profiles.
+    pub const LLVM_INSTR: &str = "LLVM instrumentation profiles";
+    /// merge, show, overlap: LLVM sample profiles (`--sample`).
+    pub const LLVM_SAMPLE: &str = "LLVM sample profiles";
+    /// merge: GraalVM Native Image profiles (.iprof).
+    pub const GRAALVM: &str = "GraalVM .iprof profiles";
+    /// merge: threads, progress and messages.
+    pub const RUN: &str = "Run";
+    /// show and overlap: which functions are reported.
+    pub const FUNCTIONS: &str = "Functions";
+    /// show: what is shown of each function or profile.
+    pub const DETAILS: &str = "Details";
+}
+
 /// `pgo-merge [COMMAND] ...`: the whole command line. Without a command, the arguments are
 /// those of `merge`.
 #[derive(Debug, Parser)]
 #[command(
     name = "pgo-merge",
-    version,
+    version = version(),
     about = ABOUT,
     long_about = None,
     after_help = AFTER_HELP,
@@ -132,11 +210,6 @@ pub struct MergeArgs {
     /// are among them). The format of each input is detected from its content.
     pub inputs: Vec<PathBuf>,
 
-    /// Output file (`-` for standard output). Written to a temporary file first and
-    /// renamed, so a failed run leaves no partial output.
-    #[arg(short = 'o', long = "output", value_name = "FILE")]
-    pub output: Option<PathBuf>,
-
     /// A weighted input, `W,FILE`: every count of FILE is multiplied by W (a positive
     /// number; fractions are rounded half up). Repeatable.
     #[arg(
@@ -145,28 +218,28 @@ pub struct MergeArgs {
         value_name = "W,FILE",
         value_parser = clap::value_parser!(OsString)
     )]
+    #[arg(help_heading = heading::INPUTS)]
     pub weighted_inputs: Vec<OsString>,
 
     /// A file listing inputs, one per line as `FILE` or `W,FILE`; `#` starts a comment.
     #[arg(short = 'f', long = "input-files", value_name = "LIST")]
+    #[arg(help_heading = heading::INPUTS)]
     pub input_files: Vec<PathBuf>,
 
-    /// Worker threads (0 = one per core). The output does not depend on it.
-    #[arg(
-        short = 'j',
-        long = "threads",
-        alias = "num-threads",
-        value_name = "N",
-        default_value_t = 0
-    )]
-    pub threads: usize,
+    /// Output file (`-` for standard output). Written to a temporary file first and
+    /// renamed, so a failed run leaves no partial output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(help_heading = heading::OUTPUT)]
+    pub output: Option<PathBuf>,
 
     /// Output format; by default chosen from the output's extension (.proftext / .txt → text).
     #[arg(long = "output-format", value_enum)]
+    #[arg(help_heading = heading::OUTPUT)]
     pub output_format: Option<OutputFormatArg>,
 
     /// Write the text format (same as --output-format proftext).
     #[arg(long = "text", conflicts_with = "output_format")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub text: bool,
 
     /// Index version of the .profdata output (7 to 14). Default 13.
@@ -175,35 +248,43 @@ pub struct MergeArgs {
         value_name = "N",
         conflicts_with = "target_llvm"
     )]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub format_version: Option<u32>,
 
     /// Write the newest index version that LLVM release M (12 and later) reads, e.g. 14 → 7,
     /// 19 → 12, 22 → 13.
     #[arg(long = "target-llvm", value_name = "M")]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub target_llvm: Option<u32>,
 
     /// Fail instead of leaving out, with a warning, what the index version written cannot
     /// hold (vtable value sites before 12, MC/DC bitmaps before 11, temporal traces before
-    /// 10, binary IDs before 9) or profile flags the LLVM release targeted does not know.
+    /// 10) or profile flags the LLVM release targeted does not know. (Binary IDs, which
+    /// versions before 9 cannot hold, are dropped silently, as llvm-profdata drops them.)
     #[arg(long = "strict-target")]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub strict_target: bool,
 
     /// Drop functions whose counters are all zero.
     #[arg(long)]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub sparse: bool,
 
     /// What to do with inputs that cannot be used (missing, unreadable, corrupt): `any` fails
     /// on the first, `all` fails only if none can be used, `warn` never fails.
     #[arg(long = "failure-mode", value_enum, default_value_t = FailureModeArg::Any)]
+    #[arg(help_heading = heading::INPUTS)]
     pub failure_mode: FailureModeArg,
 
     /// Also multiply by the input's weight the value counts an input adds to a value site
     /// for the first time (llvm-profdata leaves them unweighted).
     #[arg(long = "weight-all-values")]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub weight_all_values: bool,
 
     /// Keep vtable names in the output (as llvm-profdata --keep-vtable-symbols).
     #[arg(long = "keep-vtable-symbols")]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub keep_vtable_symbols: bool,
 
     /// Number of temporal traces kept.
@@ -212,6 +293,7 @@ pub struct MergeArgs {
         value_name = "N",
         default_value_t = 100
     )]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub temporal_reservoir_size: u64,
 
     /// Longest temporal trace kept, in functions.
@@ -220,113 +302,88 @@ pub struct MergeArgs {
         value_name = "N",
         default_value_t = 10_000
     )]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub temporal_max_trace_length: u64,
 
     /// Scale each input before merging so that each contributes
     /// equally (GraalVM profiles per section): `total` makes the inputs' total counts equal, `max` their
     /// largest counts (inputs are scaled up to the largest input, never down).
     #[arg(long = "normalize", alias = "normalise", value_enum, default_value_t = NormalizeArg::None)]
+    #[arg(help_heading = heading::INPUTS)]
     pub normalize: NormalizeArg,
-
-    /// GraalVM .iprof only: fold calling contexts deeper than N frames into their innermost
-    /// N frames (counts are summed). Sampling stacks are kept whole (see
-    /// --max-sampling-depth).
-    #[arg(long = "max-context-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_context_depth: Option<u32>,
-
-    /// GraalVM .iprof only: shorten sampled call stacks (samplingProfiles, whole stacks by
-    /// GraalVM's definition) deeper than N frames to their innermost N frames.
-    #[arg(long = "max-sampling-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    pub max_sampling_depth: Option<u32>,
-
-    /// GraalVM .iprof only: fold contexts whose counts sum to less than C into the
-    /// context-free entry of their method (sampling stacks are never folded). C is a count (`100`), a fraction of the
-    /// section's total (`0.001`) or a percentage (`0.1%`).
-    #[arg(long = "cold-threshold", value_name = "C")]
-    pub cold_threshold: Option<String>,
-
-    /// GraalVM .iprof only: keep types and methods that no profile entry references
-    /// (by default they are removed from the output).
-    #[arg(long = "keep-all-symbols")]
-    pub keep_all_symbols: bool,
-
-    /// Converting GraalVM .iprof to an LLVM profile: keep each calling context as a record of
-    /// its own (named `method<caller:bci<…`) instead of folding contexts into their methods.
-    #[arg(long = "keep-contexts")]
-    pub keep_contexts: bool,
-
-    /// GraalVM .iprof only: report bad entries (dangling ids, bad contexts, bad record
-    /// lengths, duplicates) as warnings and drop them, instead of failing.
-    #[arg(long = "lenient")]
-    pub lenient: bool,
-
-    /// Never show a progress bar.
-    #[arg(long = "no-progress")]
-    pub no_progress: bool,
-
-    /// Print only errors.
-    #[arg(short = 'q', long)]
-    pub quiet: bool,
 
     /// Keep only functions whose name matches this regular expression (applied to the merged
     /// profile, as llvm-profdata's option).
     #[arg(long = "function", value_name = "REGEX")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub function: Option<String>,
 
     /// Drop functions whose name matches this regular expression (wins over --function).
     #[arg(long = "no-function", value_name = "REGEX")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub no_function: Option<String>,
 
     /// A symbol remapping file: lines `old_name new_name` (`#` comments); records of
     /// `old_name` are merged as `new_name` (sample profiles: every name they hold, as
     /// llvm-profdata renames them).
     #[arg(short = 'r', long = "remapping-file", value_name = "FILE")]
+    #[arg(help_heading = heading::INPUTS)]
     pub remapping_file: Option<PathBuf>,
 
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]
+    #[arg(help_heading = heading::LLVM_INSTR)]
     pub write_prev_version: bool,
 
     /// Print the resolved `W,FILE` input list and exit (llvm-profdata's hidden option).
     #[arg(long = "dump-input-file-list")]
+    #[arg(help_heading = heading::INPUTS)]
     pub dump_input_file_list: bool,
 
     /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true, conflicts_with = "sample")]
+    #[arg(help_heading = heading::INPUTS)]
     pub instr: bool,
 
     /// Merge LLVM sample profiles (AutoFDO, CSSPGO) instead of instrumentation profiles.
     /// The output is extbinary unless --text, --binary or an output named .txt, .proftext
     /// or .afdotext says otherwise.
     #[arg(long = "sample")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample: bool,
 
     /// Sample profiles: leave the inputs' profile symbol lists out of the output.
     #[arg(long = "drop-profile-symbol-list")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub drop_profile_symbol_list: bool,
 
     /// Sample profiles, extbinary output: name functions by the MD5 of their names (a
     /// fixed-length MD5 name table).
     #[arg(long = "use-md5")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub use_md5: bool,
 
     /// Sample profiles, extbinary output: compress every section (zlib).
     #[arg(long = "compress-all-sections")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub compress_all_sections: bool,
 
     /// Sample profiles, extbinary output: mark the profile partial (functions without
     /// samples are not taken to be cold).
     #[arg(long = "gen-partial-profile")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub gen_partial_profile: bool,
 
     /// Sample profiles, extbinary output: write profiles with inlined callees and those
     /// without in separate sections (LLVM 22 and later read it).
     #[arg(long = "split-layout")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub split_layout: bool,
 
     /// Sample profiles: drop the coldest functions until the output is at most N bytes (as
     /// llvm-profdata, an error if no function fits); 0 is no limit.
     #[arg(long = "output-size-limit", value_name = "N")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub output_size_limit: Option<u64>,
 
     /// Sample profiles with flow-sensitive discriminators: keep the discriminator bits of
@@ -340,6 +397,7 @@ pub struct MergeArgs {
         value_name = "PASS",
         value_parser = parse_fs_pass
     )]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
 
     /// Sample profiles: read text and binary inputs as having flow-sensitive discriminators
@@ -347,21 +405,25 @@ pub struct MergeArgs {
     /// --fs-discriminator-pass mask applies to them, and an extbinary output is marked
     /// flow-sensitive.
     #[arg(long = "profile-isfs")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub profile_is_fs: bool,
 
     /// Sample profiles, extbinary output: add the symbols listed in FILE (one per line) as
     /// the profile symbol list.
     #[arg(long = "prof-sym-list", value_name = "FILE")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub prof_sym_list: Option<PathBuf>,
 
     /// Context-sensitive sample profiles: drop context profiles whose total is below the
     /// cold threshold of the profile summary.
     #[arg(long = "sample-trim-cold-context")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample_trim_cold_context: bool,
 
     /// Context-sensitive sample profiles: merge cold context profiles into the profile of
     /// their last N frames (--sample-frame-depth-for-cold-context).
     #[arg(long = "sample-merge-cold-context")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample_merge_cold_context: bool,
 
     /// Frames kept when merging cold contexts (1: the function's base profile).
@@ -371,6 +433,7 @@ pub struct MergeArgs {
         default_value_t = 1,
         value_parser = clap::value_parser!(u32).range(1..)
     )]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample_frame_depth_for_cold_context: u32,
 
     /// Sample profiles: convert the merged profile to a layout: `flat` (inlined callees
@@ -381,27 +444,91 @@ pub struct MergeArgs {
         value_enum,
         value_name = "LAYOUT"
     )]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub convert_sample_profile_layout: Option<SampleLayoutArg>,
 
     /// Indexed output (accepted for llvm-profdata compatibility; the default).
     #[arg(long = "binary", hide = true, conflicts_with = "text")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub binary: bool,
 
     /// Indexed output (llvm-profdata's default spelling for sample profiles; accepted).
     #[arg(long = "extbinary", hide = true, conflicts_with = "text")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub extbinary: bool,
 
     /// GCC's AutoFDO encoding as the output (llvm-profdata's spelling): GCC profiles are
     /// read, never written, so a `--sample` merge fails once its inputs are read, as
     /// llvm-profdata's does ("Profile encoding format unsupported for writing operations").
     #[arg(long = "gcc", hide = true, conflicts_with_all = ["text", "binary", "extbinary"])]
+    #[arg(help_heading = heading::OUTPUT)]
     pub gcc: bool,
 
     /// Write exactly what llvm-profdata writes where our output would carry more (text
     /// output: unnamed indirect-call targets as `** External Symbol **`). Implied when run
     /// as `llvm-profdata`.
     #[arg(long = "llvm-compatible")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub llvm_compatible: bool,
+
+    /// GraalVM .iprof only: fold calling contexts deeper than N frames into their innermost
+    /// N frames (counts are summed). Sampling stacks are kept whole (see
+    /// --max-sampling-depth).
+    #[arg(long = "max-context-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub max_context_depth: Option<u32>,
+
+    /// GraalVM .iprof only: shorten sampled call stacks (samplingProfiles, whole stacks by
+    /// GraalVM's definition) deeper than N frames to their innermost N frames.
+    #[arg(long = "max-sampling-depth", value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub max_sampling_depth: Option<u32>,
+
+    /// GraalVM .iprof only: fold contexts whose counts sum to less than C into the
+    /// context-free entry of their method (sampling stacks are never folded). C is a count (`100`), a fraction of the
+    /// section's total (`0.001`) or a percentage (`0.1%`).
+    #[arg(long = "cold-threshold", value_name = "C")]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub cold_threshold: Option<String>,
+
+    /// GraalVM .iprof only: keep types and methods that no profile entry references
+    /// (by default they are removed from the output).
+    #[arg(long = "keep-all-symbols")]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub keep_all_symbols: bool,
+
+    /// Converting GraalVM .iprof to an LLVM profile: keep each calling context as a record of
+    /// its own (named `method<caller:bci<…`) instead of folding contexts into their methods.
+    #[arg(long = "keep-contexts")]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub keep_contexts: bool,
+
+    /// GraalVM .iprof only: report bad entries (dangling ids, bad contexts, bad record
+    /// lengths, duplicates) as warnings and drop them, instead of failing.
+    #[arg(long = "lenient")]
+    #[arg(help_heading = heading::GRAALVM)]
+    pub lenient: bool,
+
+    /// Worker threads (0 = one per core). The output does not depend on it.
+    #[arg(
+        short = 'j',
+        long = "threads",
+        alias = "num-threads",
+        value_name = "N",
+        default_value_t = 0
+    )]
+    #[arg(help_heading = heading::RUN)]
+    pub threads: usize,
+
+    /// Never show a progress bar.
+    #[arg(long = "no-progress")]
+    #[arg(help_heading = heading::RUN)]
+    pub no_progress: bool,
+
+    /// Print only errors.
+    #[arg(short = 'q', long)]
+    #[arg(help_heading = heading::RUN)]
+    pub quiet: bool,
 }
 
 /// `pgo-merge show`: describe profiles. Options are llvm-profdata's; the text output is what
@@ -415,21 +542,27 @@ pub struct ShowArgs {
     pub files: Vec<PathBuf>,
     /// Details for every function.
     #[arg(long = "all-functions")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub all_functions: bool,
     /// Counter values of the shown functions.
     #[arg(long)]
+    #[arg(help_heading = heading::DETAILS)]
     pub counts: bool,
     /// Indirect-call targets of the shown functions.
     #[arg(long = "ic-targets")]
+    #[arg(help_heading = heading::DETAILS)]
     pub ic_targets: bool,
     /// Vtable values of the shown functions.
     #[arg(long = "show-vtables")]
+    #[arg(help_heading = heading::DETAILS)]
     pub show_vtables: bool,
     /// Memory-operation sizes of the shown functions.
     #[arg(long = "memop-sizes")]
+    #[arg(help_heading = heading::DETAILS)]
     pub memop_sizes: bool,
     /// The detailed summary (cutoffs).
     #[arg(long = "detailed-summary")]
+    #[arg(help_heading = heading::DETAILS)]
     pub detailed_summary: bool,
     /// Cutoffs of the detailed summary, parts per million, comma-separated.
     #[arg(
@@ -437,62 +570,80 @@ pub struct ShowArgs {
         value_delimiter = ',',
         value_name = "N,..."
     )]
+    #[arg(help_heading = heading::DETAILS)]
     pub detailed_summary_cutoffs: Vec<u32>,
     /// Show context-sensitive records (IR profiles) instead of the others.
     #[arg(long)]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub showcs: bool,
     /// Dump the shown records as a text profile.
     #[arg(long)]
+    #[arg(help_heading = heading::OUTPUT)]
     pub text: bool,
-    /// JSON output (schemas/show.schema.json).
+    /// JSON output, for every format (schemas/show.schema.json).
     #[arg(long, conflicts_with = "text")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub json: bool,
     /// `text` or `json` (llvm-profdata's spelling of --json).
     #[arg(long = "show-format", value_name = "FORMAT")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub show_format: Option<String>,
     /// Binary IDs.
     #[arg(long = "binary-ids")]
+    #[arg(help_heading = heading::DETAILS)]
     pub binary_ids: bool,
     /// Temporal traces.
     #[arg(long = "temporal-profile-traces")]
+    #[arg(help_heading = heading::DETAILS)]
     pub temporal_profile_traces: bool,
     /// The N functions with the largest counters (with --sample: the hot-function list,
     /// at most N rows).
     #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub topn: u32,
     /// Show functions whose name matches this regular expression (a substring when run as
     /// llvm-profdata).
     #[arg(long, value_name = "REGEX")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub function: Option<String>,
     /// Skip functions whose largest counter is below N.
     #[arg(long = "value-cutoff", default_value_t = 0, value_name = "N")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub value_cutoff: u64,
     /// Only list the functions below --value-cutoff.
     #[arg(long = "list-below-cutoff")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub list_below_cutoff: bool,
     /// Only print the names of functions that ran.
     #[arg(long)]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub covered: bool,
     /// The functions above the hot-count threshold.
     #[arg(long = "hot-func-list")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub hot_func_list: bool,
     /// Print the profile's version.
     #[arg(long = "profile-version")]
+    #[arg(help_heading = heading::DETAILS)]
     pub profile_version: bool,
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub output: Option<PathBuf>,
     /// Instrumentation profiles (the only kind; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub instr: bool,
 
     /// Show an LLVM sample profile (AutoFDO, CSSPGO) as llvm-profdata show --sample does.
     #[arg(long = "sample", conflicts_with = "instr")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample: bool,
 
     /// With --sample: show as llvm-profdata of LLVM release M does (the text dialect; 19 or
     /// 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub target_llvm: Option<u32>,
 
     /// With --sample: flow-sensitive discriminators.
@@ -502,11 +653,13 @@ pub struct ShowArgs {
     /// With --sample: the profile symbol list after the functions (extbinary profiles that
     /// have one).
     #[arg(long = "show-prof-sym-list")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub show_prof_sym_list: bool,
 
     /// With --sample: only the section table of an extbinary profile (offsets, sizes,
     /// flags); other encodings get a warning and no output.
     #[arg(long = "show-sec-info-only")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub show_sec_info_only: bool,
 }
 
@@ -520,39 +673,49 @@ pub struct OverlapArgs {
     /// Also print function-level figures for functions whose largest test counter is at
     /// least N.
     #[arg(long = "value-cutoff", value_name = "N")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub value_cutoff: Option<u64>,
     /// Print function-level figures for functions whose name contains this string.
     #[arg(long, value_name = "NAME")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub function: Option<String>,
     /// Compare context-sensitive records.
     #[arg(long)]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub cs: bool,
     /// Number of functions listed with the largest differences (0 = none).
     #[arg(long = "top-differences", default_value_t = 10, value_name = "N")]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub top_differences: usize,
-    /// JSON output (schemas/bolt-overlap.schema.json); BOLT profiles only.
+    /// JSON output (schemas/overlap.schema.json; BOLT profiles: schemas/bolt-overlap.schema.json).
     #[arg(long)]
+    #[arg(help_heading = heading::OUTPUT)]
     pub json: bool,
     /// Write the output to FILE instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(help_heading = heading::OUTPUT)]
     pub output: Option<PathBuf>,
     /// Instrumentation profiles (the default; accepted for llvm-profdata compatibility).
     #[arg(long = "instr", hide = true)]
+    #[arg(help_heading = heading::FUNCTIONS)]
     pub instr: bool,
 
     /// Compare two LLVM sample profiles (AutoFDO, CSSPGO) as llvm-profdata overlap --sample
     /// does.
     #[arg(long = "sample", conflicts_with = "instr")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub sample: bool,
 
     /// With --sample: also list functions of both profiles whose similarity is below N
     /// parts per million (percentage times 10000).
     #[arg(long = "similarity-cutoff", default_value_t = 0, value_name = "N")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub similarity_cutoff: u64,
 
     /// With --sample: read the profiles as llvm-profdata of LLVM release M does (the text
     /// dialect; 19 or 22, default 22).
     #[arg(long = "target-llvm", value_name = "M", requires = "sample")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub target_llvm: Option<u32>,
     /// With --sample: flow-sensitive discriminators.
     #[command(flatten)]
@@ -570,11 +733,13 @@ pub struct SampleFsArgs {
         value_name = "PASS",
         value_parser = parse_fs_pass
     )]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub fs_discriminator_pass: Option<FsDiscriminatorPass>,
 
     /// With --sample: read text and binary profiles as having flow-sensitive
     /// discriminators (LLVM's hidden --profile-isfs), as in merge.
     #[arg(long = "profile-isfs")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub profile_is_fs: bool,
 }
 
@@ -698,4 +863,88 @@ pub enum SymbolizeFormatArg {
     Iprof,
     /// Folded stacks: `comm;outer;…;inner COUNT` per line.
     Folded,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// merge, show and overlap mix families of profiles: each of their options is under a
+    /// heading, only help and version stay under "Options".
+    #[test]
+    fn every_option_of_the_mixed_commands_has_a_heading() {
+        for name in ["merge", "show", "overlap"] {
+            let cmd = subcommand(name);
+            for arg in cmd.get_arguments() {
+                let id = arg.get_id().as_str();
+                if arg.is_positional() || arg.is_hide_set() || id == "help" || id == "version" {
+                    continue;
+                }
+                assert!(arg.get_help_heading().is_some(), "{name} --{id}");
+            }
+        }
+        // pgo-merge without a command takes merge's options, with the same headings.
+        let top = cli();
+        assert!(
+            top.get_arguments()
+                .filter(|a| !a.is_positional() && !a.is_hide_set())
+                .all(|a| a.get_help_heading().is_some())
+        );
+    }
+
+    /// Each synopsis names every argument its command requires, and only options it has.
+    #[test]
+    fn synopses_name_what_each_command_requires() {
+        assert_eq!(
+            SYNOPSES.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            SUBCOMMANDS
+        );
+        for (name, synopsis) in SYNOPSES.iter().filter(|(n, _)| *n != "help") {
+            let cmd = subcommand(name);
+            let words: Vec<&str> = synopsis
+                .split_whitespace()
+                .map(|w| w.trim_matches(['[', ']', '.']))
+                .collect();
+            for arg in cmd.get_arguments().filter(|a| a.is_required_set()) {
+                let named = match arg.get_long() {
+                    Some(long) => words.contains(&format!("--{long}").as_str()),
+                    None => {
+                        let id = arg.get_id().as_str().to_uppercase();
+                        words.contains(&id.trim_end_matches('S'))
+                    }
+                };
+                let short = arg.get_short().map(|c| format!("-{c}"));
+                let named = named || short.is_some_and(|s| words.contains(&s.as_str()));
+                assert!(named, "{name}: {synopsis:?} omits {:?}", arg.get_id());
+            }
+            for option in words.iter().filter(|w| w.starts_with('-')) {
+                let known = cmd.get_arguments().any(|a| {
+                    a.get_long().is_some_and(|l| *option == format!("--{l}"))
+                        || a.get_short().is_some_and(|c| *option == format!("-{c}"))
+                });
+                assert!(known, "{name}: {option} in its synopsis is no option of it");
+            }
+        }
+    }
+
+    /// The version line names the index version merge writes by default, or the one it
+    /// writes for the release PGO_MERGE_TARGET_LLVM names.
+    #[test]
+    fn version_names_the_index_version_written() {
+        let expected = format!("version {} by default", pipeline::DEFAULT_INDEX_VERSION);
+        for env in [None, Some(""), Some("x"), Some("11")] {
+            let v = version_text(env);
+            assert!(v.starts_with(env!("CARGO_PKG_VERSION")), "{v}");
+            assert!(
+                v.contains(&expected) && v.contains("--target-llvm"),
+                "{env:?}: {v}"
+            );
+        }
+        let v = version_text(Some("19"));
+        assert!(
+            v.contains("version 12 for LLVM 19, as PGO_MERGE_TARGET_LLVM=19"),
+            "{v}"
+        );
+        assert!(v.contains(&expected), "{v}");
+    }
 }

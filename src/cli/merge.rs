@@ -80,7 +80,7 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         new_merge_request.output = a.output.clone();
         new_merge_request.output_format = output_format;
         new_merge_request.format_version = a.format_version;
-        new_merge_request.target_llvm = a.target_llvm;
+        new_merge_request.target_llvm = target_llvm(a, mode)?;
         new_merge_request.write_prev_version = a.write_prev_version;
         new_merge_request.strict_target = a.strict_target;
         new_merge_request.sparse = a.sparse;
@@ -118,6 +118,23 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
 /// The options given that apply to sample merges only. llvm-profdata ignores them in an
 /// instrumentation merge, and so does the drop-in (with a warning); natively they are an
 /// error.
+/// The LLVM release the output is for: `--target-llvm`, else (natively, when neither
+/// `--format-version` nor `--write-prev-version` names the version)
+/// `PGO_MERGE_TARGET_LLVM`, which the drop-in has read already.
+fn target_llvm(a: &MergeArgs, mode: Mode) -> Result<Option<u32>, pgo_merge::Error> {
+    if a.target_llvm.is_some()
+        || mode != Mode::Native
+        || a.format_version.is_some()
+        || a.write_prev_version
+    {
+        return Ok(a.target_llvm);
+    }
+    let env = std::env::var(super::dropin::TARGET_ENV).ok();
+    super::dropin::target("pgo-merge", env.as_deref())
+        .map(|t| t.map(|t| t.llvm))
+        .map_err(|e| pgo_merge::Error::new(pgo_merge::ErrorKind::Request(e)))
+}
+
 fn sample_only_options(a: &MergeArgs) -> Vec<&'static str> {
     [
         (a.drop_profile_symbol_list, "--drop-profile-symbol-list"),

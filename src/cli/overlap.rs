@@ -59,6 +59,7 @@ fn run_sample_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     req.output = a.output;
     req.fs_discriminator_pass = a.fs.fs_discriminator_pass.unwrap_or_default();
     req.profile_is_fs = a.fs.profile_is_fs;
+    req.json = a.json;
     match pipeline::overlap_sample(&req) {
         Ok(()) => EXIT_OK,
         Err(e) => messages::error("pgo-merge", &e, mode),

@@ -23,7 +23,9 @@ pub enum FormatKind {
     /// GCC AutoFDO sample profile (`.gcov`/`.afdo`, magic and version `adcg*704`).
     SampleGcc,
     /// GraalVM Native Image profile (`.iprof`): JSON whose first non-blank byte is `{`, or
-    /// gzip data (which `native-image --pgo` accepts).
+    /// gzip data holding one (which `native-image --pgo` accepts) or that cannot be
+    /// inflated. Gzip data holding another format is that format
+    /// ([`crate::frontends::gzip`]).
     Iprof,
     /// A jitdump (`jit-PID.dump`): JIT code loads, binary, magic `DTiJ`/`JiTD`.
     JitDump,
@@ -71,6 +73,9 @@ impl FormatKind {
     pub fn sniff(data: &[u8]) -> FormatKind {
         if data.is_empty() {
             return FormatKind::Empty;
+        }
+        if crate::frontends::gzip::is_gzip(data) {
+            return crate::frontends::gzip::kind_of(data);
         }
         if profraw::is_raw(data) {
             return FormatKind::RawProfile;

@@ -155,6 +155,23 @@ impl InputFile {
         }
     }
 
+    /// This input with `bytes` in place of its own (its inflated bytes), still checked
+    /// against the file it came from by [`InputFile::check_unchanged`].
+    pub(crate) fn with_bytes(self, bytes: Vec<u8>) -> InputFile {
+        InputFile {
+            path: self.path,
+            data: InputData::Owned(bytes),
+            origin: self.origin,
+        }
+    }
+
+    /// This input as the readers take it: gzip-compressed data that is not a GraalVM
+    /// profile (the iprof reader inflates as it parses) inflated whole, at most the limit
+    /// of decompressed bytes per input (`PGO_MERGE_INFLATE_LIMIT`); anything else as it is.
+    pub fn inflated(self) -> Result<InputFile> {
+        super::gzip::inflated(self)
+    }
+
     /// The bytes.
     pub fn bytes(&self) -> &[u8] {
         match &self.data {

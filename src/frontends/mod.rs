@@ -13,6 +13,7 @@ pub mod bolt;
 pub mod code_regions;
 pub mod detect;
 pub mod fault_guard;
+pub mod gzip;
 mod input;
 pub mod iprof;
 pub mod jitdump;

@@ -224,6 +224,7 @@ fn collect(r: &FdataMergeRequest) -> Result<Collected> {
         require_found: false,
         regular_lists_only: false,
         missing_to_merge: r.failure_mode != FailureMode::Any,
+        family: None,
     };
     Collector::new().collect(&sources, &how)
 }

@@ -117,6 +117,43 @@ pub(crate) enum Select {
     Fdata,
 }
 
+/// A family of profiles a directory can hold: what a run keeps of a directory holding both.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Family {
+    /// LLVM instrumentation profiles (`*.profraw`, `*.profdata`; `*.proftext` beside GraalVM
+    /// profiles).
+    Llvm,
+    /// GraalVM Native Image profiles (`*.iprof`, `*.iprof.gz`).
+    Iprof,
+}
+
+impl Family {
+    /// True if a file of this name belongs to the family, as a directory walk tells them
+    /// apart (by name: the contents are read later).
+    fn names(self, path: &Path) -> bool {
+        match self {
+            Family::Llvm => Select::Llvm.takes_name(path),
+            Family::Iprof => has_iprof_extension(path),
+        }
+    }
+
+    /// True if a file of this name belongs to the other family.
+    fn other_names(self, path: &Path) -> bool {
+        match self {
+            Family::Llvm => has_iprof_extension(path),
+            Family::Iprof => has_llvm_extension(path),
+        }
+    }
+
+    /// How the family's profiles are called in messages.
+    fn what(self) -> &'static str {
+        match self {
+            Family::Llvm => "LLVM profiles (.profraw, .profdata)",
+            Family::Iprof => "GraalVM profiles (.iprof)",
+        }
+    }
+}
+
 /// True for a name ending in `.iprof` or `.iprof.gz`.
 pub fn has_iprof_extension(p: &Path) -> bool {
     let name = p.to_string_lossy();
@@ -205,6 +242,11 @@ pub(crate) struct Collect<'a> {
     /// all the same, for the merge to skip or refuse as its failure mode says, instead of
     /// failing the collection.
     pub missing_to_merge: bool,
+    /// A directory holding profiles of both families adds only the files of this one, and a
+    /// warning saying how many of the other it left out: a stray GraalVM profile in a
+    /// directory of LLVM profiles is not converted into a C build's profile unasked (a file
+    /// named on its own is). `None`: no such rule (llvm-profdata's, sample, BOLT merges).
+    pub family: Option<Family>,
 }
 
 /// A selection: the inputs, in order, and what the walks skipped.
@@ -314,6 +356,28 @@ fn walk(root: &Path, root_id: Option<FileId>) -> Result<Vec<(PathBuf, Found)>> {
     Ok(out)
 }
 
+/// True if the regular files `files` of a directory hold profiles of `family` and of the other.
+fn mixed_families(files: &[(PathBuf, Found)], family: Family) -> bool {
+    let regular = || files.iter().filter(|(_, f)| *f == Found::File);
+    regular().any(|(p, _)| family.names(p)) && regular().any(|(p, _)| family.other_names(p))
+}
+
+/// The warning for `n` files of the other family left out of the directory `dir`.
+fn left_out_warning(dir: &Path, family: Family, n: usize) -> Warning {
+    let other = match family {
+        Family::Llvm => Family::Iprof,
+        Family::Iprof => Family::Llvm,
+    };
+    let files = if n == 1 { "file" } else { "files" };
+    Warning::new(format!(
+        "left out {n} {files} of {}: the directory holds {}, and a directory adds the \
+         profiles of the run's family only (name such a file, or list it with -f, to convert it)",
+        other.what(),
+        family.what()
+    ))
+    .with_path(dir)
+}
+
 /// An error about an input path (exit code 1), as `PATH: message`.
 fn path_error(p: &Path, e: std::io::Error) -> Error {
     Error::new(ErrorKind::Io(e)).with_path(p)
@@ -388,7 +452,14 @@ impl Collector {
         let output = how.output.and_then(FileId::of_path);
         let mut any = false;
         let mut first_skipped = None;
-        for (f, found) in self.files_under(p, FileId::of(&meta))? {
+        let files = self.files_under(p, FileId::of(&meta))?;
+        let leave_out = how.family.filter(|f| mixed_families(files, *f));
+        let mut left_out = 0usize;
+        for (f, found) in files {
+            if leave_out.is_some_and(|fam| fam.other_names(f)) {
+                left_out += usize::from(*found == Found::File);
+                continue;
+            }
             if !how.select.takes_name(f) && *found != Found::Loop {
                 continue;
             }
@@ -407,6 +478,12 @@ impl Collector {
                 weight,
                 found_in_directory: true,
             });
+        }
+        if let Some(fam) = leave_out
+            && left_out > 0
+        {
+            out.warnings
+                .push(Message::Warning(left_out_warning(p, fam, left_out)));
         }
         if !any && how.require_found {
             let why = match first_skipped {

@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use super::InputSpec;
 use crate::backends::iprof::{self as writer, IprofSummary, SizeReduction};
+use crate::backends::iprof_show;
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::open::{
     CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file,
@@ -406,37 +407,38 @@ pub struct IprofShowReport {
 }
 
 /// Methods listed by the display of an [`IprofShowReport`].
-pub const SHOWN_SAMPLED_METHODS: usize = 25;
+pub use crate::backends::iprof_show::SHOWN_SAMPLED_METHODS;
+
+impl IprofShowReport {
+    /// The report as the back-end renders it (text or JSON).
+    fn view(&self) -> iprof_show::IprofShowView<'_> {
+        iprof_show::IprofShowView {
+            input: &self.input,
+            output: &self.output,
+            reduction: &self.reduction,
+            warnings: &self.warnings,
+            sampled_methods: self
+                .sampled_methods
+                .iter()
+                .map(|m| iprof_show::SampledMethod {
+                    method: &m.method,
+                    self_samples: m.self_samples,
+                    total_samples: m.total_samples,
+                })
+                .collect(),
+        }
+    }
+
+    /// The JSON document of the report of `file` (`schemas/show.schema.json`,
+    /// `iprof_profile`).
+    pub fn to_json(&self, file: &str) -> serde_json::Value {
+        iprof_show::json(file, &self.view())
+    }
+}
 
 impl std::fmt::Display for IprofShowReport {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}", self.input)?;
-        if !self.sampled_methods.is_empty() {
-            writeln!(
-                f,
-                "sampled methods: {} (self = innermost frame, total = anywhere on the stack; top {}):",
-                self.sampled_methods.len(),
-                SHOWN_SAMPLED_METHODS.min(self.sampled_methods.len())
-            )?;
-            writeln!(f, "  {:>10} {:>10}  method", "self", "total")?;
-            for m in self.sampled_methods.iter().take(SHOWN_SAMPLED_METHODS) {
-                writeln!(
-                    f,
-                    "  {:>10} {:>10}  {}",
-                    m.self_samples, m.total_samples, m.method
-                )?;
-            }
-        }
-        writeln!(f, "as written by pgo-merge (canonical):")?;
-        writeln!(
-            f,
-            "  types {}, methods {}, context nodes {}, entries {}",
-            self.output.types,
-            self.output.methods,
-            self.output.context_nodes,
-            self.reduction.output_entries
-        )?;
-        writeln!(f, "  {}", self.reduction)
+        iprof_show::text(&self.view(), f)
     }
 }
 

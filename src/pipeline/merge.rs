@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::inputs::{
-    Collect, Collected, Collector, Select, Sources, has_iprof_extension, has_llvm_extension,
+    Collect, Collected, Collector, Family, Select, Sources, has_iprof_extension, has_llvm_extension,
 };
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
@@ -20,6 +20,8 @@ use super::{InputSpec, MergedMemory, Message, Progress, merge_files, request_err
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
+use crate::codec::indexed_header::RELEASES;
+use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
 use crate::frontends::open::{FormatKind, IprofReadOptions, LlvmReader};
 use crate::ir::Profile;
@@ -292,7 +294,14 @@ fn llvm_selection<'a>(r: &MergeRequest, output: &'a Path, require_found: bool) -
         require_found,
         regular_lists_only: false,
         missing_to_merge: missing_to_merge(r.llvm_profdata, r.failure_mode),
+        family: native_family(r, Family::Llvm),
     }
+}
+
+/// The family a native run keeps of a directory holding both (see [`Collect::family`]);
+/// none for llvm-profdata's rule (every file of a directory is an input).
+fn native_family(r: &MergeRequest, family: Family) -> Option<Family> {
+    (!r.llvm_profdata).then_some(family)
 }
 
 /// Whether a named input that does not exist goes to the merge, to be skipped with a warning
@@ -302,12 +311,31 @@ pub(crate) fn missing_to_merge(llvm_profdata: bool, mode: FailureMode) -> bool {
     !llvm_profdata && mode != FailureMode::Any
 }
 
-/// The inputs a merge of `r` would read, in order, as `--dump-input-file-list` prints them
-/// (the LLVM selection: GraalVM profiles are not routed).
+/// The inputs a merge of `r` would read, in order, as `--dump-input-file-list` prints them:
+/// those the merge routes, GraalVM profiles converted for an LLVM output after the LLVM
+/// inputs (the order their counts are added in).
 pub fn plan_inputs(r: &MergeRequest) -> Result<Vec<InputSpec>> {
+    let mut collector = Collector::new();
     let output = r.output.clone().unwrap_or_else(|| PathBuf::from("-"));
-    let how = llvm_selection(r, &output, !r.llvm_profdata);
-    Ok(Collector::new().collect(&sources(r), &how)?.inputs)
+    let llvm_inputs = |collector: &mut Collector, require_found| {
+        let how = llvm_selection(r, &output, require_found);
+        collector.collect(&sources(r), &how).map(|c| c.inputs)
+    };
+    match plan_route(r, &mut collector)? {
+        Route::Llvm => llvm_inputs(&mut collector, !r.llvm_profdata),
+        Route::ToIprof { inputs, .. } => Ok(inputs),
+        Route::IprofToLlvm { inputs, kinds, .. } => {
+            let is_iprof = |k: &Option<FormatKind>| *k == Some(FormatKind::Iprof);
+            let iprof: Vec<InputSpec> = (inputs.iter().zip(&kinds))
+                .filter(|(_, k)| is_iprof(k))
+                .map(|(i, _)| i.clone())
+                .collect();
+            let mut all = llvm_inputs(&mut collector, false)?;
+            all.retain(|i| !iprof.iter().any(|g| g.path == i.path));
+            all.extend(iprof);
+            Ok(all)
+        }
+    }
 }
 
 /// Runs a merge: routes it, reads and merges the inputs, converts if needed and writes the
@@ -359,33 +387,85 @@ fn route(
     collector: &mut Collector,
     progress: &dyn Progress,
 ) -> Result<MergeOutcome> {
+    match plan_route(r, collector)? {
+        Route::Llvm => merge_llvm(r, collector, None, progress),
+        Route::ToIprof {
+            inputs,
+            kinds,
+            messages,
+        } => merge_to_iprof(r, inputs, &kinds, messages, progress),
+        Route::IprofToLlvm {
+            inputs,
+            kinds,
+            mut messages,
+        } => {
+            let converted = iprof_for_llvm(r, &inputs, &kinds, &mut messages)?;
+            merge_llvm(r, collector, Some((converted, messages)), progress)
+        }
+    }
+}
+
+/// Where a merge goes: the LLVM merge (whose selection is made there), the iprof merge, or
+/// the LLVM merge with GraalVM profiles converted first. `inputs` are the GraalVM and LLVM
+/// selection, `kinds` the format of each (`None`: not sniffed, taken as LLVM), `messages`
+/// what the selection reported.
+enum Route {
+    Llvm,
+    ToIprof {
+        inputs: Vec<InputSpec>,
+        kinds: Vec<Option<FormatKind>>,
+        messages: Vec<Message>,
+    },
+    IprofToLlvm {
+        inputs: Vec<InputSpec>,
+        kinds: Vec<Option<FormatKind>>,
+        messages: Vec<Message>,
+    },
+}
+
+/// The format of each input, by content (`by_name`: an LLVM name is taken at its word).
+fn kinds_of(inputs: &[InputSpec], by_name: bool) -> Vec<Option<FormatKind>> {
+    inputs
+        .iter()
+        .map(|i| {
+            if by_name && has_llvm_extension(&i.path) {
+                None
+            } else if has_iprof_extension(&i.path) && std::fs::metadata(&i.path).is_err() {
+                // A missing GraalVM input (`--failure-mode all|warn`) is skipped by the
+                // merge it would have been part of.
+                Some(FormatKind::Iprof)
+            } else {
+                FormatKind::sniff_path(&i.path)
+            }
+        })
+        .collect()
+}
+
+/// Decides where the merge of `r` goes (see [`Route`]).
+fn plan_route(r: &MergeRequest, collector: &mut Collector) -> Result<Route> {
+    if r.llvm_profdata {
+        // llvm-profdata reads every input as an LLVM profile, and so does its drop-in.
+        return Ok(Route::Llvm);
+    }
     let out_iprof = r.output_format == Some(OutputFormat::Iprof)
         || r.output.as_deref().is_some_and(has_iprof_extension);
     let out_llvm = explicit_llvm_output(r);
     let src = sources(r);
-    let kinds_of = |inputs: &[InputSpec], by_name: bool| -> Vec<Option<FormatKind>> {
-        inputs
-            .iter()
-            .map(|i| {
-                if by_name && has_llvm_extension(&i.path) {
-                    None
-                } else if has_iprof_extension(&i.path) && std::fs::metadata(&i.path).is_err() {
-                    // A missing GraalVM input (`--failure-mode all|warn`) is skipped by the
-                    // merge it would have been part of.
-                    Some(FormatKind::Iprof)
-                } else {
-                    FormatKind::sniff_path(&i.path)
-                }
-            })
-            .collect()
-    };
     let missing = missing_to_merge(r.llvm_profdata, r.failure_mode);
+    // A directory holding both families adds those of the output's family, LLVM unless
+    // the output is an .iprof.
+    let family = if out_iprof {
+        Family::Iprof
+    } else {
+        Family::Llvm
+    };
     let how = |select| Collect {
         select,
         output: r.output.as_deref(),
         require_found: false,
         regular_lists_only: true,
         missing_to_merge: missing,
+        family: native_family(r, family),
     };
     // Only to route the run: what this selection skips is reported by the one that follows.
     let first = collector
@@ -399,7 +479,7 @@ fn route(
                 "{flag} applies to GraalVM .iprof profiles only, and no input is one"
             )));
         }
-        return merge_llvm(r, collector, None, progress);
+        return Ok(Route::Llvm);
     }
     if out_iprof && out_llvm {
         return Err(request_error(
@@ -409,12 +489,16 @@ fn route(
     }
     let Collected {
         inputs,
-        warnings: mut messages,
+        warnings: messages,
     } = collector.collect(&src, &how(Select::IprofAndLlvm))?;
     let kinds = kinds_of(&inputs, false);
     let any_llvm = kinds.iter().any(|k| *k != Some(FormatKind::Iprof));
     if out_iprof || (!out_llvm && !any_llvm) {
-        return merge_to_iprof(r, inputs, &kinds, messages, progress);
+        return Ok(Route::ToIprof {
+            inputs,
+            kinds,
+            messages,
+        });
     }
     if !out_llvm {
         return Err(request_error(
@@ -422,8 +506,11 @@ fn route(
              (-o x.iprof, -o x.profdata, -o x.proftext or --output-format)",
         ));
     }
-    let converted = iprof_for_llvm(r, &inputs, &kinds, &mut messages)?;
-    merge_llvm(r, collector, Some((converted, messages)), progress)
+    Ok(Route::IprofToLlvm {
+        inputs,
+        kinds,
+        messages,
+    })
 }
 
 /// GraalVM inputs merged and converted to an LLVM profile.
@@ -493,6 +580,50 @@ fn iprof_for_llvm(
         paths: iprof.into_iter().map(|i| i.path).collect(),
         inputs_merged: merged.inputs_merged,
     })
+}
+
+/// A warning when the indexed output was given no LLVM release (no `--target-llvm`,
+/// `--format-version` or `PGO_MERGE_TARGET_LLVM`) and every input is a raw profile that
+/// only LLVM releases older than the first to read the default index version write: the
+/// compiler that made the profiles could not read the merge. Reads the first 16 bytes of
+/// inputs until one is not such a raw profile (one, for profiles of a current compiler).
+fn older_producers(r: &MergeRequest, plan: &LlvmPlan, inputs: &[InputSpec]) -> Option<Warning> {
+    let defaulted = r.target_llvm.is_none() && r.format_version.is_none();
+    if r.llvm_profdata
+        || !defaulted
+        || r.write_prev_version
+        || plan.format != OutputFormat::Profdata
+    {
+        return None;
+    }
+    let version = plan.profdata.version;
+    let (_, first_reader) = *RELEASES.iter().find(|(v, _)| *v == version)?;
+    let mut newest: Option<(u32, u32)> = None;
+    for input in inputs {
+        let raw = raw_head_version(&input.path)?;
+        let last = last_release_writing_raw(raw)?;
+        if last >= first_reader {
+            return None;
+        }
+        newest = newest.max(Some((last, raw)));
+    }
+    let (last, raw) = newest?;
+    Some(Warning::new(format!(
+        "every input is a raw profile of LLVM {last} or older (raw version {raw}), but the \
+         output is index version {version}, which only LLVM {first_reader} and later read: \
+         pass --target-llvm N (or set PGO_MERGE_TARGET_LLVM=N) with the major version of the \
+         compiler that will read it"
+    )))
+}
+
+/// The raw version of the regular file `path`, if it is a raw profile.
+fn raw_head_version(path: &Path) -> Option<u32> {
+    if !std::fs::metadata(path).ok()?.is_file() {
+        return None;
+    }
+    let mut head = [0u8; 16];
+    std::io::Read::read_exact(&mut std::fs::File::open(path).ok()?, &mut head).ok()?;
+    raw_version(&head)
 }
 
 /// The writers' options and the LLVM merge options of a request.
@@ -651,6 +782,11 @@ fn merge_llvm(
         );
     }
     let mut plan = llvm_plan(r)?;
+    if converted.is_none()
+        && let Some(w) = older_producers(r, &plan, &inputs)
+    {
+        messages.push(Message::Warning(w));
+    }
     if r.normalize != NormalizeMode::None {
         // Normalising scales every count, new values of a site included.
         plan.merge.weight_all_values = true;

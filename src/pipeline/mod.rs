@@ -72,6 +72,26 @@ pub use sample::{
 pub use show::{ShowRequest, show};
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
 
+/// The index version of a `.profdata` output when neither an index version nor an LLVM
+/// release is asked for.
+pub const DEFAULT_INDEX_VERSION: u32 = crate::backends::profdata::DEFAULT_VERSION;
+
+/// The oldest LLVM release (major version) that reads index version `version`: the first
+/// whose `llvm-profdata merge` writes it (each release reads the versions up to the one it
+/// writes). `None` for a version this build does not write.
+pub fn oldest_llvm_reading(version: u32) -> Option<u32> {
+    crate::codec::indexed_header::RELEASES
+        .iter()
+        .find(|&&(v, _)| v == version)
+        .map(|&(_, llvm)| llvm)
+}
+
+/// The index version a merge writes for LLVM release `llvm` (`--target-llvm`): the newest
+/// that release reads; `None` before LLVM 12, whose versions this build does not write.
+pub fn index_version_for_llvm(llvm: u32) -> Option<u32> {
+    crate::backends::profdata::version_for_llvm(llvm)
+}
+
 /// The memory of a merged profile that [`merge_keeping_memory`] hands back. Dropping it
 /// frees the memory; [`MergedMemory::leak`] leaves it to the system instead, for a process
 /// that exits next.
@@ -127,13 +147,15 @@ impl InputSpec {
 
     /// Opens the input: a file found in a directory only if it is a regular file, without
     /// waiting ([`InputFile::open_regular`]), anything named by the user as it is (a FIFO is
-    /// read as a pipe, [`InputFile::open`]).
+    /// read as a pipe, [`InputFile::open`]); gzip-compressed inputs inflated
+    /// ([`InputFile::inflated`]).
     pub fn open(&self) -> Result<InputFile> {
-        if self.found_in_directory {
+        let file = if self.found_in_directory {
             InputFile::open_regular(&self.path)
         } else {
             InputFile::open(&self.path)
-        }
+        };
+        file?.inflated()
     }
 }
 

@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{self, Destination};
 use super::request_error;
-use crate::backends::{cfmt, overlap as overlap_report};
+use crate::backends::overlap as overlap_report;
 use crate::error::Result;
 use crate::frontends::open::{InputFile, LlvmReader};
 use crate::passes::Weight;
@@ -32,8 +32,8 @@ pub struct OverlapRequest {
     pub output: Option<PathBuf>,
     /// llvm-profdata's output exactly.
     pub llvm_profdata: bool,
-    /// A JSON document (`schemas/bolt-overlap.schema.json`) instead of text; BOLT profiles
-    /// only.
+    /// A JSON document instead of text: `schemas/overlap.schema.json` for LLVM
+    /// instrumentation profiles, `schemas/bolt-overlap.schema.json` for BOLT profiles.
     pub json: bool,
 }
 
@@ -60,17 +60,12 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let reader = LlvmReader::new();
-    let bf = InputFile::open(&r.base)?;
-    let tf = InputFile::open(&r.test)?;
+    let bf = InputFile::open(&r.base)?.inflated()?;
+    let tf = InputFile::open(&r.test)?.inflated()?;
     if super::bolt_show::sniff(bf.bytes()).is_some()
         || super::bolt_show::sniff(tf.bytes()).is_some()
     {
         return overlap_bolt(r, &bf, &tf);
-    }
-    if r.json {
-        return Err(request_error(
-            "--json is available for BOLT profiles only (fdata, YAML)",
-        ));
     }
     let b = reader.read(bf.bytes()).map_err(|e| bf.or_changed(e))?;
     let t = reader.read(tf.bytes()).map_err(|e| tf.or_changed(e))?;
@@ -95,33 +90,35 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
     tf.check_unchanged()?;
     let base_name = r.base.display().to_string();
     let test_name = r.test.display().to_string();
-    let mut out = String::new();
-    if let Some(side) = res.zero_side {
-        let which = if side == "base" {
-            &base_name
+    let report = overlap_report::OverlapReport {
+        base_name: &base_name,
+        test_name: &test_name,
+        program: &res.program,
+        functions: &res.functions,
+        zero_side: res.zero_side,
+        differences: &res.differences,
+        // llvm-profdata's report has no such list.
+        top_differences: if r.llvm_profdata {
+            0
         } else {
-            &test_name
-        };
-        out.push_str(&format!("Sum of edge counts for profile {which} is 0.\n"));
+            r.top_differences
+        },
+        context_sensitive: r.cs,
+    };
+    let out = if r.json {
+        json_text(&overlap_report::json(&report))
     } else {
-        for f in &res.functions {
-            overlap_report::dump(f, &mut out, &base_name, &test_name);
-        }
-        overlap_report::dump(&res.program, &mut out, &base_name, &test_name);
-    }
-    if !r.llvm_profdata && r.top_differences > 0 && !res.differences.is_empty() {
-        out.push_str("Largest differences in each function's share of the total count:\n");
-        for (name, b, t) in res.differences.iter().take(r.top_differences) {
-            out.push_str(&format!(
-                "  {name}: base {}%, test {}%, difference {}%\n",
-                cfmt::fixed(b * 100.0, 3),
-                cfmt::fixed(t * 100.0, 3),
-                cfmt::fixed((t - b) * 100.0, 3)
-            ));
-        }
-    }
+        overlap_report::text(&report)
+    };
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     output::write_bytes(&dest, out.as_bytes())
+}
+
+/// A JSON document as written: pretty-printed, with a final newline.
+pub(crate) fn json_text(v: &serde_json::Value) -> String {
+    let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
+    s.push('\n');
+    s
 }
 
 /// `overlap` of two BOLT profiles (fdata or YAML): the report of `pipeline::bolt_show`.

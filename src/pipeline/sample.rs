@@ -169,6 +169,7 @@ pub fn merge_sample_profiles(
         require_found: false,
         regular_lists_only: false,
         missing_to_merge: super::merge::missing_to_merge(r.llvm_profdata, r.failure_mode),
+        family: None,
     };
     let collected = Collector::new().collect(&sources, &how)?;
     let mut inputs = collected.inputs;
@@ -670,7 +671,7 @@ pub fn show_sample(r: &SampleShowRequest) -> Result<Vec<Message>> {
     }
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     if r.section_info_only {
-        let file = InputFile::open(&r.file)?;
+        let file = InputFile::open(&r.file)?.inflated()?;
         let reader = reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
         let info = reader
             .section_info(file.bytes())
@@ -739,10 +740,12 @@ pub struct SampleOverlapRequest {
     pub fs_discriminator_pass: FsDiscriminatorPass,
     /// Text and binary inputs have flow-sensitive discriminators (`--profile-isfs`).
     pub profile_is_fs: bool,
+    /// A JSON document (`schemas/overlap.schema.json`) instead of llvm-profdata's text.
+    pub json: bool,
 }
 
 /// Reads two sample profiles and writes the report of `llvm-profdata overlap --sample` on
-/// them.
+/// them (or its JSON document).
 pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
     super::overlap::refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
     let reader = reader_for(r.target_llvm, r.fs_discriminator_pass, r.profile_is_fs);
@@ -750,12 +753,21 @@ pub fn overlap_sample(r: &SampleOverlapRequest) -> Result<()> {
     let base = read(&r.base)?;
     let test = read(&r.test)?;
     let figures = compare(&base, &test, &r.options)?;
-    let report = writers::overlap::report(
-        &figures,
+    let (base_name, test_name) = (
         r.base.as_os_str().as_encoded_bytes(),
         r.test.as_os_str().as_encoded_bytes(),
-        r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM),
     );
+    let report = if r.json {
+        let doc = writers::overlap::json(&figures, base_name, test_name);
+        super::overlap::json_text(&doc).into_bytes()
+    } else {
+        writers::overlap::report(
+            &figures,
+            base_name,
+            test_name,
+            r.target_llvm.unwrap_or(DEFAULT_TARGET_LLVM),
+        )
+    };
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     output::write_bytes(&dest, &report)
 }

@@ -21,7 +21,8 @@ pub struct ShowRequest {
     pub options: ShowOptions,
     /// Print `--profile-version` (the raw version word or the index version).
     pub profile_version: bool,
-    /// A JSON document (`schemas/show.schema.json`) instead of text; LLVM profiles only.
+    /// A JSON document (`schemas/show.schema.json`) instead of text, for every format but
+    /// sample profiles (`show --sample` has a request of its own).
     pub json: bool,
     /// Where the report goes (`None` or `-`: standard output).
     pub output: Option<PathBuf>,
@@ -60,7 +61,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut messages = Vec::new();
     let several = r.files.len() > 1;
     for (i, path) in r.files.iter().enumerate() {
-        let file = InputFile::open(path)?;
+        let file = InputFile::open(path)?.inflated()?;
         let kind = FormatKind::sniff(file.bytes());
         if let Some(format) = super::bolt_show::sniff(file.bytes()) {
             // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
@@ -92,18 +93,15 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
         ) {
             // Inputs of `symbolize`: records/entries, functions, address range, warnings.
-            if r.json {
-                return Err(Error::new(ErrorKind::Usage(format!(
-                    "--json is not available for a {}",
-                    kind.name()
-                )))
-                .with_path(path));
-            }
-            let report = open::describe_code(kind, file.bytes())
-                .map(|d| jit_show::render(&d))
-                .map_err(|e| file.or_changed(e))?;
+            let described =
+                open::describe_code(kind, file.bytes()).map_err(|e| file.or_changed(e))?;
             // Maps and jitdumps of a running process grow: what was read is still whole.
             file.check_not_shrunk()?;
+            if r.json {
+                docs.push(jit_show::json(&path.display().to_string(), &described));
+                continue;
+            }
+            let report = jit_show::render(&described);
             if several {
                 out.push_str(&format!("==> {} <==\n", path.display()));
             }
@@ -112,18 +110,23 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         }
         if kind == FormatKind::Iprof {
             // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
-            if r.json {
-                return Err(Error::new(ErrorKind::Usage(
-                    "--json is not available for .iprof files".into(),
-                ))
-                .with_path(path));
-            }
             let read = IprofReadOptions {
                 lenient: false,
                 referenced_symbols_only: false,
             };
             let report = super::iprof::show_report(path, read, &Default::default(), false)
                 .map_err(|e| e.with_path(path))?;
+            // The reader's warnings (unknown keys, ...): the report has no line for them.
+            messages.extend(
+                report
+                    .warnings
+                    .iter()
+                    .map(|w| Message::Warning(w.clone().with_path(path))),
+            );
+            if r.json {
+                docs.push(report.to_json(&path.display().to_string()));
+                continue;
+            }
             if several {
                 out.push_str(&format!("==> {} <==\n", path.display()));
             }

@@ -463,3 +463,90 @@ fn llvm_to_iprof_to_llvm_shows_identically() {
     );
     assert!(same > 150, "{same}");
 }
+
+/// A GraalVM profile left in a directory of LLVM profiles is not converted into the LLVM
+/// output unasked (issue: a C build's profile grew from 275 to 4,308 records with a note
+/// only): the directory adds its LLVM profiles, the other file is named in a warning, and
+/// `--dump-input-file-list` lists what the merge reads. Named on its own, the same file is
+/// converted; into an .iprof output the directory adds its GraalVM profiles instead; the
+/// drop-in, as llvm-profdata, reads every file as an LLVM profile and refuses it.
+#[test]
+fn a_directory_adds_the_profiles_of_the_runs_family_only() {
+    let root = crate::common::root();
+    let d = tempdir();
+    let dir = d.path().join("profiles");
+    std::fs::create_dir(&dir).unwrap();
+    let raw = dir.join("a.profraw");
+    std::fs::copy(
+        root.join("testdata/profraw/clang19/ir-basic-run1.profraw"),
+        &raw,
+    )
+    .unwrap();
+    let stray = dir.join("stray.iprof");
+    std::fs::copy(root.join("testdata/iprof/small-v1.1.0.iprof"), &stray).unwrap();
+    let ours = |args: &[&std::ffi::OsStr]| {
+        let o = run_ours(args);
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{args:?}: {err}");
+        (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+    };
+    let (alone, from_dir) = (
+        d.path().join("alone.profdata"),
+        d.path().join("dir.profdata"),
+    );
+    ours(&[raw.as_os_str(), "-o".as_ref(), alone.as_os_str()]);
+    let (_, err) = ours(&[dir.as_os_str(), "-o".as_ref(), from_dir.as_os_str()]);
+    assert_eq!(
+        std::fs::read(&alone).unwrap(),
+        std::fs::read(&from_dir).unwrap()
+    );
+    assert!(
+        err.contains(&format!(
+            "{}: left out 1 file of GraalVM profiles",
+            dir.display()
+        )),
+        "{err}"
+    );
+    assert!(!err.contains("mixing"), "{err}");
+    let listed = |extra: &[&std::ffi::OsStr]| {
+        let mut args = vec![dir.as_os_str(), "-o".as_ref(), from_dir.as_os_str()];
+        args.extend_from_slice(extra);
+        args.push("--dump-input-file-list".as_ref());
+        ours(&args).0
+    };
+    assert_eq!(listed(&[]), format!("1,{}\n", raw.display()));
+    // Named, it is asked for: converted, and listed as merged (after the LLVM inputs).
+    assert_eq!(
+        listed(&[stray.as_os_str()]),
+        format!("1,{}\n1,{}\n", raw.display(), stray.display())
+    );
+    let (_, err) = ours(&[
+        dir.as_os_str(),
+        stray.as_os_str(),
+        "-o".as_ref(),
+        from_dir.as_os_str(),
+    ]);
+    assert!(err.contains("mixing 1 GraalVM"), "{err}");
+    assert!(err.contains("from 2 of 2 inputs"), "{err}");
+    // Into an .iprof output, the directory adds its GraalVM profiles.
+    let ip = d.path().join("out.iprof");
+    let (_, err) = ours(&[dir.as_os_str(), "-o".as_ref(), ip.as_os_str()]);
+    assert!(
+        err.contains("left out 1 file of LLVM profiles") && !err.contains("mixing"),
+        "{err}"
+    );
+    // The drop-in reads the .iprof as llvm-profdata does: as an LLVM profile, and fails.
+    let (_bin, dropin) = crate::common::dropin();
+    let o = std::process::Command::new(&dropin)
+        .args([
+            "merge".as_ref(),
+            dir.as_os_str(),
+            "-o".as_ref(),
+            from_dir.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(err.contains("stray.iprof"), "{err}");
+}

@@ -219,3 +219,27 @@ impl ReplaceLbr for Vec<u8> {
         out
     }
 }
+
+/// The gzip target on our raw and indexed recordings compressed, whole and cut short, and
+/// on a compressed GraalVM profile: each inflates to what its peek said, or fails cleanly.
+#[test]
+fn gzip_input_target_holds_on_compressed_recordings() {
+    let root = crate::common::root();
+    let gz = |data: &[u8]| {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        std::io::Write::write_all(&mut e, data).unwrap();
+        e.finish().unwrap()
+    };
+    for rel in [
+        "testdata/profraw/clang19/ir-basic-run1.profraw",
+        "testdata/profdata/clang19-ir-llvm19.profdata",
+        "testdata/iprof/small-v1.1.0.iprof",
+    ] {
+        let compressed = gz(&std::fs::read(root.join(rel)).unwrap());
+        targets::gzip_input(&compressed);
+        for cut in [2, 10, compressed.len() / 2, compressed.len() - 1] {
+            targets::gzip_input(&compressed[..cut]);
+        }
+        targets::gzip_input(&gz(&compressed));
+    }
+}

@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 use crate::common::{assert_ok, pgo_merge, run_ours, tempdir};
 
 #[allow(dead_code)]
-#[path = "../../benches/gen_profraw.rs"]
+#[path = "../../benches/gen-profraw/src/main.rs"]
 pub(crate) mod gen_profraw;
 
 /// A synthetic raw profile of 470,000 functions (about 102 MB), made once per test run.

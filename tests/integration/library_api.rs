@@ -18,16 +18,23 @@ fn code_and_stderr(out: &std::process::Output) -> (Option<i32>, String) {
     )
 }
 
-/// A usage error (`ErrorKind::Usage`: an option a kind of input does not take) exits 2, as
-/// docs/usage.md says; it exited 1 before.
+/// A usage error (`ErrorKind::Usage`: a request that cannot work, here a report that would
+/// overwrite its input) exits 2, as docs/usage.md says; it exited 1 before.
 #[test]
 fn usage_error_exits_2() {
-    let iprof = root().join("testdata/iprof/small-v1.1.0.iprof");
-    let out = run_ours(["show".as_ref(), "--json".as_ref(), iprof.as_os_str()]);
+    let d = tempdir();
+    let iprof = d.path().join("small.iprof");
+    std::fs::copy(root().join("testdata/iprof/small-v1.1.0.iprof"), &iprof).unwrap();
+    let out = run_ours([
+        "show".as_ref(),
+        iprof.as_os_str(),
+        "-o".as_ref(),
+        iprof.as_os_str(),
+    ]);
     let (code, err) = code_and_stderr(&out);
     assert_eq!(code, Some(2), "{err}");
     assert!(
-        err.contains("--json is not available for .iprof files"),
+        err.contains("Input file name cannot be the same as the output file name"),
         "{err}"
     );
 }

@@ -268,36 +268,28 @@ fn vtable_sites_are_left_out_for_llvm_18_and_refused_when_strict() {
 
 /// What each index version cannot hold, one warning line per kind, from clang-22 profiles
 /// with MC/DC bitmaps, temporal traces, binary IDs and vtable sites written for LLVM 14; and
-/// the flags LLVM 13 does not know.
+/// the flags LLVM 13 does not know. Binary IDs are dropped without a warning, as
+/// llvm-profdata-14 drops them.
 #[test]
 fn one_warning_per_kind_left_out() {
     let dir = tempdir();
     let out_file = dir.path().join("o.profdata");
     let cases: [(&[&str], &[&str]); 4] = [
-        (
-            &["clang22/mcdc.profraw"],
-            &["cannot hold MC/DC bitmaps", "cannot hold binary IDs"],
-        ),
+        (&["clang22/mcdc.profraw"], &["cannot hold MC/DC bitmaps"]),
         (
             &[
                 "clang22/temporal-run1.profraw",
                 "clang22/temporal-run2.profraw",
             ],
-            &["cannot hold temporal traces", "cannot hold binary IDs"],
+            &["cannot hold temporal traces"],
         ),
         (
             &["clang22/vtable-run1.profraw"],
-            &[
-                "cannot hold vtable value profiles",
-                "cannot hold binary IDs",
-            ],
+            &["cannot hold vtable value profiles"],
         ),
         (
             &["clang19/entry-coverage.profraw"],
-            &[
-                "cannot hold binary IDs",
-                "does not know the profile flags single-byte-coverage, function-entry-only",
-            ],
+            &["does not know the profile flags single-byte-coverage, function-entry-only"],
         ),
     ];
     for (i, (files, expect)) in cases.iter().enumerate() {
@@ -406,4 +398,70 @@ fn clang14_multi_input_merges_are_llvm_profdata_14() {
         same += 1;
     }
     eprintln!("{test}: {same} merges byte-identical to llvm-profdata-14 --num-threads=1");
+}
+
+/// A merge of clang 14's raw profiles: for LLVM 14 (by `--target-llvm 14`, or natively by
+/// `PGO_MERGE_TARGET_LLVM=14`) it is quiet, as llvm-profdata-14 is, even with
+/// `--strict-target` (binary IDs, which index version 7 cannot hold, are not needed by the
+/// compiler); with no release named it warns that LLVM 14 cannot read the default output.
+/// Profiles of LLVM 19–22 (raw version 10, which LLVM 22 writes too) get no such warning.
+#[test]
+fn old_raw_profiles_say_when_their_compiler_cannot_read_the_merge() {
+    let dir = tempdir();
+    let inputs = [
+        raw("clang14/ir-basic-run1.profraw"),
+        raw("clang14/ir-basic-run2.profraw"),
+    ];
+    let merge = |extra: &[&str], env: Option<&str>, out: &Path| {
+        let mut cmd = crate::common::pgo_merge();
+        cmd.args(&inputs).arg("-o").arg(out).args(extra);
+        cmd.env_remove("PGO_MERGE_TARGET_LLVM");
+        if let Some(v) = env {
+            cmd.env("PGO_MERGE_TARGET_LLVM", v);
+        }
+        let o = cmd.output().unwrap();
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{extra:?}: {err}");
+        err
+    };
+    let (by_flag, by_env, default) = (
+        dir.path().join("flag.profdata"),
+        dir.path().join("env.profdata"),
+        dir.path().join("default.profdata"),
+    );
+    let err = merge(&["--target-llvm", "14", "--strict-target"], None, &by_flag);
+    assert!(!err.contains("warning"), "{err}");
+    let err = merge(&[], Some("14"), &by_env);
+    assert!(!err.contains("warning"), "{err}");
+    assert_eq!(
+        std::fs::read(&by_flag).unwrap(),
+        std::fs::read(&by_env).unwrap()
+    );
+    assert_eq!(index_version(&by_env), 7);
+    let err = merge(&[], None, &default);
+    assert!(
+        err.contains("every input is a raw profile of LLVM 17 or older (raw version 8)")
+            && err.contains("only LLVM 22 and later read")
+            && err.contains("--target-llvm"),
+        "{err}"
+    );
+    if let Some(t) = tool("llvm-profdata-14", "quiet merges for LLVM 14") {
+        readable(&t, &by_flag).unwrap();
+        let theirs = dir.path().join("theirs.profdata");
+        let mut a: Vec<&std::ffi::OsStr> =
+            vec!["merge".as_ref(), "-o".as_ref(), theirs.as_os_str()];
+        a.extend(inputs.iter().map(|p| p.as_os_str()));
+        let o = run(&t, &a);
+        assert!(o.status.success() && o.stderr.is_empty(), "{o:?}");
+        assert_eq!(
+            std::fs::read(&theirs).unwrap(),
+            std::fs::read(&by_flag).unwrap()
+        );
+    }
+    let current = [raw("clang22/mcdc.profraw")];
+    let o = run_ours([current[0].as_os_str(), "-o".as_ref(), default.as_os_str()]);
+    assert!(
+        !String::from_utf8_lossy(&o.stderr).contains("every input"),
+        "{o:?}"
+    );
 }

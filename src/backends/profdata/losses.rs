@@ -96,15 +96,10 @@ fn losses(
             ),
         ));
     }
-    if version < 9 && !profile.binary_ids.is_empty() {
-        let mut ids: Vec<&Vec<u8>> = profile.binary_ids.iter().collect();
-        ids.sort();
-        ids.dedup();
-        out.push((
-            format!("{target} cannot hold binary IDs (index version 9 and later)"),
-            plural(ids.len() as u64, "binary ID", "binary IDs"),
-        ));
-    }
+    // Binary IDs an index version before 9 cannot hold are dropped without a word, as that
+    // release's llvm-profdata drops them: `-fprofile-use` never reads them (they name the
+    // binaries for debuginfod and correlation), and a warning on every merge of a clang 14
+    // profile for LLVM 14 would only teach users to ignore warnings.
     let mut unknown = profile.kind;
     unknown.remove(model.known_flags);
     unknown.remove(

@@ -16,8 +16,9 @@
 //!
 //! The file is always readable by the LLVM that reads its index version: what that version
 //! cannot hold (vtable value sites before 12, MC/DC bitmaps before 11, temporal traces before
-//! 10, binary IDs before 9, flags the release does not know) is left out with one warning per
-//! kind, or refused with [`ProfdataOptions::strict`]. (LLVM's own `--write-prev-version`
+//! 10, flags the release does not know) is left out with one warning per kind, or refused
+//! with [`ProfdataOptions::strict`]; binary IDs before 9 are dropped silently, as the
+//! release's llvm-profdata drops them. (LLVM's own `--write-prev-version`
 //! keeps vtable sites in version 11, which LLVM 18 then cannot read.)
 
 mod fe_hash;

@@ -178,6 +178,77 @@ fn functions(out: &mut Vec<u8>, listed: &[SampleOverlapStats]) {
     }
 }
 
+/// A fraction as a JSON number, `null` where the text prints `nan` (0 of 0).
+fn fraction(x: f64) -> serde_json::Value {
+    serde_json::Number::from_f64(x).map_or(serde_json::Value::Null, serde_json::Value::Number)
+}
+
+/// The whole-program figures of the text report, as fractions and integer counts.
+fn program_json(p: &SampleOverlapStats) -> serde_json::Value {
+    serde_json::json!({
+        "similarity": fraction(p.similarity),
+        "sample_overlap": fraction(ratio(p.overlap_sample, p.union_sample)),
+        "base_unique_sample_share": fraction(ratio(p.base_unique_sample, p.base_sample)),
+        "test_unique_sample_share": fraction(ratio(p.test_unique_sample, p.test_sample)),
+        "base_samples": p.base_sample,
+        "test_samples": p.test_sample,
+        "function_overlap": fraction(ratio(p.overlap_count, p.union_count)),
+        "overlap_functions": p.overlap_count,
+        "base_unique_functions": p.base_unique_count,
+        "test_unique_functions": p.test_unique_count,
+    })
+}
+
+/// Hot functions or hot blocks: the overlap and the counts of the text report.
+fn hot_json(s: &SampleOverlapStats) -> serde_json::Value {
+    serde_json::json!({
+        "overlap": fraction(ratio(s.overlap_count, s.union_count)),
+        "both": s.overlap_count,
+        "base_only": s.base_count.wrapping_sub(s.overlap_count),
+        "test_only": s.test_count.wrapping_sub(s.overlap_count),
+    })
+}
+
+/// One row of the per-function table.
+fn function_json(f: &SampleOverlapStats) -> serde_json::Value {
+    let share = |a: u64, b: u64| if b > 0 { ratio(a, b) } else { 0.0 };
+    serde_json::json!({
+        "name": f.test_name.as_ref().map(ToString::to_string).unwrap_or_default(),
+        "base_weight": fraction(f.base_weight),
+        "test_weight": fraction(f.test_weight),
+        "similarity": fraction(f.similarity),
+        "overlap": fraction(share(f.overlap_sample, f.union_sample)),
+        "base_unique": fraction(share(f.base_unique_sample, f.base_sample)),
+        "test_unique": fraction(share(f.test_unique_sample, f.test_sample)),
+        "base_samples": f.base_sample,
+        "test_samples": f.test_sample,
+    })
+}
+
+/// `overlap --sample --json`'s document (`schemas/overlap.schema.json`, kind
+/// `llvm-sample`): the figures of [`report`], fractions as numbers (1 = 100 %), counts as
+/// integers. Names that are not UTF-8 are written with U+FFFD in place of bad bytes.
+pub(crate) fn json(r: &SampleOverlap, base_name: &[u8], test_name: &[u8]) -> serde_json::Value {
+    let (zero, figures) = match r {
+        SampleOverlap::ZeroSamples { base, test } => {
+            let sides = [(*base, "base"), (*test, "test")];
+            let zero: Vec<&str> = sides.iter().filter(|s| s.0).map(|s| s.1).collect();
+            (zero, None)
+        }
+        SampleOverlap::Compared(f) => (Vec::new(), Some(f)),
+    };
+    serde_json::json!({
+        "kind": "llvm-sample",
+        "base": String::from_utf8_lossy(base_name),
+        "test": String::from_utf8_lossy(test_name),
+        "zero_sample_profiles": zero,
+        "program": figures.map(|f| program_json(&f.program)),
+        "hot_functions": figures.map(|f| hot_json(&f.hot_functions)),
+        "hot_blocks": figures.map(|f| hot_json(&f.hot_blocks)),
+        "functions": figures.map_or_else(Vec::new, |f| f.functions.iter().map(function_json).collect()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,8 @@
 //! many runs of one (imaginary) instrumented program would write.
 //!
 //! ```text
-//! cargo run --release --example gen_profraw -- --functions 100000 --files 10 --out DIR [--seed S]
+//! cargo build --release --locked --manifest-path benches/gen-profraw/Cargo.toml --target-dir target/gen-profraw
+//! target/gen-profraw/release/gen_profraw --functions 100000 --files 10 --out DIR [--seed S]
 //! ```
 //!
 //! writes `DIR/run-00000.profraw` … : raw profile version 10 (what clang 19–22 and rustc write

@@ -1,0 +1,69 @@
+//! The published package: `cargo package` has nothing to warn about, the licence files the
+//! manifest declares are in it, and so are the sources and what the README's demo merges; the
+//! test data, CI scripts and fuzzing harness the test suite needs (it runs in a checkout) are
+//! not.
+
+use crate::common::root;
+
+#[test]
+fn the_package_is_complete_and_cargo_has_nothing_to_warn_about() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let target = crate::common::tempdir();
+    let package = |args: &[&str]| {
+        let out = std::process::Command::new(&cargo)
+            .arg("package")
+            .args(args)
+            .args(["--locked", "--allow-dirty", "--offline", "--target-dir"])
+            .arg(target.path())
+            .current_dir(root())
+            .stdin(std::process::Stdio::null())
+            .output()
+            .expect("run cargo package");
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{args:?}: {err}");
+        assert!(
+            !err.contains("warning"),
+            "cargo package {args:?} warns:\n{err}"
+        );
+        out
+    };
+    // Packing (`cargo package` without its build) is where cargo warns about targets whose
+    // files are not packaged.
+    package(&["--no-verify"]);
+    let out = package(&["--list"]);
+    let list = String::from_utf8_lossy(&out.stdout);
+    let files: Vec<&str> = list.lines().collect();
+    for needed in [
+        "LICENSE-MIT",
+        "LICENSE-APACHE",
+        "README.md",
+        "Cargo.lock",
+        "testdata/profraw/clang22/ir-basic-run1.profraw",
+        "testdata/profraw/clang22/ir-basic-run2.profraw",
+        "src/main.rs",
+        "docs/usage.md",
+        "schemas/show.schema.json",
+    ] {
+        assert!(files.contains(&needed), "{needed} is not packaged");
+    }
+    for left_out in [
+        "fuzz/",
+        "benches/gen-profraw/",
+        "testdata/profdata/",
+        "testdata/jit/",
+        ".ci/",
+    ] {
+        assert!(
+            !files.iter().any(|f| f.starts_with(left_out)),
+            "{left_out} is packaged"
+        );
+    }
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let description = manifest
+        .lines()
+        .find(|l| l.starts_with("description = "))
+        .unwrap();
+    for family in ["LLVM", "BOLT", "GraalVM", "JIT"] {
+        assert!(description.contains(family), "{description}");
+    }
+}
