@@ -282,6 +282,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
                         Ok(llvm) => a.target_llvm = llvm,
                         Err(code) => return code,
                     }
+                } else {
+                    // The report of instrumentation profiles follows the options' release.
+                    a.target_llvm = Some(release);
                 }
                 overlap::run_overlap(a, mode)
             }

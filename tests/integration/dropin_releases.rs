@@ -496,3 +496,25 @@ fn top_level_messages_per_release() {
         }
     }
 }
+
+/// `overlap` of instrumentation profiles prints what the release prints (before 22 its
+/// heading says "infomation").
+#[test]
+fn overlap_prints_what_each_release_prints() {
+    let indexed = root().join("testdata/profdata/clang14-ir-llvm14.profdata");
+    for n in RELEASES {
+        let run1 = raw(&format!("clang{n}/ir-basic-run1.profraw"));
+        let run2 = raw(&format!("clang{n}/ir-basic-run2.profraw"));
+        for pair in [[&run1, &run2], [&indexed, &run1]] {
+            let (a, b) = (pair[0].display().to_string(), pair[1].display().to_string());
+            for opts in [&[][..], &["--value-cutoff=1"], &["--function=main"]] {
+                let mut args = vec!["overlap"];
+                args.extend_from_slice(opts);
+                args.extend([a.as_str(), b.as_str()]);
+                if same_as_release(n, &args, "overlap").is_none() {
+                    return;
+                }
+            }
+        }
+    }
+}
