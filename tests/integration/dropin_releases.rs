@@ -119,6 +119,16 @@ fn option_tables_match_each_real_release() {
                 "llvm-profdata-{n} {sub}: the drop-in lacks {missing:?} and lists {extra:?} \
                  in addition"
             );
+            // The help's head (overview, subcommand, usage) is the release's too.
+            let head = |bin: &Path| {
+                let (_, out, _) = run_full(Command::new(bin).args([sub, "--help"]));
+                out.lines()
+                    .take(6)
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .replace(&format!("llvm-profdata-{n} "), "llvm-profdata ")
+            };
+            assert_eq!(head(&real), head(&ours), "llvm-profdata-{n} {sub} --help");
             assert_eq!(
                 theirs,
                 recorded(n, sub),
