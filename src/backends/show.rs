@@ -479,8 +479,17 @@ fn render_totals_before_22(
         "Maximum internal block count: {}",
         s.max_internal_count
     );
+    if o.topn > 0 {
+        let _ = writeln!(
+            out,
+            "Top {} functions with the largest internal block counts: ",
+            o.topn
+        );
+        for (n, m) in hottest_by_heap(&walk.name_max, o.topn as usize) {
+            let _ = writeln!(out, "  {n}, max count = {m}");
+        }
+    }
     // These releases list hot functions of sample profiles only.
-    render_top(out, o, s, &mut walk.name_max, false);
     let stats = [
         (o.ic_targets, "indirect call sites profile", 0),
         (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
@@ -506,6 +515,89 @@ fn render_totals_before_22(
             );
         }
     }
+}
+
+/// `--topn`'s functions as llvm-profdata 19 and earlier find and print them: a
+/// `std::priority_queue` (libstdc++'s binary heap, smallest count on top) of at most `n`
+/// (name, max count) pairs, fed in the order functions are met, a pair replacing the top
+/// only when its count is larger; then popped and printed in reverse. Equal counts come out
+/// in the heap's order, not the order met.
+fn hottest_by_heap(funcs: &[(String, u64)], n: usize) -> Vec<&(String, u64)> {
+    // `comp(a, b)`: a's count is larger (the queue's `MinCmp`).
+    let comp = |a: &(String, u64), b: &(String, u64)| a.1 > b.1;
+    let mut heap: Vec<&(String, u64)> = Vec::with_capacity(n.min(funcs.len()));
+    for f in funcs {
+        if heap.len() == n {
+            if heap.first().is_some_and(|top| top.1 < f.1) {
+                heap_pop(&mut heap, &comp);
+                heap_push(&mut heap, f, &comp);
+            }
+        } else {
+            heap_push(&mut heap, f, &comp);
+        }
+    }
+    let mut popped = Vec::with_capacity(heap.len());
+    while let Some(&top) = heap.first() {
+        popped.push(top);
+        heap_pop(&mut heap, &comp);
+    }
+    popped.reverse();
+    popped
+}
+
+/// libstdc++'s `push_heap` of `value` onto `heap`.
+fn heap_push<'a, T>(heap: &mut Vec<&'a T>, value: &'a T, comp: &impl Fn(&T, &T) -> bool) {
+    heap.push(value);
+    let hole = heap.len() - 1;
+    sift_up(heap, hole, 0, value, comp);
+}
+
+/// libstdc++'s `__push_heap`: moves the hole at `hole` up while its parent compares below
+/// `value`, then puts `value` there.
+fn sift_up<'a, T>(
+    heap: &mut [&'a T],
+    mut hole: usize,
+    top: usize,
+    value: &'a T,
+    comp: &impl Fn(&T, &T) -> bool,
+) {
+    while hole > top {
+        let parent = (hole - 1) / 2;
+        if !comp(heap[parent], value) {
+            break;
+        }
+        heap[hole] = heap[parent];
+        hole = parent;
+    }
+    heap[hole] = value;
+}
+
+/// libstdc++'s `pop_heap` then `pop_back`: the top leaves, the last element is sifted in
+/// (`__adjust_heap`: the hole goes down to a leaf by the larger child, then up).
+fn heap_pop<T>(heap: &mut Vec<&T>, comp: &impl Fn(&T, &T) -> bool) {
+    let Some(value) = heap.pop() else {
+        return;
+    };
+    let len = heap.len();
+    if len == 0 {
+        return;
+    }
+    let mut hole = 0;
+    let mut child = 0;
+    while child < len.saturating_sub(1) / 2 {
+        child = 2 * (child + 1);
+        if comp(heap[child], heap[child - 1]) {
+            child -= 1;
+        }
+        heap[hole] = heap[child];
+        hole = child;
+    }
+    if len & 1 == 0 && child == (len - 2) / 2 {
+        child = 2 * (child + 1);
+        heap[hole] = heap[child - 1];
+        hole = child - 1;
+    }
+    sift_up(heap, hole, 0, value, comp);
 }
 
 /// `--topn`'s functions with the largest counters and `--hot-func-list`'s hot functions.

@@ -461,12 +461,17 @@ fn show_prints_what_each_release_prints() {
         ],
     ];
     for n in RELEASES {
-        let files = [
+        let mut files = vec![
             raw(&format!("clang{n}/ir-basic-run1.profraw")),
             raw(&format!("clang{n}/fe-basic.profraw")),
+            // Functions of equal counts: --topn's order of ties.
+            raw(&format!("clang{n}/entry-coverage.profraw")),
             root().join("testdata/profdata/clang14-ir-llvm14.profdata"),
             root().join("testdata/profdata/clang14-ir-llvm14.proftext"),
         ];
+        if n >= 19 {
+            files.push(root().join("testdata/profdata/rustc-ir-llvm19.profdata"));
+        }
         for f in &files {
             assert!(f.is_file(), "{}", f.display());
             let f = f.display().to_string();
