@@ -31,6 +31,9 @@ pub(crate) struct OverlapReport<'a> {
     pub top_differences: usize,
     /// Whether the comparison was of context-sensitive records.
     pub context_sensitive: bool,
+    /// The llvm-profdata release whose words to print (the drop-in's); None: the newest.
+    /// Before 22 (14 and 19 compared) the heading says "infomation".
+    pub llvm_release: Option<u32>,
 }
 
 /// The text report: llvm-profdata's lines, then (when `top_differences` > 0) ours, the
@@ -45,10 +48,15 @@ pub(crate) fn text(r: &OverlapReport<'_>) -> String {
         };
         let _ = writeln!(out, "Sum of edge counts for profile {which} is 0.");
     } else {
+        let information = if r.llvm_release.is_some_and(|v| v < 22) {
+            "infomation"
+        } else {
+            "information"
+        };
         for f in r.functions {
-            dump(f, &mut out, r.base_name, r.test_name);
+            dump(f, &mut out, (r.base_name, r.test_name), information);
         }
-        dump(r.program, &mut out, r.base_name, r.test_name);
+        dump(r.program, &mut out, (r.base_name, r.test_name), information);
     }
     if r.top_differences > 0 && !r.differences.is_empty() {
         out.push_str("Largest differences in each function's share of the total count:\n");
@@ -155,8 +163,10 @@ pub(crate) fn json(r: &OverlapReport<'_>) -> Value {
     })
 }
 
-/// Prints the figures as llvm-profdata does (`OverlapStats::dump`).
-pub fn dump(s: &OverlapStats, out: &mut String, base_name: &str, test_name: &str) {
+/// Prints the figures as llvm-profdata does (`OverlapStats::dump`), the heading of the
+/// program level with `information` spelt as the release spells it.
+pub fn dump(s: &OverlapStats, out: &mut String, names: (&str, &str), information: &str) {
+    let (base_name, test_name) = names;
     if !s.valid {
         return;
     }
@@ -169,7 +179,7 @@ pub fn dump(s: &OverlapStats, out: &mut String, base_name: &str, test_name: &str
         None => {
             let _ = write!(
                 out,
-                "Profile overlap information for base_profile: {base_name} and test_profile: {test_name}\nProgram level:\n"
+                "Profile overlap {information} for base_profile: {base_name} and test_profile: {test_name}\nProgram level:\n"
             );
         }
         Some((name, hash)) => {

@@ -78,6 +78,10 @@ pub struct ShowOptions {
     /// The profile was read from a text file: llvm-profdata prints no binary-ID header for
     /// those.
     pub text_input: bool,
+    /// The llvm-profdata release whose text to print (the drop-in's); None for the newest.
+    /// Before LLVM 22 (as far as the releases compared, 14 and 19, tell) the instrumentation
+    /// level has no `instrument_loop_entries` and the summary no block count and total.
+    pub llvm_release: Option<u32>,
 }
 
 /// Name of a function, lossily decoded ("" if unknown, as LLVM prints).
@@ -372,12 +376,21 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
     } else {
         Vec::new()
     };
+    let cutoffs = match o.llvm_release {
+        Some(r) if r <= 14 && o.detailed_cutoffs.is_empty() && !cutoffs.is_empty() => {
+            CUTOFFS_14.to_vec()
+        }
+        _ => cutoffs,
+    };
     let s = walk.builder.finish_with(&cutoffs);
     let _ = write!(
         out,
         "Instrumentation level: {}",
         if is_ir { "IR" } else { "Front-end" }
     );
+    if o.llvm_release.is_some_and(|r| r < 22) {
+        return render_totals_before_22(out, p, o, walk, &s);
+    }
     if is_ir {
         let _ = write!(
             out,
@@ -404,7 +417,7 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
             s.num_functions.wrapping_sub(walk.below)
         );
     }
-    render_top(out, o, &s, &mut walk.name_max);
+    render_top(out, o, &s, &mut walk.name_max, o.hot_func_list);
     let stats = [
         (o.ic_targets, "indirect call sites profile", 0),
         (o.vtables, "vtable profile", 2),
@@ -421,8 +434,180 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
     }
 }
 
+/// LLVM 14's default detailed-summary cutoffs, in parts per million.
+const CUTOFFS_14: [u32; 7] = [800000, 900000, 950000, 990000, 999000, 999900, 999990];
+
+/// [`render_totals`] as llvm-profdata 19 and earlier print them (14 and 19 compared): no
+/// `instrument_loop_entries`; the value-cutoff counts after the number of functions; the
+/// block count, the total and the detailed summary, in its older wording, only with
+/// `--detailed-summary`; no `--hot-func-list` (sample profiles only). Called with the instrumentation level's name written.
+fn render_totals_before_22(
+    out: &mut String,
+    p: &Profile<'_>,
+    o: &ShowOptions,
+    walk: &mut Walk,
+    s: &Summary,
+) {
+    if p.kind.is_ir() {
+        let _ = write!(
+            out,
+            "  entry_first = {}",
+            u8::from(p.kind.contains(ProfileKind::ENTRY_FIRST))
+        );
+    }
+    out.push('\n');
+    if o.all_functions || o.function.is_some() {
+        let _ = writeln!(out, "Functions shown: {}", walk.shown);
+    }
+    let _ = writeln!(out, "Total functions: {}", s.num_functions);
+    if o.value_cutoff > 0 {
+        let _ = writeln!(
+            out,
+            "Number of functions with maximum count (< {}): {}",
+            o.value_cutoff, walk.below
+        );
+        let _ = writeln!(
+            out,
+            "Number of functions with maximum count (>= {}): {}",
+            o.value_cutoff,
+            s.num_functions.wrapping_sub(walk.below)
+        );
+    }
+    let _ = writeln!(out, "Maximum function count: {}", s.max_function_count);
+    let _ = writeln!(
+        out,
+        "Maximum internal block count: {}",
+        s.max_internal_count
+    );
+    if o.topn > 0 {
+        let _ = writeln!(
+            out,
+            "Top {} functions with the largest internal block counts: ",
+            o.topn
+        );
+        for (n, m) in hottest_by_heap(&walk.name_max, o.topn as usize) {
+            let _ = writeln!(out, "  {n}, max count = {m}");
+        }
+    }
+    // These releases list hot functions of sample profiles only.
+    let stats = [
+        (o.ic_targets, "indirect call sites profile", 0),
+        (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
+    ];
+    for (on, what, i) in stats {
+        if walk.shown > 0 && on {
+            let _ = writeln!(out, "Statistics for {what}:");
+            site_stats(out, &walk.stats[i]);
+        }
+    }
+    if o.detailed_summary {
+        let _ = writeln!(out, "Total number of blocks: {}", s.num_counts);
+        let _ = writeln!(out, "Total count: {}", s.total_count);
+        out.push_str("Detailed summary:\n");
+        for e in &s.detailed {
+            let cut = 100.0f32 * e.cutoff as f32 / 1_000_000.0;
+            let _ = writeln!(
+                out,
+                "{} blocks with count >= {} account for {} percentage of the total counts.",
+                e.num_counts,
+                e.min_count,
+                cfmt::general(f64::from(cut), 6)
+            );
+        }
+    }
+}
+
+/// `--topn`'s functions as llvm-profdata 19 and earlier find and print them: a
+/// `std::priority_queue` (libstdc++'s binary heap, smallest count on top) of at most `n`
+/// (name, max count) pairs, fed in the order functions are met, a pair replacing the top
+/// only when its count is larger; then popped and printed in reverse. Equal counts come out
+/// in the heap's order, not the order met.
+fn hottest_by_heap(funcs: &[(String, u64)], n: usize) -> Vec<&(String, u64)> {
+    // `comp(a, b)`: a's count is larger (the queue's `MinCmp`).
+    let comp = |a: &(String, u64), b: &(String, u64)| a.1 > b.1;
+    let mut heap: Vec<&(String, u64)> = Vec::with_capacity(n.min(funcs.len()));
+    for f in funcs {
+        if heap.len() == n {
+            if heap.first().is_some_and(|top| top.1 < f.1) {
+                heap_pop(&mut heap, &comp);
+                heap_push(&mut heap, f, &comp);
+            }
+        } else {
+            heap_push(&mut heap, f, &comp);
+        }
+    }
+    let mut popped = Vec::with_capacity(heap.len());
+    while let Some(&top) = heap.first() {
+        popped.push(top);
+        heap_pop(&mut heap, &comp);
+    }
+    popped.reverse();
+    popped
+}
+
+/// libstdc++'s `push_heap` of `value` onto `heap`.
+fn heap_push<'a, T>(heap: &mut Vec<&'a T>, value: &'a T, comp: &impl Fn(&T, &T) -> bool) {
+    heap.push(value);
+    let hole = heap.len() - 1;
+    sift_up(heap, hole, 0, value, comp);
+}
+
+/// libstdc++'s `__push_heap`: moves the hole at `hole` up while its parent compares below
+/// `value`, then puts `value` there.
+fn sift_up<'a, T>(
+    heap: &mut [&'a T],
+    mut hole: usize,
+    top: usize,
+    value: &'a T,
+    comp: &impl Fn(&T, &T) -> bool,
+) {
+    while hole > top {
+        let parent = (hole - 1) / 2;
+        if !comp(heap[parent], value) {
+            break;
+        }
+        heap[hole] = heap[parent];
+        hole = parent;
+    }
+    heap[hole] = value;
+}
+
+/// libstdc++'s `pop_heap` then `pop_back`: the top leaves, the last element is sifted in
+/// (`__adjust_heap`: the hole goes down to a leaf by the larger child, then up).
+fn heap_pop<T>(heap: &mut Vec<&T>, comp: &impl Fn(&T, &T) -> bool) {
+    let Some(value) = heap.pop() else {
+        return;
+    };
+    let len = heap.len();
+    if len == 0 {
+        return;
+    }
+    let mut hole = 0;
+    let mut child = 0;
+    while child < len.saturating_sub(1) / 2 {
+        child = 2 * (child + 1);
+        if comp(heap[child], heap[child - 1]) {
+            child -= 1;
+        }
+        heap[hole] = heap[child];
+        hole = child;
+    }
+    if len & 1 == 0 && child == (len - 2) / 2 {
+        child = 2 * (child + 1);
+        heap[hole] = heap[child - 1];
+        hole = child - 1;
+    }
+    sift_up(heap, hole, 0, value, comp);
+}
+
 /// `--topn`'s functions with the largest counters and `--hot-func-list`'s hot functions.
-fn render_top(out: &mut String, o: &ShowOptions, s: &Summary, name_max: &mut [(String, u64)]) {
+fn render_top(
+    out: &mut String,
+    o: &ShowOptions,
+    s: &Summary,
+    name_max: &mut [(String, u64)],
+    hot_func_list: bool,
+) {
     name_max.sort_by_key(|x| std::cmp::Reverse(x.1));
     if o.topn > 0 {
         let _ = writeln!(
@@ -434,7 +619,7 @@ fn render_top(out: &mut String, o: &ShowOptions, s: &Summary, name_max: &mut [(S
             let _ = writeln!(out, "  {n}, max count = {m}");
         }
     }
-    if o.hot_func_list {
+    if hot_func_list {
         let threshold = hot_count_threshold(s);
         let _ = writeln!(out, "# Hot count threshold: {threshold}");
         for (n, m) in name_max.iter() {

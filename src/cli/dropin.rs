@@ -99,6 +99,16 @@ fn sample_release(prog: &str) -> Result<Option<u32>, i32> {
     })
 }
 
+/// The LLVM release whose options, messages and `show` output the drop-in named `prog`
+/// follows: the one it writes for (its name, else [`TARGET_ENV`]), else [`DEFAULT_LLVM`]
+/// (also when [`TARGET_ENV`] is not a version: merge reports that).
+pub fn followed_release(prog: &str) -> u32 {
+    match env_target(prog) {
+        Ok(Some(t)) => t.llvm,
+        _ => DEFAULT_LLVM,
+    }
+}
+
 /// What `--version` prints in drop-in mode.
 pub fn version_text(prog: &str) -> String {
     let head = format!(
@@ -121,8 +131,21 @@ pub fn version_text(prog: &str) -> String {
     }
 }
 
-/// llvm-profdata-style help of the drop-in itself.
-fn tool_help(prog: &str) -> String {
+/// LLVM 14's usage line of the tool.
+fn usage_14(prog: &str) -> String {
+    format!("USAGE: {prog} <merge|show|overlap> [args...]")
+}
+
+/// llvm-profdata-style help of the drop-in itself, as release `release` words it.
+fn tool_help(prog: &str, release: u32) -> String {
+    if release <= 14 {
+        return format!(
+            "OVERVIEW: LLVM profile data tools\n\nUSAGE: {prog} <command> [args...]\n\
+             USAGE: {prog} <command> -help\n\nSee each individual command --help for more \
+             details.\nAvailable commands: merge, show, overlap\n\n{}",
+            version_text(prog)
+        );
+    }
     let mut s = String::from("OVERVIEW: LLVM profile data\n\n");
     s += &format!("USAGE: {prog} [subcommand] [options]\n\nSUBCOMMANDS:\n\n");
     for sub in ["merge", "order", "overlap", "show"] {
@@ -141,8 +164,14 @@ fn tool_help(prog: &str) -> String {
 
 /// Runs the drop-in: `prog` is the program's file name, `argv0` as invoked.
 pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
+    let release = compat::table_release(followed_release(prog));
     let Some(sub) = rest.first().map(|s| s.to_string_lossy().into_owned()) else {
-        eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage.");
+        match release {
+            ..=14 => eprintln!("{prog}: No command specified!\n{}", usage_14(prog)),
+            // LLVM 19's words, its misspelt program name included.
+            19 => eprintln!("{prog}: No subcommand specified! Run llvm-profata --help for usage."),
+            _ => eprintln!("{prog}: No subcommand specified! Run {prog} --help for usage."),
+        }
         return EXIT_FAILURE;
     };
     let rest = &rest[1..];
@@ -150,12 +179,16 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         "merge" | "show" | "overlap" => {}
         "-h" | "-help" | "--help" | "-help-hidden" | "--help-hidden" | "-help-list"
         | "--help-list" | "-help-list-hidden" | "--help-list-hidden" => {
-            print!("{}", tool_help(prog));
+            print!("{}", tool_help(prog, release));
             return EXIT_OK;
         }
         "-version" | "--version" => {
             print!("{}", version_text(prog));
             return EXIT_OK;
+        }
+        _ if release <= 14 => {
+            eprintln!("{prog}: Unknown command!\n{}", usage_14(prog));
+            return EXIT_FAILURE;
         }
         "order" => {
             eprintln!(
@@ -166,6 +199,7 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         }
         other => {
             eprintln!("{prog}: Unknown subcommand '{other}'.  Try: '{argv0} --help'");
+            // Our addition: llvm-profdata suggests nothing here.
             if let Some(s) = ["merge", "show", "overlap"]
                 .into_iter()
                 .find(|s| compat::typo_distance(&other.to_lowercase(), s) <= 2)
@@ -175,10 +209,24 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             return EXIT_FAILURE;
         }
     }
-    let normalized = match compat::dropin_normalize(&sub, rest, prog, argv0) {
+    // LLVM 14 runs each subcommand as a program named after both, and names that in its
+    // messages and "Try:" hint; later releases name the program.
+    let (msg_prog, hint) = if release <= 14 {
+        let both = format!("{prog} {sub}");
+        (both.clone(), both)
+    } else {
+        (prog.to_string(), argv0.to_string())
+    };
+    let d = compat::Dropin {
+        release,
+        sub: &sub,
+        prog: &msg_prog,
+        argv0: &hint,
+    };
+    let normalized = match compat::dropin_normalize(&d, rest) {
         Ok(n) => n,
         Err(compat::Stop::Help) => {
-            print!("{}", compat::dropin_help(&sub, prog));
+            print!("{}", compat::dropin_help(release, &sub, prog));
             return EXIT_OK;
         }
         Err(compat::Stop::Version) => {
@@ -187,6 +235,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
         }
         Err(compat::Stop::Failed) => return EXIT_FAILURE,
     };
+    if sub == "merge" && !compat::merge_inputs_exist(&normalized) {
+        return EXIT_FAILURE;
+    }
     let cmd = args::subcommand(&sub).bin_name(format!("{prog} {sub}"));
     let mode = Mode::LlvmProfdata;
     match sub.as_str() {
@@ -216,6 +267,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
                         Ok(llvm) => a.target_llvm = llvm,
                         Err(code) => return code,
                     }
+                } else {
+                    // The text of instrumentation profiles follows the options' release.
+                    a.target_llvm = Some(release);
                 }
                 show::run_show(a, mode)
             }
@@ -228,6 +282,9 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
                         Ok(llvm) => a.target_llvm = llvm,
                         Err(code) => return code,
                     }
+                } else {
+                    // The report of instrumentation profiles follows the options' release.
+                    a.target_llvm = Some(release);
                 }
                 overlap::run_overlap(a, mode)
             }

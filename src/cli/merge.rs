@@ -2,7 +2,7 @@
 
 use std::io::Write;
 
-use pgo_merge::pipeline::inputs::parse_weighted;
+use pgo_merge::pipeline::inputs::{parse_llvm_weighted, parse_weighted};
 use pgo_merge::pipeline::{
     self, ColdContextOptions, ExtBinaryOptions, FailureMode, MergeRequest, NormalizeMode,
     OutputFormat, SampleFormat, SampleLayout, SampleMergeRequest, Written,
@@ -45,7 +45,13 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
     }
     let mut weighted_inputs = Vec::with_capacity(a.weighted_inputs.len());
     for w in &a.weighted_inputs {
-        weighted_inputs.push(parse_weighted(w)?);
+        // In the drop-in as llvm-profdata reads it (a whole number up to 2^64 − 1, the
+        // file name as given; the drop-in refused other weights already), natively ours.
+        let llvm = (mode == Mode::LlvmProfdata).then(|| parse_llvm_weighted(w));
+        weighted_inputs.push(match llvm.flatten() {
+            Some(parsed) => parsed,
+            None => parse_weighted(w)?,
+        });
     }
     let cold_threshold = a
         .cold_threshold
@@ -182,7 +188,13 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
     }
     let mut weighted_inputs = Vec::with_capacity(a.weighted_inputs.len());
     for w in &a.weighted_inputs {
-        weighted_inputs.push(parse_weighted(w)?);
+        // In the drop-in as llvm-profdata reads it (a whole number up to 2^64 − 1, the
+        // file name as given; the drop-in refused other weights already), natively ours.
+        let llvm = (mode == Mode::LlvmProfdata).then(|| parse_llvm_weighted(w));
+        weighted_inputs.push(match llvm.flatten() {
+            Some(parsed) => parsed,
+            None => parse_weighted(w)?,
+        });
     }
     let named_text = mode == Mode::Native
         && a.output.as_deref().is_some_and(|o| {

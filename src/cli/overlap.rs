@@ -35,6 +35,11 @@ pub fn run_overlap(a: OverlapArgs, mode: Mode) -> i32 {
     req.top_differences = a.top_differences;
     req.output = a.output;
     req.llvm_profdata = mode == Mode::LlvmProfdata;
+    req.llvm_release = if mode == Mode::LlvmProfdata {
+        a.target_llvm
+    } else {
+        None
+    };
     req.json = a.json;
     match pipeline::overlap(&req) {
         Ok(()) => EXIT_OK,

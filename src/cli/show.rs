@@ -72,6 +72,12 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         new_show_options.hot_func_list = a.hot_func_list;
         new_show_options.profile_version = None;
         new_show_options.text_input = false;
+        // The drop-in prints what the release it follows prints.
+        new_show_options.llvm_release = if mode == Mode::LlvmProfdata {
+            a.target_llvm
+        } else {
+            None
+        };
         new_show_options
     };
     req.profile_version = a.profile_version;

@@ -576,6 +576,21 @@ pub fn parse_weighted(s: &OsStr) -> Result<(Weight, PathBuf)> {
     Ok((weight, PathBuf::from(f)))
 }
 
+/// `W,FILE` as llvm-profdata reads `--weighted-input` (the llvm-profdata drop-in's rule): W
+/// up to the first comma, all of it decimal digits (no blank, sign or fraction), a whole
+/// number from 1 to 2^64 − 1; FILE the rest as given, blanks and all (empty without a comma).
+/// None where llvm-profdata says "input weight must be a positive integer". Counts scaled by
+/// such weights saturate, with a warning, as llvm-profdata's do.
+pub fn parse_llvm_weighted(s: &OsStr) -> Option<(Weight, PathBuf)> {
+    let (w, f) = split_os(s, b',', false).unwrap_or((s, OsStr::new("")));
+    let w = w.to_str()?;
+    if w.is_empty() || !w.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let weight = Weight::integer(w.parse::<u64>().ok()?)?;
+    Some((weight, PathBuf::from(f)))
+}
+
 /// Leaves out the inputs named by the user that are not regular files (FIFOs, sockets,
 /// devices, `/dev/stdin` on a pipe), as llvm-profdata leaves them out without a word, and
 /// returns a warning for each: the drop-in's rule (pgo-merge itself reads them as pipes).
@@ -602,6 +617,30 @@ pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error:
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn llvm_weights() {
+        let w = |s: &str| parse_llvm_weighted(OsStr::new(s)).map(|(w, f)| (w.to_string(), f));
+        assert_eq!(w("3,a"), Some(("3".into(), PathBuf::from("a"))));
+        assert_eq!(w("3, a"), Some(("3".into(), PathBuf::from(" a"))));
+        assert_eq!(w("3"), Some(("3".into(), PathBuf::new())));
+        assert_eq!(
+            w("18446744073709551615,a").map(|x| x.0),
+            Some(u64::MAX.to_string())
+        );
+        for bad in [
+            " 3,a",
+            "3 ,a",
+            "0,a",
+            "-1,a",
+            "+1,a",
+            "1.5,a",
+            ",a",
+            "18446744073709551616,a",
+        ] {
+            assert_eq!(w(bad), None, "{bad:?}");
+        }
+    }
 
     #[test]
     fn list_lines_are_bytes() {

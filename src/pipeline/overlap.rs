@@ -32,6 +32,8 @@ pub struct OverlapRequest {
     pub output: Option<PathBuf>,
     /// llvm-profdata's output exactly.
     pub llvm_profdata: bool,
+    /// The llvm-profdata release whose text to print (the drop-in's); None for the newest.
+    pub llvm_release: Option<u32>,
     /// A JSON document instead of text: `schemas/overlap.schema.json` for LLVM
     /// instrumentation profiles, `schemas/bolt-overlap.schema.json` for BOLT profiles.
     pub json: bool,
@@ -104,6 +106,7 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
             r.top_differences
         },
         context_sensitive: r.cs,
+        llvm_release: r.llvm_release,
     };
     let out = if r.json {
         json_text(&overlap_report::json(&report))

@@ -164,8 +164,13 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         opts.profile_version = r.profile_version.then_some(read.version);
         opts.text_input = read.format == FormatKind::TextProfile;
         // llvm-profdata prints the `Binary IDs:` header for a raw profile only when it has
-        // binary IDs (an indexed profile always has the header).
-        opts.binary_ids = r.options.binary_ids && !(read.raw && read.profile.binary_ids.is_empty());
+        // binary IDs (an indexed profile always has the header, except in LLVM 14).
+        let no_header = if read.raw {
+            read.profile.binary_ids.is_empty()
+        } else {
+            r.options.llvm_release.is_some_and(|v| v <= 14)
+        };
+        opts.binary_ids = r.options.binary_ids && !no_header;
         out.push_str(&show::render_text(&read.profile, &opts));
         if !r.llvm_profdata && !opts.text && !opts.covered {
             out.push_str(&format!(

@@ -17,6 +17,7 @@ mod compressed;
 mod convert;
 mod determinism;
 mod dropin;
+mod dropin_releases;
 mod fast_path;
 mod fuzz_regressions;
 mod help;

@@ -5,11 +5,13 @@
 //! enum-valued options spelled as bare flags (`-instr`, `-text`, `-binary`). This module
 //! rewrites such arguments into the `--name=value` form our clap definitions understand.
 //!
-//! Run as `llvm-profdata` ([`dropin_normalize`]), exactly llvm-profdata 22's options are
-//! accepted, no more and no fewer: the tables below list every option its `merge`, `show` and
-//! `overlap` take (from `llvm-profdata-22 SUBCOMMAND --help-hidden`), each either mapped to
-//! ours or refused with the reason it is not implemented — never silently ignored. Unknown
-//! options are reported as llvm-profdata reports them, with its "Did you mean" suggestion.
+//! Run as `llvm-profdata` ([`dropin_normalize`]), exactly the options of the llvm-profdata
+//! release followed (14, 19, 22 or 23; [`table_release`]) are accepted, no more and no fewer:
+//! the tables list every option its `merge`, `show` and `overlap` take (from
+//! `llvm-profdata-N SUBCOMMAND --help-hidden`, and LLVM's global options each accepts
+//! unlisted), each either mapped to ours or refused with the reason it is not implemented —
+//! never silently ignored. Unknown options and bad values are reported as that release
+//! reports them, with its "Did you mean" suggestion.
 //! Run as `pgo-merge` ([`normalize`]), our own options are accepted too, and llvm-profdata's
 //! spellings of them.
 
@@ -25,9 +27,9 @@ use std::ffi::{OsStr, OsString};
 use pgo_merge::pipeline::inputs::split_os;
 
 pub use distance::{edit_distance, typo_distance};
-pub use dropin::{Stop, dropin_help, dropin_normalize};
+pub use dropin::{Dropin, Stop, dropin_help, dropin_normalize, merge_inputs_exist};
 pub use native::normalize;
-pub use table::subcommand_text;
+pub use table::{subcommand_text, table_release};
 
 /// How an option is written on a command line: `-x` for one letter, else `--name`.
 pub(super) fn dashed(name: &str) -> String {

@@ -1,5 +1,11 @@
-//! llvm-profdata 22's options of `merge`, `show` and `overlap`, each mapped to ours or
-//! refused with the reason.
+//! llvm-profdata's options of `merge`, `show` and `overlap` in the releases the drop-in
+//! follows (14, 19, 22 and 23: [`RELEASES`]), each mapped to ours or refused with the reason.
+//!
+//! One table per subcommand holds every option of every release, each with the first and
+//! last release that has it (as `llvm-profdata-N SUBCOMMAND --help-hidden` lists it, or as
+//! the release accepts it unlisted) and, where an older release words it differently, that
+//! release's help text. A release between two of [`RELEASES`] follows the nearer lower one;
+//! one below the oldest follows the oldest.
 
 /// What an llvm-profdata option does here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -14,7 +20,29 @@ pub enum Does {
     Ignored,
     /// Not implemented; the reason.
     No(&'static str),
+    /// Accepted and ignored where llvm-profdata ignores it (instrumentation jobs, `show`,
+    /// `overlap`); refused in `merge --sample`, where it would change the output, with the
+    /// reason.
+    NoInSampleMerge(&'static str),
 }
+
+/// The llvm-profdata releases whose options the tables below record (from each release's
+/// `--help-hidden` and what it accepts unlisted).
+pub const RELEASES: [u32; 4] = [14, 19, 22, 23];
+
+/// The release of [`RELEASES`] whose options the drop-in of LLVM release `llvm` takes: the
+/// nearest lower one, or the oldest for a release below it.
+pub fn table_release(llvm: u32) -> u32 {
+    RELEASES
+        .iter()
+        .rev()
+        .copied()
+        .find(|&r| r <= llvm)
+        .unwrap_or(RELEASES[0])
+}
+
+/// The last release of all (options still present).
+const NOW: u32 = u32::MAX;
 
 /// One llvm-profdata option.
 #[derive(Debug, Clone, Copy)]
@@ -31,26 +59,91 @@ pub struct LlvmOption {
     /// Listed by `--help-hidden` (and so a "Did you mean" candidate). Unlisted options are
     /// LLVM's global options that the subcommand accepts (`--write-prev-version`).
     pub listed: bool,
+    /// The first release (of [`RELEASES`]) that has it.
+    pub first: u32,
+    /// The last release that has it ([`u32::MAX`]: still present).
+    pub last: u32,
+    /// The help text of the releases up to and including `.0`, where it differs from
+    /// [`Self::help`].
+    pub older_help: Option<(u32, &'static str)>,
+    /// The values an enum option takes (`<value>`), each with the first release taking it;
+    /// empty for other options.
+    pub values: &'static [(&'static str, u32)],
 }
 
-const fn ours(name: &'static str, value: Option<&'static str>, help: &'static str) -> LlvmOption {
+impl LlvmOption {
+    /// True if release `r` (one of [`RELEASES`]) has this option.
+    pub fn in_release(&self, r: u32) -> bool {
+        (self.first..=self.last).contains(&r)
+    }
+
+    /// Its help text in release `r`.
+    pub fn help_in(&self, r: u32) -> &'static str {
+        match self.older_help {
+            Some((last, text)) if r <= last => text,
+            _ => self.help,
+        }
+    }
+
+    /// The values of an enum option that release `r` takes.
+    pub fn values_in(&self, r: u32) -> impl Iterator<Item = &'static str> + '_ {
+        self.values
+            .iter()
+            .filter(move |(_, first)| *first <= r)
+            .map(|(v, _)| *v)
+    }
+
+    /// Only in releases `first` and later.
+    const fn since(mut self, first: u32) -> Self {
+        self.first = first;
+        self
+    }
+
+    /// Only in releases up to `last`.
+    const fn until(mut self, last: u32) -> Self {
+        self.last = last;
+        self
+    }
+
+    /// Worded `text` up to release `last`.
+    const fn help_until(mut self, last: u32, text: &'static str) -> Self {
+        self.older_help = Some((last, text));
+        self
+    }
+
+    /// An enum option taking `values`.
+    const fn values(mut self, values: &'static [(&'static str, u32)]) -> Self {
+        self.values = values;
+        self
+    }
+}
+
+/// An option of every release, doing `does`.
+const fn opt(
+    name: &'static str,
+    value: Option<&'static str>,
+    help: &'static str,
+    does: Does,
+) -> LlvmOption {
     LlvmOption {
         name,
         value,
         help,
-        does: Does::Ours(name),
+        does,
         listed: true,
+        first: RELEASES[0],
+        last: NOW,
+        older_help: None,
+        values: &[],
     }
 }
 
+const fn ours(name: &'static str, value: Option<&'static str>, help: &'static str) -> LlvmOption {
+    opt(name, value, help, Does::Ours(name))
+}
+
 const fn alias(name: &'static str, of: &'static str, value: Option<&'static str>) -> LlvmOption {
-    LlvmOption {
-        name,
-        value,
-        help: "",
-        does: Does::Ours(of),
-        listed: true,
-    }
+    opt(name, value, "", Does::Ours(of))
 }
 
 const fn no(
@@ -59,13 +152,7 @@ const fn no(
     help: &'static str,
     why: &'static str,
 ) -> LlvmOption {
-    LlvmOption {
-        name,
-        value,
-        help,
-        does: Does::No(why),
-        listed: true,
-    }
+    opt(name, value, help, Does::No(why))
 }
 
 const fn unlisted(mut o: LlvmOption) -> LlvmOption {
@@ -81,6 +168,8 @@ const VALUE: Option<&str> = Some("<value>");
 const CORRELATE: &str =
     "profile correlation is not supported: merge profiles written without -profile-correlate";
 const MEMPROF: &str = "MemProf profiles are not supported";
+const VTABLE_TYPES: &str =
+    "writing vtable type profiles into extbinary sample profiles is not implemented";
 
 /// The options of `llvm-profdata merge` (LLVM 22).
 pub const MERGE: &[LlvmOption] = &[
@@ -89,7 +178,7 @@ pub const MERGE: &[LlvmOption] = &[
         S,
         "For merge, use the provided unstripped binary to correlate the raw profile.",
         CORRELATE,
-    ),
+    ).since(19).help_until(19, "For merge, use the provided unstripped bianry to correlate the raw profile."),
     ours(
         "compress-all-sections",
         None,
@@ -99,30 +188,37 @@ pub const MERGE: &[LlvmOption] = &[
         "convert-sample-profile-layout",
         VALUE,
         "Convert the generated profile to a profile with a new layout",
-    ),
+    ).since(19).values(&[("nest", 19), ("flat", 19)]),
     no(
         "debug-info",
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
         CORRELATE,
-    ),
-    no("debuginfod", None, "Enable debuginfod", CORRELATE),
+    ).help_until(14, "Use the provided debug info to correlate the raw profile."),
+    no("debuginfod", None, "Enable debuginfod", CORRELATE).since(22),
     ours(
         "drop-profile-symbol-list",
         None,
         "Drop the profile symbol list when merging AutoFDO profiles (only meaningful for -sample)",
-    ),
+    ).since(19),
     ours(
         "dump-input-file-list",
         None,
         "Dump the list of input files and their weights, then exit",
     ),
-    ours("binary", None, "Binary encoding"),
+    ours("binary", None, "Binary encoding").help_until(14, "Binary encoding (default)"),
     ours(
         "extbinary",
         None,
         "Extensible binary encoding (default; for instrumentation profiles the same as --binary)",
     ),
+    no(
+        "compbinary",
+        None,
+        "Compact binary encoding",
+        "the compact binary sample encoding (LLVM 14 and earlier) is not implemented",
+    )
+    .until(14),
     ours("text", None, "Text encoding"),
     ours("gcc", None, "GCC encoding (only meaningful for -sample)"),
     alias("f", "input-files", S),
@@ -130,17 +226,24 @@ pub const MERGE: &[LlvmOption] = &[
         "failure-mode",
         VALUE,
         "Failure mode: warn (do not fail and just print warnings), any (fail if any profile is invalid), all (fail only if all profiles are invalid)",
-    ),
+    ).values(&[("any", 14), ("all", 14), ("warn", 19)]),
     ours(
         "function",
         S,
         "Only functions matching the filter are shown in the output.",
-    ),
+    ).since(19),
     ours(
         "gen-partial-profile",
         None,
         "Generate a partial profile (only meaningful for -extbinary)",
     ),
+    no(
+        "gen-cs-nested-profile",
+        None,
+        "Generate nested function profiles for CSSPGO",
+        "LLVM 14's nested CSSPGO profile generation is not implemented (LLVM 15 and later: --convert-sample-profile-layout=nest)",
+    )
+    .until(14),
     ours(
         "input-files",
         S,
@@ -159,42 +262,42 @@ pub const MERGE: &[LlvmOption] = &[
         "keep-vtable-symbols",
         None,
         "If true, keep the vtable symbols in indexed profiles",
-    ),
+    ).since(19),
     no(
         "max-debug-info-correlation-warnings",
         UINT,
         "The maximum number of warnings to emit when correlating profile from debug info (0 = no limit)",
         CORRELATE,
-    ),
+    ).since(19),
     no(
         "memprof-full-schema",
         None,
         "Use the full schema for serialization",
         MEMPROF,
-    ),
+    ).since(19),
     no(
         "memprof-random-hotness",
         None,
         "Generate random hotness values",
         MEMPROF,
-    ),
+    ).since(22),
     no(
         "memprof-random-hotness-seed",
         UINT,
         "Random hotness seed to use (0 to generate new seed)",
         MEMPROF,
-    ),
+    ).since(22),
     no(
         "memprof-version",
         VALUE,
         "Specify the version of the memprof format to use",
         MEMPROF,
-    ),
+    ).since(19),
     ours(
         "no-function",
         S,
         "Exclude functions matching the filter from the output.",
-    ),
+    ).since(19),
     ours(
         "num-threads",
         UINT,
@@ -206,7 +309,7 @@ pub const MERGE: &[LlvmOption] = &[
         "output-size-limit",
         ULONG,
         "Trim cold functions until profile size is below specified limit in bytes.",
-    ),
+    ).since(19),
     ours(
         "prof-sym-list",
         S,
@@ -217,7 +320,7 @@ pub const MERGE: &[LlvmOption] = &[
         S,
         "Path to binary from which the profile was collected.",
         MEMPROF,
-    ),
+    ).since(19),
     alias("r", "remapping-file", Some("<file>")),
     ours("remapping-file", Some("<file>"), "Symbol remapping file"),
     ours(
@@ -244,7 +347,7 @@ pub const MERGE: &[LlvmOption] = &[
         "split-layout",
         None,
         "Split the profile to two sections with one containing sample profiles with inlined functions and the other without (only meaningful for -extbinary)",
-    ),
+    ).since(22),
     no(
         "suppl-min-size-threshold",
         UINT,
@@ -261,12 +364,12 @@ pub const MERGE: &[LlvmOption] = &[
         "temporal-profile-max-trace-length",
         ULONG,
         "The maximum length of a single temporal profile trace (default: 10000)",
-    ),
+    ).since(19),
     ours(
         "temporal-profile-trace-reservoir-size",
         ULONG,
         "The maximum number of stored temporal profile traces (default: 100)",
-    ),
+    ).since(19),
     ours(
         "use-md5",
         None,
@@ -278,41 +381,56 @@ pub const MERGE: &[LlvmOption] = &[
         Some("<number>"),
         "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped.",
         "supplementing with sample profiles is not supported",
-    ),
+    ).help_until(14, "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped."),
     // LLVM's global options that matter to merge.
     unlisted(ours(
         "write-prev-version",
         None,
         "Write the previous index version (11)",
-    )),
+    )).since(19),
     unlisted(no(
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(no(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-    )),
+    )).since(19),
     // A hidden option of LLVM's sample-profile reader, which llvm-profdata links in.
     unlisted(ours(
         "profile-isfs",
         None,
         "Profile uses flow sensitive discriminators",
     )),
+    // LLVM 14 lists it as its own; later releases take it as LLVM's global option (below).
+    ours(
+        "fs-discriminator-pass",
+        VALUE,
+        "Zero out the discriminator bits for the FS discrimiantor pass beyond this value. The enum values are defined in Support/Discriminator.h",
+    )
+    .until(14),
+    // LLVM's sample-profile writer option (LLVM 22 and later).
+    unlisted(opt(
+        "extbinary-write-vtable-type-prof",
+        None,
+        "Write vtable type profiles in extbinary sample profiles",
+        Does::NoInSampleMerge(VTABLE_TYPES),
+    ))
+    .since(22),
 ];
 
 /// The options of `llvm-profdata show` (LLVM 22).
 pub const SHOW: &[LlvmOption] = &[
-    ours("all-functions", None, "Details for each and every function"),
+    ours("all-functions", None, "Details for each and every function").help_until(14, "Details for every function"),
     ours("binary-ids", None, "Show binary ids in the profile."),
     ours("counts", None, "Show counter values for shown functions"),
     ours(
@@ -325,7 +443,7 @@ pub const SHOW: &[LlvmOption] = &[
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
         CORRELATE,
-    ),
+    ).help_until(14, "Read and extract profile metadata from debug info and show the functions it found."),
     ours("detailed-summary", None, "Show detailed profile summary"),
     ours(
         "detailed-summary-cutoffs",
@@ -336,7 +454,7 @@ pub const SHOW: &[LlvmOption] = &[
         "function",
         S,
         "Only functions matching the filter are shown in the output.",
-    ),
+    ).help_until(14, "Details for matching functions"),
     ours(
         "hot-func-list",
         None,
@@ -351,7 +469,7 @@ pub const SHOW: &[LlvmOption] = &[
         "json",
         None,
         "Show sample profile data in the JSON format (deprecated, please use --show-format=json)",
-    ),
+    ).since(19),
     ours(
         "list-below-cutoff",
         None,
@@ -362,7 +480,7 @@ pub const SHOW: &[LlvmOption] = &[
         UINT,
         "The maximum number of warnings to emit when correlating profile from debug info (0 = no limit)",
         CORRELATE,
-    ),
+    ).since(19),
     ours(
         "memop-sizes",
         None,
@@ -370,13 +488,13 @@ pub const SHOW: &[LlvmOption] = &[
     ),
     alias("o", "output", Some("<output>")),
     ours("output", Some("<output>"), "Output file"),
-    ours("profile-version", None, "Show profile version. "),
+    ours("profile-version", None, "Show profile version. ").since(19),
     no(
         "profiled-binary",
         S,
         "Path to binary from which the profile was collected.",
         MEMPROF,
-    ),
+    ).since(19),
     ours("instr", None, "Instrumentation profile (default)"),
     ours("sample", None, "Sample profile"),
     no("memory", None, "MemProf memory access profile", MEMPROF),
@@ -384,7 +502,7 @@ pub const SHOW: &[LlvmOption] = &[
         "show-format",
         VALUE,
         "Emit output in the selected format if supported: text (default) or json (yaml is not implemented)",
-    ),
+    ).since(19).values(&[("text", 19), ("json", 19), ("yaml", 19)]),
     ours(
         "show-prof-sym-list",
         None,
@@ -399,13 +517,13 @@ pub const SHOW: &[LlvmOption] = &[
         "show-vtables",
         None,
         "Show vtable names for shown functions",
-    ),
+    ).since(19),
     ours("showcs", None, "Show context sensitive counts"),
     ours(
         "temporal-profile-traces",
         None,
         "Show temporal profile traces in the profile.",
-    ),
+    ).since(19),
     ours("text", None, "Show instr profile data in text dump format"),
     ours(
         "topn",
@@ -417,35 +535,44 @@ pub const SHOW: &[LlvmOption] = &[
         UINT,
         "Set the count value cutoff. Functions with the maximum count less than this value will not be printed out. (Default is 0)",
     ),
-    unlisted(LlvmOption {
-        name: "write-prev-version",
-        value: None,
-        help: "",
-        does: Does::Ignored,
-        listed: false,
-    }),
+    unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
     unlisted(no(
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(no(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-    )),
+    )).since(19),
     unlisted(ours(
         "profile-isfs",
         None,
         "Profile uses flow sensitive discriminators",
     )),
+    // LLVM 14 lists it as its own; later releases take it as LLVM's global option (below).
+    ours(
+        "fs-discriminator-pass",
+        VALUE,
+        "Zero out the discriminator bits for the FS discrimiantor pass beyond this value. The enum values are defined in Support/Discriminator.h",
+    )
+    .until(14),
+    // LLVM's sample-profile writer option (LLVM 22 and later).
+    unlisted(opt(
+        "extbinary-write-vtable-type-prof",
+        None,
+        "Write vtable type profiles in extbinary sample profiles",
+        Does::NoInSampleMerge(VTABLE_TYPES),
+    ))
+    .since(22),
 ];
 
 /// The options of `llvm-profdata overlap` (LLVM 22).
@@ -459,7 +586,7 @@ pub const OVERLAP: &[LlvmOption] = &[
         "function",
         S,
         "Only functions matching the filter are shown in the output.",
-    ),
+    ).help_until(14, "Function level overlap information for matching functions. For CSSPGO this takes a a function name with calling context"),
     alias("o", "output", Some("<output>")),
     ours("output", Some("<output>"), "Output file"),
     ours("instr", None, "Instrumentation profile (default)"),
@@ -474,75 +601,74 @@ pub const OVERLAP: &[LlvmOption] = &[
         ULONG,
         "Function level overlap information for every function in test profile with max count value greater than the parameter value",
     ),
-    unlisted(LlvmOption {
-        name: "write-prev-version",
-        value: None,
-        help: "",
-        does: Does::Ignored,
-        listed: false,
-    }),
+    unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
     unlisted(no(
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(no(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
         CORRELATE,
-    )),
+    )).since(22),
     unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
         "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-    )),
+    )).since(19),
     unlisted(ours(
         "profile-isfs",
         None,
         "Profile uses flow sensitive discriminators",
     )),
+    // LLVM 14 lists it as its own; later releases take it as LLVM's global option (below).
+    ours(
+        "fs-discriminator-pass",
+        VALUE,
+        "Zero out the discriminator bits for the FS discrimiantor pass beyond this value. The enum values are defined in Support/Discriminator.h",
+    )
+    .until(14),
+    // LLVM's sample-profile writer option (LLVM 22 and later).
+    unlisted(opt(
+        "extbinary-write-vtable-type-prof",
+        None,
+        "Write vtable type profiles in extbinary sample profiles",
+        Does::NoInSampleMerge(VTABLE_TYPES),
+    ))
+    .since(22),
 ];
 
 /// The generic options every subcommand takes (listed first: with equal distances,
 /// llvm-profdata suggests `-h` before the subcommand's single-letter options).
 pub const GENERIC: &[LlvmOption] = &[
-    LlvmOption {
-        name: "h",
-        value: None,
-        help: "Alias for --help",
-        does: Does::Help,
-        listed: true,
-    },
-    LlvmOption {
-        name: "help",
-        value: None,
-        help: "Display available options (--help-hidden for more)",
-        does: Does::Help,
-        listed: true,
-    },
-    LlvmOption {
-        name: "help-hidden",
-        value: None,
-        help: "Display all available options",
-        does: Does::Help,
-        listed: true,
-    },
-    LlvmOption {
-        name: "help-list",
-        value: None,
-        help: "Display list of available options (--help-list-hidden for more)",
-        does: Does::Help,
-        listed: true,
-    },
-    LlvmOption {
-        name: "help-list-hidden",
-        value: None,
-        help: "Display list of all available options",
-        does: Does::Help,
-        listed: true,
-    },
+    opt("h", None, "Alias for --help", Does::Help),
+    opt(
+        "help",
+        None,
+        "Display available options (--help-hidden for more)",
+        Does::Help,
+    ),
+    opt(
+        "help-hidden",
+        None,
+        "Display all available options",
+        Does::Help,
+    ),
+    opt(
+        "help-list",
+        None,
+        "Display list of available options (--help-list-hidden for more)",
+        Does::Help,
+    ),
+    opt(
+        "help-list-hidden",
+        None,
+        "Display list of all available options",
+        Does::Help,
+    ),
     no(
         "print-all-options",
         None,
@@ -555,13 +681,20 @@ pub const GENERIC: &[LlvmOption] = &[
         "Print non-default options after command line parsing",
         "LLVM's option dump is not implemented",
     ),
-    LlvmOption {
-        name: "version",
-        value: None,
-        help: "Display the version of this program",
-        does: Does::Version,
-        listed: false,
-    },
+    opt(
+        "version",
+        None,
+        "Display the version of this program",
+        Does::Version,
+    )
+    .until(14),
+    unlisted(opt(
+        "version",
+        None,
+        "Display the version of this program",
+        Does::Version,
+    ))
+    .since(19),
 ];
 
 /// llvm-profdata's description of a subcommand and its usage line after the program name.
@@ -583,7 +716,7 @@ pub fn subcommand_text(sub: &str) -> Option<(&'static str, &'static str)> {
     })
 }
 
-/// The options table of an llvm-profdata subcommand.
+/// The options table of an llvm-profdata subcommand, every release's.
 pub fn table(sub: &str) -> &'static [LlvmOption] {
     match sub {
         "merge" => MERGE,
@@ -593,7 +726,17 @@ pub fn table(sub: &str) -> &'static [LlvmOption] {
     }
 }
 
-/// The option `name` of subcommand `sub` (or a generic one).
-pub(super) fn find(sub: &str, name: &str) -> Option<&'static LlvmOption> {
-    table(sub).iter().chain(GENERIC).find(|o| o.name == name)
+/// The options of subcommand `sub` in release `r` (one of [`RELEASES`]).
+pub fn options(r: u32, sub: &str) -> impl Iterator<Item = &'static LlvmOption> {
+    table(sub).iter().filter(move |o| o.in_release(r))
+}
+
+/// The generic options of release `r`.
+pub fn generic(r: u32) -> impl Iterator<Item = &'static LlvmOption> {
+    GENERIC.iter().filter(move |o| o.in_release(r))
+}
+
+/// The option `name` of subcommand `sub` (or a generic one) in release `r`.
+pub(super) fn find(r: u32, sub: &str, name: &str) -> Option<&'static LlvmOption> {
+    options(r, sub).chain(generic(r)).find(|o| o.name == name)
 }

@@ -18,7 +18,21 @@ fn n(args: &[&str], cmd: &clap::Command) -> Result<Vec<String>, String> {
 }
 
 fn d(sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
-    dropin_normalize(sub, &os(args), "llvm-profdata", "llvm-profdata").map(text)
+    dr(22, sub, args)
+}
+
+/// As the drop-in of release `r` rewrites `args` of `sub`.
+fn dr(r: u32, sub: &str, args: &[&str]) -> Result<Vec<String>, Stop> {
+    dropin_normalize(&dropin(r, sub), &os(args)).map(text)
+}
+
+fn dropin(release: u32, sub: &str) -> Dropin<'_> {
+    Dropin {
+        release,
+        sub,
+        prog: "llvm-profdata",
+        argv0: "llvm-profdata",
+    }
 }
 
 /// A file name that is not UTF-8 passes through both rewritings byte for byte, alone,
@@ -60,7 +74,7 @@ fn file_names_are_bytes() {
         name.to_owned(),
     ];
     assert_eq!(
-        dropin_normalize("merge", &args, "llvm-profdata", "llvm-profdata").unwrap(),
+        dropin_normalize(&dropin(22, "merge"), &args).unwrap(),
         vec![with("--output="), with("--input-files="), name.to_owned()]
     );
 }
@@ -208,15 +222,118 @@ fn dropin_spellings() {
 
 #[test]
 fn suggestions_as_llvm() {
-    assert_eq!(nearest("merge", "sprase").as_deref(), Some("sparse"));
+    assert_eq!(nearest(22, "merge", "sprase").as_deref(), Some("sparse"));
     assert_eq!(
-        nearest("merge", "num-thread=2").as_deref(),
+        nearest(22, "merge", "num-thread=2").as_deref(),
         Some("num-threads=2")
     );
-    assert_eq!(nearest("merge", "w").as_deref(), Some("h"));
-    assert_eq!(nearest("merge", "bnary").as_deref(), Some("binary"));
-    assert_eq!(nearest("show", "sparse").as_deref(), Some("sample"));
+    assert_eq!(nearest(22, "merge", "w").as_deref(), Some("h"));
+    assert_eq!(nearest(22, "merge", "bnary").as_deref(), Some("binary"));
+    assert_eq!(nearest(22, "show", "sparse").as_deref(), Some("sample"));
     assert_eq!(edit_distance("kitten", "sitting"), 3);
     assert_eq!(typo_distance("shwo", "show"), 1);
     assert_eq!(edit_distance("shwo", "show"), 2);
+}
+
+#[test]
+fn releases_between_tables_follow_the_lower_one() {
+    use super::table::table_release;
+    assert_eq!(
+        [9, 14, 18, 19, 21, 22, 23, 30].map(table_release),
+        [14, 14, 14, 19, 19, 22, 23, 23]
+    );
+}
+
+/// Each release's options: what it lacks is unknown to its drop-in, with its wording.
+#[test]
+fn options_per_release() {
+    assert_eq!(
+        dr(19, "merge", &["--sample", "--split-layout", "f"]),
+        Err(Stop::Failed)
+    );
+    assert_eq!(
+        dr(22, "merge", &["--sample", "--split-layout", "f"]).unwrap(),
+        vec!["--sample", "--split-layout", "f"]
+    );
+    assert_eq!(dr(14, "merge", &["--function=x"]), Err(Stop::Failed));
+    assert_eq!(
+        dr(14, "merge", &["--write-prev-version"]),
+        Err(Stop::Failed)
+    );
+    assert_eq!(dr(14, "merge", &["--compbinary"]), Err(Stop::Failed));
+    assert_eq!(
+        dr(14, "merge", &["--fs-discriminator-pass=Pass1"]).unwrap(),
+        vec!["--fs-discriminator-pass=Pass1"]
+    );
+    assert_eq!(dr(14, "merge", &["--failure-mode=warn"]), Err(Stop::Failed));
+    assert_eq!(
+        dr(19, "merge", &["--failure-mode=warn"]).unwrap(),
+        vec!["--failure-mode=warn"]
+    );
+    // Known to 22 and later: ignored outside `merge --sample`, refused in it.
+    for r in [14, 19] {
+        assert_eq!(
+            dr(r, "merge", &["--extbinary-write-vtable-type-prof"]),
+            Err(Stop::Failed)
+        );
+    }
+    assert_eq!(
+        dr(22, "merge", &["--extbinary-write-vtable-type-prof", "f"]).unwrap(),
+        vec!["f"]
+    );
+    assert_eq!(
+        dr(
+            23,
+            "merge",
+            &["--sample", "--extbinary-write-vtable-type-prof", "f"]
+        ),
+        Err(Stop::Failed)
+    );
+    assert_eq!(
+        dr(22, "show", &["--extbinary-write-vtable-type-prof=1", "f"]).unwrap(),
+        vec!["f"]
+    );
+    assert_eq!(nearest(14, "merge", "sprase").as_deref(), Some("sparse"));
+    assert_eq!(nearest(14, "show", "verson").as_deref(), Some("version"));
+}
+
+/// Values as LLVM's parsers read them: radix from the prefix, the whole text, within range.
+#[test]
+fn values_as_llvm_reads_them() {
+    use super::dropin::llvm_unsigned;
+    let max = u64::from(u32::MAX);
+    assert_eq!(llvm_unsigned("12", max), Some(12));
+    assert_eq!(llvm_unsigned("0x1F", max), Some(31));
+    assert_eq!(llvm_unsigned("0b101", max), Some(5));
+    assert_eq!(llvm_unsigned("0o17", max), Some(15));
+    assert_eq!(llvm_unsigned("017", max), Some(15));
+    assert_eq!(llvm_unsigned("0", max), Some(0));
+    for bad in ["", "x", "-1", "+1", " 1", "1 ", "0x", "09", "4294967296"] {
+        assert_eq!(llvm_unsigned(bad, max), None, "{bad:?}");
+    }
+    assert_eq!(
+        llvm_unsigned("18446744073709551615", u64::MAX),
+        Some(u64::MAX)
+    );
+    assert_eq!(
+        d("merge", &["-j=0x2", "--output-size-limit=010"]).unwrap(),
+        vec!["--num-threads=2", "--output-size-limit=8"]
+    );
+    assert_eq!(d("merge", &["-j=x"]), Err(Stop::Failed));
+    assert_eq!(
+        d("show", &["--detailed-summary-cutoffs=0x10,20"]).unwrap(),
+        vec!["--detailed-summary-cutoffs=16,20"]
+    );
+    // Frame depth 0: dropped where LLVM ignores it, refused in sample merges.
+    assert_eq!(
+        d("merge", &["--sample-frame-depth-for-cold-context=0", "f"]).unwrap(),
+        vec!["f"]
+    );
+    assert_eq!(
+        d(
+            "merge",
+            &["--sample", "--sample-frame-depth-for-cold-context=0", "f"]
+        ),
+        Err(Stop::Failed)
+    );
 }
