@@ -13,6 +13,7 @@ use super::cfmt;
 use super::proftext;
 use crate::ir::summary::{DEFAULT_CUTOFFS, Summary, SummaryBuilder};
 use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind, ValueSite};
+use crate::sys::libstdcxx::{pop_heap, push_heap};
 
 /// Which functions a `--function` filter selects.
 #[derive(Debug, Clone)]
@@ -404,19 +405,7 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
         let _ = writeln!(out, "Functions shown: {}", walk.shown);
     }
     print_summary(out, &s);
-    if o.value_cutoff > 0 {
-        let _ = writeln!(
-            out,
-            "Number of functions with maximum count (< {}): {}",
-            o.value_cutoff, walk.below
-        );
-        let _ = writeln!(
-            out,
-            "Number of functions with maximum count (>= {}): {}",
-            o.value_cutoff,
-            s.num_functions.wrapping_sub(walk.below)
-        );
-    }
+    value_cutoff_counts(out, o, &s, walk.below);
     render_top(out, o, &s, &mut walk.name_max, o.hot_func_list);
     let stats = [
         (o.ic_targets, "indirect call sites profile", 0),
@@ -432,6 +421,25 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
     if o.detailed_summary {
         print_detailed(out, &s);
     }
+}
+
+/// With `--value-cutoff N`: how many functions' largest counter is below N (`below`) and
+/// how many not.
+fn value_cutoff_counts(out: &mut String, o: &ShowOptions, s: &Summary, below: u64) {
+    if o.value_cutoff == 0 {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "Number of functions with maximum count (< {}): {below}",
+        o.value_cutoff
+    );
+    let _ = writeln!(
+        out,
+        "Number of functions with maximum count (>= {}): {}",
+        o.value_cutoff,
+        s.num_functions.wrapping_sub(below)
+    );
 }
 
 /// LLVM 14's default detailed-summary cutoffs, in parts per million.
@@ -460,19 +468,7 @@ fn render_totals_before_22(
         let _ = writeln!(out, "Functions shown: {}", walk.shown);
     }
     let _ = writeln!(out, "Total functions: {}", s.num_functions);
-    if o.value_cutoff > 0 {
-        let _ = writeln!(
-            out,
-            "Number of functions with maximum count (< {}): {}",
-            o.value_cutoff, walk.below
-        );
-        let _ = writeln!(
-            out,
-            "Number of functions with maximum count (>= {}): {}",
-            o.value_cutoff,
-            s.num_functions.wrapping_sub(walk.below)
-        );
-    }
+    value_cutoff_counts(out, o, s, walk.below);
     let _ = writeln!(out, "Maximum function count: {}", s.max_function_count);
     let _ = writeln!(
         out,
@@ -524,80 +520,25 @@ fn render_totals_before_22(
 /// in the heap's order, not the order met.
 fn hottest_by_heap(funcs: &[(String, u64)], n: usize) -> Vec<&(String, u64)> {
     // `comp(a, b)`: a's count is larger (the queue's `MinCmp`).
-    let comp = |a: &(String, u64), b: &(String, u64)| a.1 > b.1;
+    let comp = |a: &&(String, u64), b: &&(String, u64)| a.1 > b.1;
     let mut heap: Vec<&(String, u64)> = Vec::with_capacity(n.min(funcs.len()));
     for f in funcs {
         if heap.len() == n {
             if heap.first().is_some_and(|top| top.1 < f.1) {
-                heap_pop(&mut heap, &comp);
-                heap_push(&mut heap, f, &comp);
+                pop_heap(&mut heap, &comp);
+                push_heap(&mut heap, f, &comp);
             }
         } else {
-            heap_push(&mut heap, f, &comp);
+            push_heap(&mut heap, f, &comp);
         }
     }
     let mut popped = Vec::with_capacity(heap.len());
     while let Some(&top) = heap.first() {
         popped.push(top);
-        heap_pop(&mut heap, &comp);
+        pop_heap(&mut heap, &comp);
     }
     popped.reverse();
     popped
-}
-
-/// libstdc++'s `push_heap` of `value` onto `heap`.
-fn heap_push<'a, T>(heap: &mut Vec<&'a T>, value: &'a T, comp: &impl Fn(&T, &T) -> bool) {
-    heap.push(value);
-    let hole = heap.len() - 1;
-    sift_up(heap, hole, 0, value, comp);
-}
-
-/// libstdc++'s `__push_heap`: moves the hole at `hole` up while its parent compares below
-/// `value`, then puts `value` there.
-fn sift_up<'a, T>(
-    heap: &mut [&'a T],
-    mut hole: usize,
-    top: usize,
-    value: &'a T,
-    comp: &impl Fn(&T, &T) -> bool,
-) {
-    while hole > top {
-        let parent = (hole - 1) / 2;
-        if !comp(heap[parent], value) {
-            break;
-        }
-        heap[hole] = heap[parent];
-        hole = parent;
-    }
-    heap[hole] = value;
-}
-
-/// libstdc++'s `pop_heap` then `pop_back`: the top leaves, the last element is sifted in
-/// (`__adjust_heap`: the hole goes down to a leaf by the larger child, then up).
-fn heap_pop<T>(heap: &mut Vec<&T>, comp: &impl Fn(&T, &T) -> bool) {
-    let Some(value) = heap.pop() else {
-        return;
-    };
-    let len = heap.len();
-    if len == 0 {
-        return;
-    }
-    let mut hole = 0;
-    let mut child = 0;
-    while child < len.saturating_sub(1) / 2 {
-        child = 2 * (child + 1);
-        if comp(heap[child], heap[child - 1]) {
-            child -= 1;
-        }
-        heap[hole] = heap[child];
-        hole = child;
-    }
-    if len & 1 == 0 && child == (len - 2) / 2 {
-        child = 2 * (child + 1);
-        heap[hole] = heap[child - 1];
-        hole = child - 1;
-    }
-    sift_up(heap, hole, 0, value, comp);
 }
 
 /// `--topn`'s functions with the largest counters and `--hot-func-list`'s hot functions.

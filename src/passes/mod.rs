@@ -7,7 +7,6 @@ pub mod bolt_yaml_merge;
 pub mod convert;
 pub mod filter;
 pub mod iprof_merge;
-pub mod libstdcxx_sort;
 pub mod llvm_normalise;
 pub mod merge;
 pub mod normalise;

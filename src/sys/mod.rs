@@ -1,4 +1,5 @@
-//! What the system may refuse: threads ([`threads`]) and memory ([`alloc`]).
+//! What the system may refuse: threads ([`threads`]) and memory ([`alloc`]); and how the
+//! system's C++ library orders things ([`libstdcxx`]), which LLVM's tools inherit.
 //!
 //! A process may be denied threads (a pids cgroup, `ulimit -u`, an address-space limit too
 //! small for another stack) or memory (`ulimit -v`, a cgroup limit). Every other layer asks
@@ -6,4 +7,5 @@
 //! or an abort.
 
 pub mod alloc;
+pub mod libstdcxx;
 pub mod threads;

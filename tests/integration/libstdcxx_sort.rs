@@ -1,11 +1,11 @@
 //! Our reproduction of libstdc++'s `std::sort` against the real one: the same arrays (many
 //! equal keys; random, ascending, descending and organ-pipe patterns; 1 to 400 elements) sorted
-//! by key by a C++ program built with `g++`, and by `libstdcxx_sort::sort_by`; the order of
+//! by key by a C++ program built with `g++`, and by `sys::libstdcxx::sort_by`; the order of
 //! the equal elements (their original positions) must be the same.
 
 use std::fmt::Write as _;
 
-use pgo_merge::passes::libstdcxx_sort::sort_by;
+use pgo_merge::sys::libstdcxx::sort_by;
 
 use crate::common::*;
 

@@ -1,11 +1,11 @@
 //! LLVM's value-site semantics: merging one site's (value, count) pairs into another's,
 //! LLVM's cap of 255 values per site, and the order of equal values that LLVM's
-//! `std::sort` leaves (reproduced with [`super::super::libstdcxx_sort`]).
+//! `std::sort` leaves (reproduced with [`crate::sys::libstdcxx`]).
 
-use super::super::libstdcxx_sort;
 use crate::bytes::limits::MAX_VALUES_PER_SITE;
 use crate::ir::Weight;
 use crate::ir::{ValueCount, ValueKind, ValueProfile, ValueSite};
+use crate::sys::libstdcxx;
 
 /// LLVM's `InstrProfValueSiteRecord::merge`: both sides sorted by value (`llvm::sort`), then
 /// a sorted union where a value of `src` adds `w × count` to the first equal value of `dst` not
@@ -19,7 +19,7 @@ use crate::ir::{ValueCount, ValueKind, ValueProfile, ValueSite};
 /// a merge ties are always in value order. A merge then costs a binary search per value of
 /// `src` instead of two sorts of the whole site. A site that holds one value several times
 /// (indirect-call targets outside the profile all become 0) is kept in LLVM's own order and
-/// merged exactly as LLVM does, with libstdc++'s unstable sort ([`libstdcxx_sort`]): which
+/// merged exactly as LLVM does, with libstdc++'s unstable sort ([`libstdcxx`]): which
 /// of the repeated entries a count is added to depends on it. A site is in value order
 /// exactly when its values are strictly increasing. `scratch` is reused between calls.
 pub(super) fn merge_site(
@@ -138,10 +138,10 @@ fn merge_site_as_llvm(
     let by_value = |a: &ValueCount, b: &ValueCount| a.value < b.value;
     let [s, merged] = scratch;
     let d = &mut dst.values;
-    libstdcxx_sort::sort_by(d, &by_value);
+    libstdcxx::sort_by(d, &by_value);
     s.clear();
     s.extend_from_slice(src);
-    libstdcxx_sort::sort_by(s, &by_value);
+    libstdcxx::sort_by(s, &by_value);
     let mut overflow = false;
     merged.clear();
     let mut i = 0;

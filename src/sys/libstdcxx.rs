@@ -1,5 +1,6 @@
 //! `std::sort` as GNU libstdc++ implements it (introsort: median-of-three quicksort down to
-//! runs of 16, heap sort past a depth of 2·log2 n, then one insertion sort), reproduced step by
+//! runs of 16, heap sort past a depth of 2·log2 n, then one insertion sort), and its binary
+//! heap (`std::push_heap`, `std::pop_heap`, under `std::priority_queue`), reproduced step by
 //! step so that equal elements end up in the same order.
 //!
 //! `llvm-profdata` sorts a value site by value with `llvm::sort`, which is `std::sort`: not
@@ -143,6 +144,26 @@ fn heap_sort<T: Copy>(v: &mut [T], less: &impl Fn(&T, &T) -> bool) {
     }
 }
 
+/// libstdc++'s `push_heap` after `push_back`: `x` joins the heap `v` (a max-heap under
+/// `less`), moved up from the end.
+pub fn push_heap<T: Copy>(v: &mut Vec<T>, x: T, less: &impl Fn(&T, &T) -> bool) {
+    v.push(x);
+    let hole = v.len() - 1;
+    sift_up(v, hole, 0, x, less);
+}
+
+/// libstdc++'s `pop_heap` then `pop_back`: the top of the heap `v` leaves, and its last
+/// element is sifted in from the top (`__adjust_heap`). Nothing happens to an empty heap.
+pub fn pop_heap<T: Copy>(v: &mut Vec<T>, less: &impl Fn(&T, &T) -> bool) {
+    let Some(x) = v.pop() else {
+        return;
+    };
+    let len = v.len();
+    if len > 0 {
+        adjust_heap(v, 0, len, x, less);
+    }
+}
+
 /// libstdc++'s `__adjust_heap`: sift the hole at `hole` down to a leaf, then push `x` up.
 fn adjust_heap<T: Copy>(
     v: &mut [T],
@@ -166,12 +187,25 @@ fn adjust_heap<T: Copy>(
         v[hole] = v[child - 1];
         hole = child - 1;
     }
-    // __push_heap
-    let mut parent = hole.wrapping_sub(1) / 2;
-    while hole > top && less(&v[parent], &x) {
+    sift_up(v, hole, top, x, less);
+}
+
+/// libstdc++'s `__push_heap`: moves the hole at `hole` up while its parent is `less` than
+/// `x` (not above `top`), then puts `x` there.
+fn sift_up<T: Copy>(
+    v: &mut [T],
+    mut hole: usize,
+    top: usize,
+    x: T,
+    less: &impl Fn(&T, &T) -> bool,
+) {
+    while hole > top {
+        let parent = (hole - 1) / 2;
+        if !less(&v[parent], &x) {
+            break;
+        }
         v[hole] = v[parent];
         hole = parent;
-        parent = hole.wrapping_sub(1) / 2;
     }
     v[hole] = x;
 }
@@ -191,9 +225,21 @@ mod tests {
             let mut a = v.clone();
             sort_by(&mut a, &|a, b| a < b);
             prop_assert_eq!(&a, &want);
-            let mut h = v;
+            let mut h = v.clone();
             heap_sort(&mut h, &|a, b| a < b);
-            prop_assert_eq!(h, want);
+            prop_assert_eq!(h, want.clone());
+            // The heap: pushed one by one, popped largest first.
+            let mut heap = Vec::new();
+            for x in &v {
+                push_heap(&mut heap, *x, &|a, b| a < b);
+            }
+            let mut popped = Vec::new();
+            while let Some(&top) = heap.first() {
+                popped.push(top);
+                pop_heap(&mut heap, &|a, b| a < b);
+            }
+            popped.reverse();
+            prop_assert_eq!(popped, want);
         }
     }
 
