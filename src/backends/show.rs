@@ -407,19 +407,28 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
     print_summary(out, &s);
     value_cutoff_counts(out, o, &s, walk.below);
     render_top(out, o, &s, &mut walk.name_max, o.hot_func_list);
-    let stats = [
-        (o.ic_targets, "indirect call sites profile", 0),
-        (o.vtables, "vtable profile", 2),
-        (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
-    ];
-    for (on, what, i) in stats {
+    statistics(
+        out,
+        walk,
+        &[
+            (o.ic_targets, "indirect call sites profile", 0),
+            (o.vtables, "vtable profile", 2),
+            (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
+        ],
+    );
+    if o.detailed_summary {
+        print_detailed(out, &s);
+    }
+}
+
+/// The value-site statistics asked for, when functions were shown: per (asked, what the
+/// sites are called, index into `walk.stats`), in the order given.
+fn statistics(out: &mut String, walk: &Walk, kinds: &[(bool, &str, usize)]) {
+    for &(on, what, i) in kinds {
         if walk.shown > 0 && on {
             let _ = writeln!(out, "Statistics for {what}:");
             site_stats(out, &walk.stats[i]);
         }
-    }
-    if o.detailed_summary {
-        print_detailed(out, &s);
     }
 }
 
@@ -486,16 +495,14 @@ fn render_totals_before_22(
         }
     }
     // These releases list hot functions of sample profiles only.
-    let stats = [
-        (o.ic_targets, "indirect call sites profile", 0),
-        (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
-    ];
-    for (on, what, i) in stats {
-        if walk.shown > 0 && on {
-            let _ = writeln!(out, "Statistics for {what}:");
-            site_stats(out, &walk.stats[i]);
-        }
-    }
+    statistics(
+        out,
+        walk,
+        &[
+            (o.ic_targets, "indirect call sites profile", 0),
+            (o.memop_sizes, "memory intrinsic calls sizes profile", 1),
+        ],
+    );
     if o.detailed_summary {
         let _ = writeln!(out, "Total number of blocks: {}", s.num_counts);
         let _ = writeln!(out, "Total count: {}", s.total_count);
