@@ -67,3 +67,37 @@ fn the_package_is_complete_and_cargo_has_nothing_to_warn_about() {
         assert!(description.contains(family), "{description}");
     }
 }
+
+/// The benchmarks' raw-profile generator is a crate of its own: building it takes the
+/// library without its default features and none of the main crate's dev-dependencies
+/// (criterion, proptest, jsonschema...), so a benchmark run does not rebuild them.
+#[test]
+fn the_benchmark_generator_builds_without_the_dev_dependencies() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let manifest = root().join("benches/gen-profraw/Cargo.toml");
+    let out = std::process::Command::new(&cargo)
+        .args([
+            "tree",
+            "--locked",
+            "--offline",
+            "--prefix",
+            "none",
+            "-e",
+            "normal,build",
+        ])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run cargo tree");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let tree = String::from_utf8_lossy(&out.stdout);
+    for dev_only in ["criterion", "proptest", "jsonschema", "clap ", "rayon "] {
+        assert!(
+            !tree.lines().any(|l| l.starts_with(dev_only)),
+            "the generator builds {dev_only}:\n{tree}"
+        );
+    }
+    assert!(tree.lines().any(|l| l.starts_with("pgo-merge ")), "{tree}");
+}

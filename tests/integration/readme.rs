@@ -870,3 +870,29 @@ fn readme_library_example() {
     merge_runs(sb.path()).expect("the README's library example");
     assert_indexed(&sb.file("merged.profdata"));
 }
+
+/// What a newcomer needs before the first command: the build time, the man page and the
+/// completions; and the byte-identity claim, wherever the README makes it, with its
+/// condition (the same inputs in the same order).
+#[test]
+fn readme_tells_build_time_manual_completions_and_the_order_condition() {
+    let md = readme();
+    let flat = md.split_whitespace().collect::<Vec<_>>().join(" ");
+    for needed in [
+        "CPU-minutes of compiling",
+        "pgo-merge man",
+        "pgo-merge completions bash",
+    ] {
+        assert!(flat.contains(needed), "the README does not say {needed:?}");
+    }
+    let mut claims = 0;
+    for (i, _) in flat.match_indices("byte for byte") {
+        claims += 1;
+        let after = &flat[i..(i + 200).min(flat.len())];
+        assert!(
+            after.contains("same order"),
+            "a byte-identity claim without its condition: {after:?}"
+        );
+    }
+    assert!(claims >= 2, "the README's byte-identity claims: {claims}");
+}
