@@ -372,3 +372,23 @@ impl Gen {
         (self.0 >> 33) % n
     }
 }
+
+/// The roff page `page` as `man -l` renders it (100 columns, no pager, C locale), or None
+/// (a SKIPPED line) without `man`.
+pub fn man_rendered(page: &[u8], test: &str) -> Option<String> {
+    let man = tool("man", test)?;
+    let dir = tempdir();
+    let file = dir.path().join("pgo-merge.1");
+    std::fs::write(&file, page).unwrap();
+    let out = Command::new(man)
+        .env("MANWIDTH", "100")
+        .env("MANPAGER", "cat")
+        .env("PAGER", "cat")
+        .env("LC_ALL", "C")
+        .arg("-l")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_ok(&out, "man -l");
+    Some(String::from_utf8_lossy(&out.stdout).into_owned())
+}
