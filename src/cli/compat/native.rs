@@ -2,7 +2,7 @@
 
 use std::ffi::OsString;
 
-use super::table::{Does, GENERIC, MERGE, OVERLAP, SHOW};
+use super::table::{Does, GENERIC, GLOBAL, MERGE, OVERLAP, SHOW};
 use super::{long_with_value, split_option, typo_distance};
 
 /// llvm-profdata's options that `pgo-merge` (native mode) recognises as llvm-profdata's but
@@ -12,6 +12,7 @@ fn not_implemented(name: &str) -> Option<&'static str> {
         .iter()
         .chain(SHOW)
         .chain(OVERLAP)
+        .chain(GLOBAL)
         .chain(GENERIC)
         .find(|o| o.name == name)
         .and_then(|o| match o.does {

@@ -382,12 +382,17 @@ pub const MERGE: &[LlvmOption] = &[
         "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped.",
         "supplementing with sample profiles is not supported",
     ).help_until(14, "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped."),
-    // LLVM's global options that matter to merge.
+    // LLVM's global option that matters to merge only; the others are in GLOBAL.
     unlisted(ours(
         "write-prev-version",
         None,
         "Write the previous index version (11)",
     )).since(19),
+];
+
+/// LLVM's global options that every subcommand of llvm-profdata accepts (those that matter
+/// to it), after each subcommand's own in [`options`].
+pub const GLOBAL: &[LlvmOption] = &[
     unlisted(no(
         "correlate",
         VALUE,
@@ -536,43 +541,6 @@ pub const SHOW: &[LlvmOption] = &[
         "Set the count value cutoff. Functions with the maximum count less than this value will not be printed out. (Default is 0)",
     ),
     unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
-    unlisted(no(
-        "correlate",
-        VALUE,
-        "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
-        CORRELATE,
-    )).since(22),
-    unlisted(no(
-        "debug-file-directory",
-        S,
-        "Directories to search for object files by build ID",
-        CORRELATE,
-    )).since(22),
-    unlisted(ours(
-        "fs-discriminator-pass",
-        VALUE,
-        "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-    )).since(19),
-    unlisted(ours(
-        "profile-isfs",
-        None,
-        "Profile uses flow sensitive discriminators",
-    )),
-    // LLVM 14 lists it as its own; later releases take it as LLVM's global option (below).
-    ours(
-        "fs-discriminator-pass",
-        VALUE,
-        "Zero out the discriminator bits for the FS discrimiantor pass beyond this value. The enum values are defined in Support/Discriminator.h",
-    )
-    .until(14),
-    // LLVM's sample-profile writer option (LLVM 22 and later).
-    unlisted(opt(
-        "extbinary-write-vtable-type-prof",
-        None,
-        "Write vtable type profiles in extbinary sample profiles",
-        Does::NoInSampleMerge(VTABLE_TYPES),
-    ))
-    .since(22),
 ];
 
 /// The options of `llvm-profdata overlap` (LLVM 22).
@@ -602,43 +570,6 @@ pub const OVERLAP: &[LlvmOption] = &[
         "Function level overlap information for every function in test profile with max count value greater than the parameter value",
     ),
     unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
-    unlisted(no(
-        "correlate",
-        VALUE,
-        "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
-        CORRELATE,
-    )).since(22),
-    unlisted(no(
-        "debug-file-directory",
-        S,
-        "Directories to search for object files by build ID",
-        CORRELATE,
-    )).since(22),
-    unlisted(ours(
-        "fs-discriminator-pass",
-        VALUE,
-        "Zero out the discriminator bits for the FS discriminator pass beyond this value",
-    )).since(19),
-    unlisted(ours(
-        "profile-isfs",
-        None,
-        "Profile uses flow sensitive discriminators",
-    )),
-    // LLVM 14 lists it as its own; later releases take it as LLVM's global option (below).
-    ours(
-        "fs-discriminator-pass",
-        VALUE,
-        "Zero out the discriminator bits for the FS discrimiantor pass beyond this value. The enum values are defined in Support/Discriminator.h",
-    )
-    .until(14),
-    // LLVM's sample-profile writer option (LLVM 22 and later).
-    unlisted(opt(
-        "extbinary-write-vtable-type-prof",
-        None,
-        "Write vtable type profiles in extbinary sample profiles",
-        Does::NoInSampleMerge(VTABLE_TYPES),
-    ))
-    .since(22),
 ];
 
 /// The generic options every subcommand takes (listed first: with equal distances,
@@ -726,9 +657,18 @@ pub fn table(sub: &str) -> &'static [LlvmOption] {
     }
 }
 
-/// The options of subcommand `sub` in release `r` (one of [`RELEASES`]).
+/// The options of subcommand `sub` in release `r` (one of [`RELEASES`]): its own, then
+/// LLVM's [`GLOBAL`] ones.
 pub fn options(r: u32, sub: &str) -> impl Iterator<Item = &'static LlvmOption> {
-    table(sub).iter().filter(move |o| o.in_release(r))
+    let global = if table(sub).is_empty() {
+        &[][..]
+    } else {
+        GLOBAL
+    };
+    table(sub)
+        .iter()
+        .chain(global)
+        .filter(move |o| o.in_release(r))
 }
 
 /// The generic options of release `r`.

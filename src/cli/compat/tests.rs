@@ -1,5 +1,5 @@
 use super::dropin::nearest;
-use super::table::{Does, table};
+use super::table::{Does, GLOBAL, table};
 use super::*;
 use crate::cli::args::subcommand;
 
@@ -155,7 +155,7 @@ fn rejects_clearly() {
 fn tables_map_to_our_options() {
     for sub in ["merge", "show", "overlap"] {
         let cmd = subcommand(sub);
-        for o in table(sub) {
+        for o in table(sub).iter().chain(GLOBAL) {
             if let Does::Ours(long) = o.does {
                 let arg = cmd
                     .get_arguments()
