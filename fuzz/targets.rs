@@ -425,17 +425,16 @@ pub fn llvm_merge(data: &[u8]) {
     let span = profdata_writer::NEWEST_WRITTEN - profdata_writer::OLDEST_WRITTEN + 1;
     // Bit 3: write as one LLVM release (12–23) writes, else a bare index version.
     let llvm = c.bit(2, 3).then(|| 12 + u32::from(c.byte(1)) % 12);
-    let wopts = ProfdataOptions {
-        version: match llvm.and_then(profdata_writer::version_for_llvm) {
-            Some(v) => v,
-            None => profdata_writer::OLDEST_WRITTEN + u32::from(c.byte(1)) % span,
-        },
-        sparse: c.bit(2, 0),
-        keep_vtable_symbols: c.bit(2, 1),
-        preserve_record_order: merged.sole_input_indexed && llvm.is_none(),
-        llvm,
-        strict: false,
+    let mut wopts = ProfdataOptions::default();
+    wopts.version = match llvm.and_then(profdata_writer::version_for_llvm) {
+        Some(v) => v,
+        None => profdata_writer::OLDEST_WRITTEN + u32::from(c.byte(1)) % span,
     };
+    wopts.sparse = c.bit(2, 0);
+    wopts.keep_vtable_symbols = c.bit(2, 1);
+    wopts.preserve_record_order = merged.sole_input_indexed && llvm.is_none();
+    wopts.llvm = llvm;
+    wopts.strict = false;
     let (bytes, _) =
         profdata_writer::write(&merged.profile, &wopts).expect("a merged profile can be written");
     let back = profdata::read(&bytes).expect("what the indexed writer wrote reads back");
@@ -478,10 +477,9 @@ pub fn raw_fast_path(data: &[u8]) {
             };
             opts.threads = 1;
             // One input per window: the first teaches the layout, the next use it.
-            let read = pgo_merge::pipeline::ReadOptions {
-                window: 1,
-                raw_layouts: fast,
-            };
+            let mut read = pgo_merge::pipeline::ReadOptions::default();
+            read.window = 1;
+            read.raw_layouts = fast;
             let m = pgo_merge::pipeline::merge_files_with(&inputs, &opts, &read, None)
                 .map_err(|e| e.to_string())?;
             let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
@@ -577,24 +575,23 @@ pub fn iprof_merge(data: &[u8]) {
     let partial = std::mem::take(&mut *target.lock().expect("one thread"));
     let mut merged = IprofProfile::new();
     merge_owned(&mut merged, partial, &InputScale::default());
-    let trim_opts = TrimOptions {
-        max_depth: match c.byte(1) {
-            0 => None,
-            d => Some(u32::from(d % 16) + 1),
-        },
-        cold_threshold: match c.byte(2) {
-            0 => None,
-            b @ 1..=127 => Some(ColdThreshold::Absolute(u64::from(b))),
-            b => Some(ColdThreshold::Fraction {
-                num: u64::from(b - 127),
-                den: 256,
-            }),
-        },
-        sparse: c.bit(3, 0),
-        max_sampling_depth: match c.byte(4) {
-            0 => None,
-            d => Some(u32::from(d % 16) + 1),
-        },
+    let mut trim_opts = TrimOptions::default();
+    trim_opts.max_depth = match c.byte(1) {
+        0 => None,
+        d => Some(u32::from(d % 16) + 1),
+    };
+    trim_opts.cold_threshold = match c.byte(2) {
+        0 => None,
+        b @ 1..=127 => Some(ColdThreshold::Absolute(u64::from(b))),
+        b => Some(ColdThreshold::Fraction {
+            num: u64::from(b - 127),
+            den: 256,
+        }),
+    };
+    trim_opts.sparse = c.bit(3, 0);
+    trim_opts.max_sampling_depth = match c.byte(4) {
+        0 => None,
+        d => Some(u32::from(d % 16) + 1),
     };
     if trim_opts.is_active() {
         merged = trim::trim(&merged, &trim_opts).0;
@@ -656,10 +653,9 @@ pub fn symbolize(data: &[u8]) {
     let Ok(sym) = b.build() else {
         return;
     };
-    let opts = SymbolizeOptions {
-        load_time_slack_ns: c.u64(13),
-        pid: c.bit(0, 1).then(|| c.u32(2)),
-    };
+    let mut opts = SymbolizeOptions::default();
+    opts.load_time_slack_ns = c.u64(13);
+    opts.pid = c.bit(0, 1).then(|| c.u32(2));
     let Ok(stacks) = symbolize::symbolize(&sym, PerfScriptReader::new(part(4)), &opts) else {
         return;
     };

@@ -43,19 +43,41 @@
 //! ```
 //!
 //! The layers and the rules between them are described in `docs/architecture.md`.
+//!
+//! ## What the API is
+//!
+//! The documented items are the API, kept stable within a minor version:
+//!
+//! * the facade re-exported here ([`MergeRequest`], [`ShowRequest`], [`OverlapRequest`],
+//!   [`SymbolizeRequest`] and their outcomes, [`Error`], [`Warning`], [`Profile`]);
+//! * [`pipeline`], the driver: one request in, one outcome out, for every job the binary does;
+//! * [`ir`], the data model every reader produces and every writer takes;
+//! * [`frontends::open`], the read side's one way in for every format family;
+//! * [`passes`], operations on the IR (merge, overlap, filter, conversions);
+//! * [`backends`], the writers and report renderers;
+//! * [`error`], errors and warnings with their locations.
+//!
+//! The byte-level layers (`bytes`, `codec`, `sys`) and each format's own reader under
+//! `frontends` are public only so that this crate's tests, benchmarks and fuzz targets can
+//! reach them; they are hidden from the documentation and may change in any release.
+//! Enums that may gain a variant and option structs are `#[non_exhaustive]`: start from a
+//! constructor or `Default` and set fields.
 
 #![warn(missing_docs)]
 // No function over 150 lines (clippy.toml); tests/integration/architecture.rs bans allows.
 #![warn(clippy::too_many_lines)]
 
 pub mod backends;
+#[doc(hidden)]
 pub mod bytes;
+#[doc(hidden)]
 pub mod codec;
 pub mod error;
 pub mod frontends;
 pub mod ir;
 pub mod passes;
 pub mod pipeline;
+#[doc(hidden)]
 pub mod sys;
 
 pub use error::{Error, ErrorKind, Result, Warning};

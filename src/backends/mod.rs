@@ -2,6 +2,7 @@
 //! `Write`; the driver decides where it goes.
 
 pub mod bolt;
+#[doc(hidden)]
 pub mod cfmt;
 pub mod iprof;
 pub mod iprof_show;

@@ -18,6 +18,7 @@ use crate::ir::{FunctionRecord, Profile, ProfileKind, ValueKind};
 pub const EXTERNAL_SYMBOL: &str = "** External Symbol **";
 
 /// Options of the text writer.
+#[non_exhaustive]
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ProftextOptions {
     /// Drop names none of whose records has a non-zero counter or bitmap byte.

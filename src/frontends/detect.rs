@@ -7,6 +7,7 @@ use crate::codec::magic::INDEXED_MAGIC;
 use crate::codec::sample_binary::SampleMagic;
 
 /// The formats this crate can recognise.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum FormatKind {
     /// LLVM raw profile (`.profraw`).

@@ -46,6 +46,7 @@ pub struct MergeReader {
 
 /// What the driver folds for one input: records built by a reader, or counters where they
 /// lie in the file, described by a layout.
+#[non_exhaustive]
 pub enum MergeInput<'a> {
     /// A raw file of a layout registered with the merge pass: the layout's records, their
     /// counters and bitmaps in `bytes`, their value blocks in `values`.
@@ -288,6 +289,7 @@ pub struct Parts<'a> {
 
 /// One profile of a file of several, for the driver to fold (one at a time: the size
 /// difference of the variants does not matter).
+#[non_exhaustive]
 #[allow(clippy::large_enum_variant)]
 pub enum Part<'p, 'a> {
     /// The first profile, read (the input begins with it).

@@ -1,29 +1,46 @@
 //! Front-ends: turn input files into the IR.
 //!
-//! Format detection lives here ([`detect`], [`FormatKind::sniff`]): [`read`] detects the
-//! format of an LLVM profile from its content and dispatches to its reader. Inputs are memory-mapped
-//! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them;
-//! [`fault_guard`] keeps a mapped file that another process truncates from ending the
-//! process, and [`InputFile::check_unchanged`] reports such a file.
+//! Library users reach every reader through one module, [`open`], the read side's entry
+//! point, which hands back format-neutral values; the driver (`pipeline`) uses nothing else.
+//! [`FormatKind::sniff`] detects a format from a file's first bytes and [`read`] reads a
+//! whole LLVM instrumentation profile of any format. Inputs are memory-mapped
+//! ([`InputFile`]) and front-ends borrow counters from the mapping instead of copying them; a
+//! SIGBUS guard keeps a mapped file that another process truncates from ending the process,
+//! and [`InputFile::check_unchanged`] reports such a file.
 //!
-//! The driver reaches every reader through one module, [`open`], the read side's entry
-//! point, which hands it format-neutral values.
+//! Each format's own reader (`profraw`, `profdata`, `proftext`, `sample`, `iprof`, `bolt`,
+//! `jitdump`, `perfmap`, `perf_script`, ...) is public only for this crate's tests and fuzz
+//! targets, hidden from the documentation and not a stable interface.
 
+#[doc(hidden)]
 pub mod bolt;
+#[doc(hidden)]
 pub mod code_regions;
+#[doc(hidden)]
 pub mod detect;
+#[doc(hidden)]
 pub mod fault_guard;
+#[doc(hidden)]
 pub mod gzip;
 mod input;
+#[doc(hidden)]
 pub mod iprof;
+#[doc(hidden)]
 pub mod jitdump;
+#[doc(hidden)]
 pub mod merge_input;
 pub mod open;
+#[doc(hidden)]
 pub mod perf_script;
+#[doc(hidden)]
 pub mod perfmap;
+#[doc(hidden)]
 pub mod profdata;
+#[doc(hidden)]
 pub mod profraw;
+#[doc(hidden)]
 pub mod proftext;
+#[doc(hidden)]
 pub mod sample;
 
 use crate::error::{Error, ErrorKind, Result, Warning};

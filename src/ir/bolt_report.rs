@@ -16,6 +16,7 @@
 //! Memory events (fdata lines of types 3–5) are counted in the totals only.
 
 /// Which of BOLT's formats a profile was read from.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum BoltFormat {
     /// The legacy fdata text.
@@ -35,6 +36,7 @@ impl BoltFormat {
 }
 
 /// What a record counts.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum BoltRecordKind {
     /// A branch taken (fdata branch line, YAML successor edge).

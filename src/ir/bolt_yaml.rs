@@ -10,6 +10,7 @@ pub const PF_SAMPLE: u16 = 2;
 pub const PF_MEMEVENT: u16 = 4;
 
 /// The hash function of the block and function hashes.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum HashFunction {
     /// `std-hash` (the default when the key is absent).

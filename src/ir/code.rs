@@ -22,6 +22,7 @@ use crate::bytes::Endian;
 use crate::error::{Result, Warning};
 
 /// The kind of input a code region came from.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SourceKind {
     /// A jitdump CODE_LOAD (or MOVE).
@@ -227,6 +228,7 @@ impl<'a, S: SampleSource<'a> + ?Sized> SampleSource<'a> for &mut S {
 }
 
 /// What `show` reports of one input of symbolisation, whichever kind it is.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum CodeDescription {
     /// A jitdump.

@@ -28,6 +28,7 @@ pub fn add_counts(a: u64, b: u64) -> u64 {
 }
 
 /// The profile sections of an iprof file.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Section {
     /// `monitorProfiles`: one global histogram of types synchronized on.
@@ -264,6 +265,7 @@ pub type NamedMethod = (String, Vec<String>);
 pub type NamedContext = Vec<(NamedMethod, i32)>;
 
 /// A payload named by strings.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum NamedPayload {
     /// Call count or sample count.

@@ -4,6 +4,7 @@ use crate::bytes::limits::MAX_VALUES_PER_SITE;
 
 /// The kinds of value profile LLVM records. The discriminant is LLVM's `IPVK_*` number, which
 /// is also the on-disk kind number.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
 pub enum ValueKind {

@@ -13,6 +13,7 @@ pub use crate::ir::bolt_report::{
 };
 
 /// What `show` lists.
+#[non_exhaustive]
 pub struct SummaryOptions<'a> {
     /// At most this many functions and this many records (`None`: all).
     pub limit: Option<usize>,
@@ -124,6 +125,7 @@ pub fn summarise(p: &BranchProfile, o: &SummaryOptions<'_>) -> BoltSummary {
 }
 
 /// What `overlap` lists.
+#[non_exhaustive]
 pub struct OverlapOptions<'a> {
     /// List at most this many functions (`None`: all selected).
     pub limit: Option<usize>,

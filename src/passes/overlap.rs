@@ -50,6 +50,7 @@ impl OverlapStats {
 }
 
 /// Options of [`overlap`].
+#[non_exhaustive]
 #[derive(Debug, Clone)]
 pub struct OverlapOptions {
     /// Compare context-sensitive records (for the program-level sums).

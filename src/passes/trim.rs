@@ -95,6 +95,7 @@ impl FromStr for ColdThreshold {
 }
 
 /// What to trim.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct TrimOptions {
     /// Fold contexts deeper than this many frames (≥ 1), sampling stacks excepted.

@@ -21,6 +21,7 @@ use crate::sys::threads::{self, Workers};
 
 /// How the driver reads the inputs of an LLVM merge (I/O concerns, apart from the merge
 /// pass's [`MergeOptions`]).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ReadOptions {
     /// Inputs read and parsed at once; 0 means `2 × threads` (at least 2).

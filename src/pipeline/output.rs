@@ -429,6 +429,7 @@ fn directory_error(path: &Path, dir: &Path, e: std::io::Error) -> Error {
 }
 
 /// Where an output goes.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Destination {
     /// Standard output (`-`).

@@ -440,3 +440,128 @@ fn no_allows_of_long_functions_or_many_arguments() {
         "clippy.toml must set too-many-lines-threshold = 150"
     );
 }
+
+/// The `pub mod` lines of `file` (relative to `src/`) and whether `#[doc(hidden)]` (or another
+/// attribute line) directly above includes it.
+fn public_modules(file: &str) -> Vec<(String, bool)> {
+    let text = std::fs::read_to_string(Path::new("src").join(file)).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(name) = line
+            .strip_prefix("pub mod ")
+            .and_then(|r| r.strip_suffix(';'))
+        else {
+            continue;
+        };
+        let hidden = lines[..i]
+            .iter()
+            .rev()
+            .take_while(|l| l.starts_with("#["))
+            .any(|l| l.contains("doc(hidden)"));
+        out.push((name.to_string(), hidden));
+    }
+    out
+}
+
+/// `cargo doc` shows the curated API of docs/architecture.md ("The library's API"): the
+/// modules below are documented, every other public module is `#[doc(hidden)]`.
+#[test]
+fn only_the_curated_modules_are_documented() {
+    let documented: [(&str, &[&str]); 3] = [
+        (
+            "lib.rs",
+            &["backends", "error", "frontends", "ir", "passes", "pipeline"],
+        ),
+        ("frontends/mod.rs", &["open"]),
+        (
+            "backends/mod.rs",
+            &[
+                "bolt",
+                "iprof",
+                "iprof_show",
+                "jit_show",
+                "overlap",
+                "profdata",
+                "proftext",
+                "sample",
+                "show",
+            ],
+        ),
+    ];
+    for (file, shown) in documented {
+        for (module, hidden) in public_modules(file) {
+            let want_hidden = !shown.contains(&module.as_str());
+            assert_eq!(
+                hidden,
+                want_hidden,
+                "src/{file}: `pub mod {module}` should {}be #[doc(hidden)] (docs/architecture.md, \"The library's API\")",
+                if want_hidden { "" } else { "not " }
+            );
+        }
+    }
+}
+
+/// Enums of the documented layers that are a data representation, matched exhaustively by
+/// design; every other public enum there may gain a variant and is `#[non_exhaustive]`.
+const EXHAUSTIVE_ENUMS: [&str; 6] = [
+    "Counters",
+    "FunctionId",
+    "SampleContext",
+    "ContextHash",
+    "FlatName",
+    "FlatKey",
+];
+
+#[test]
+fn public_enums_and_options_of_the_api_are_non_exhaustive() {
+    let mut files = Vec::new();
+    for dir in [
+        "src/pipeline",
+        "src/ir",
+        "src/passes",
+        "src/backends",
+        "src/frontends/open",
+    ] {
+        rust_files(Path::new(dir), &mut files);
+    }
+    files.extend(
+        [
+            "src/error.rs",
+            "src/frontends/detect.rs",
+            "src/frontends/merge_input.rs",
+        ]
+        .map(PathBuf::from),
+    );
+    let mut missing = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let rest = line.strip_prefix("pub enum ").map(|r| ("enum", r));
+            let rest = rest.or_else(|| line.strip_prefix("pub struct ").map(|r| ("struct", r)));
+            let Some((what, rest)) = rest else { continue };
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            let options = what == "struct" && name.ends_with("Options");
+            if (what == "struct" && !options) || EXHAUSTIVE_ENUMS.contains(&name.as_str()) {
+                continue;
+            }
+            let marked = lines[..i]
+                .iter()
+                .rev()
+                .take_while(|l| l.starts_with("#[") || l.trim_start().starts_with("///"))
+                .any(|l| l.contains("non_exhaustive"));
+            if !marked {
+                missing.push(format!("{}: {what} {name}", file.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not #[non_exhaustive]:\n{}",
+        missing.join("\n")
+    );
+}

@@ -29,13 +29,9 @@ fn canonical(data: &[u8]) -> IprofProfile {
 }
 
 fn depth1(p: &IprofProfile) -> IprofProfile {
-    let (t, _) = trim::trim(
-        p,
-        &TrimOptions {
-            max_depth: Some(1),
-            ..Default::default()
-        },
-    );
+    let mut options = TrimOptions::default();
+    options.max_depth = Some(1);
+    let (t, _) = trim::trim(p, &options);
     canonicalize(&t, false)
 }
 
@@ -53,14 +49,9 @@ fn representable(p: &IprofProfile) -> NamedProfile {
 }
 
 fn write_and_read_profdata(p: &Profile<'_>) -> Profile<'static> {
-    let (bytes, _) = profdata::write(
-        p,
-        &profdata::ProfdataOptions {
-            keep_vtable_symbols: true,
-            ..Default::default()
-        },
-    )
-    .unwrap();
+    let mut options = profdata::ProfdataOptions::default();
+    options.keep_vtable_symbols = true;
+    let (bytes, _) = profdata::write(p, &options).unwrap();
     frontends::read(&bytes, &NameCache::new())
         .unwrap()
         .profile
@@ -101,12 +92,9 @@ fn keep_contexts_round_trips_the_input_itself() {
     let Some(p) = real_iprof("keep_contexts_round_trips_the_input_itself") else {
         return;
     };
-    let (llvm, report) = iprof_to_llvm(
-        &p,
-        &ToLlvmOptions {
-            keep_contexts: true,
-        },
-    );
+    let mut options = ToLlvmOptions::default();
+    options.keep_contexts = true;
+    let (llvm, report) = iprof_to_llvm(&p, &options);
     assert!(
         !report.lines.iter().any(|l| l.starts_with("contexts: ")),
         "{report}"

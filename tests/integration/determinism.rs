@@ -64,10 +64,8 @@ fn library_window_size_does_not_change_the_output() {
     let write = |window, threads| {
         let mut opts = MergeOptions::default();
         opts.threads = threads;
-        let read = ReadOptions {
-            window,
-            ..ReadOptions::default()
-        };
+        let mut read = ReadOptions::default();
+        read.window = window;
         let m = merge_files_with(&inputs, &opts, &read, None).expect("merge");
         pgo_merge::backends::profdata::write(&m.profile, &Default::default())
             .expect("write")

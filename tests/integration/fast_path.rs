@@ -24,10 +24,9 @@ fn merge(inputs: &[InputSpec], fast: bool, threads: usize, mode: FailureMode) ->
     let mut opts = MergeOptions::default();
     opts.threads = threads;
     opts.failure_mode = mode;
-    let read = ReadOptions {
-        raw_layouts: fast,
-        window: 1,
-    };
+    let mut read = ReadOptions::default();
+    read.raw_layouts = fast;
+    read.window = 1;
     let m = merge_files_with(inputs, &opts, &read, None).map_err(|e| e.to_string())?;
     let mut msgs: Vec<String> = m.warnings.iter().map(|w| w.to_string()).collect();
     msgs.extend(

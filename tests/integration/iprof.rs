@@ -683,10 +683,8 @@ fn show_report_prints_sections_and_reduction() {
     let Some(path) = real_path(REAL_040, "show_report_prints_sections_and_reduction") else {
         return;
     };
-    let trim = TrimOptions {
-        max_depth: Some(2),
-        ..Default::default()
-    };
+    let mut trim = TrimOptions::default();
+    trim.max_depth = Some(2);
     let r = show_report(&path, ReadOptions::default(), &trim, false).unwrap();
     assert_eq!(r.input.methods, 42557);
     assert_eq!(r.reduction.input_bytes, 3_988_557);

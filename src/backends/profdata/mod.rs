@@ -62,6 +62,7 @@ pub fn version_for_llvm(llvm_major: u32) -> Option<u32> {
 }
 
 /// Options of the indexed writer.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProfdataOptions {
     /// Index version, [`OLDEST_WRITTEN`]..=[`NEWEST_WRITTEN`].

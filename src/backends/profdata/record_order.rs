@@ -6,6 +6,7 @@
 //! binaries' versions of a function).
 
 /// Which `DenseMapInfo<uint64_t>` hash to emulate.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum DenseMapHash {
     /// LLVM 17 and later: `x · 0xbf58476d1ce4e5b9`, then `x ^ (x >> 31)`, low 32 bits.

@@ -10,6 +10,7 @@ use super::record_order::DenseMapHash;
 use crate::ir::ProfileKind;
 
 /// The order in which a release inserts names into the on-disk hash table.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyOrder {
     /// Sorted by name (LLVM 17 and later sort `FunctionData` before inserting).

@@ -25,7 +25,7 @@
 //!   next entry's address is plausible ([`DebugInfo::entries`]).
 //!
 //! Modules: `header` (the file header), `records` (record types and their fixed fields),
-//! `debug_info` (line tables, walked lazily), `reader` (the walk), [`scan`] (the summary
+//! `debug_info` (line tables, walked lazily), `reader` (the walk), `scan` (the summary
 //! `show` prints).
 
 mod debug_info;

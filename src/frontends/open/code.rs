@@ -11,6 +11,7 @@ use crate::ir::code::{CodeDescription, CodeSource, SampleSource};
 
 /// What a file given as a source of code regions is taken to be (the user says so: the
 /// option it was given with).
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum CodeInput {
     /// A jitdump.

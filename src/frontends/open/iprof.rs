@@ -10,6 +10,7 @@ use crate::frontends::iprof::{self as reader, Lowerer, SharedTarget, TableBuffer
 pub use crate::frontends::iprof::{CountScale, Lowered, ReadOptions as IprofReadOptions};
 
 /// Where the context trees of one input go as it is read.
+#[non_exhaustive]
 pub enum TreeInto {
     /// Into a profile of the input's own ([`Lowered::profile`]).
     Own,

@@ -16,6 +16,7 @@ pub struct SampleReader {
 
 /// A sample profile read for a merge: in the flat buffer it was read into, or in tree form
 /// where the flat form cannot hold it (or is not wanted).
+#[non_exhaustive]
 pub enum SampleRead {
     /// In the flat buffer given to [`SampleReader::read_for_merge`].
     Flat,
@@ -24,6 +25,7 @@ pub enum SampleRead {
 }
 
 /// What `show --sample --show-sec-info-only` can show of a file.
+#[non_exhaustive]
 pub enum SectionInfo {
     /// The section table of an extbinary profile.
     Table(Vec<SectionEntry>),

@@ -86,6 +86,7 @@ impl FdataMode {
 }
 
 /// What one fdata record line describes.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum FdataLineKind {
     /// `FROM TO MISPREDS COUNT` (LBR profiles).

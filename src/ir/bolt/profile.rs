@@ -73,6 +73,7 @@ fn cmp_field(a: &[u8], b: &[u8]) -> Ordering {
 }
 
 /// What a line has between its locations and its count.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MisColumn {
     /// Nothing (samples, memory events).

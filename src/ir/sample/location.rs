@@ -59,6 +59,7 @@ impl fmt::Display for LineLocation {
 /// pass into a location's 32-bit discriminator: bits 0–7 are the base discriminator, then
 /// six bits for each of passes 1, 2 and 3 (bits 8–13, 14–19, 20–25), and bits 26–31 for the
 /// last pass. A pass keeps its own bits and those below; the bits above are cleared.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum FsDiscriminatorPass {
     /// The base discriminator only (bits 0–7).

@@ -15,6 +15,7 @@ use super::{FlatSampleProfile, FunctionId, FunctionSamples, SampleRecord};
 use crate::ir::Weight;
 
 /// What went wrong merging a function.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MergeIssueKind {
     /// A count saturated at `u64::MAX` (LLVM: "Counter overflow").

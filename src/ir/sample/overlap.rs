@@ -49,6 +49,7 @@ pub struct SampleOverlapStats {
 }
 
 /// The outcome of comparing two sample profiles.
+#[non_exhaustive]
 #[derive(Debug, Clone, PartialEq)]
 pub enum SampleOverlap {
     /// One profile (or both) has no samples at all: nothing was compared (llvm-profdata

@@ -27,6 +27,7 @@
 use md5::{Digest, Md5};
 
 /// What a shape value says.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum ShapeItem {
     /// A successor of the conditional site at `site`.

@@ -21,6 +21,7 @@ use crate::ir::{
 use crate::passes::trim::{self, TrimOptions};
 
 /// Options of [`iprof_to_llvm`].
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct ToLlvmOptions {
     /// Keep calling contexts as records of their own instead of folding them into their

@@ -26,6 +26,7 @@ use super::index::Hit;
 use super::{Resolved, SymbolizeOptions, SymbolizeStats, Symbolizer};
 
 /// How a sample's process was found.
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ProcessMatch {
     /// The text gives no id: every input applies.

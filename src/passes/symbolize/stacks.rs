@@ -14,6 +14,7 @@ use super::sample::SampleResolver;
 use super::{Resolved, SymbolizeStats, Symbolizer};
 
 /// Options of [`symbolize`].
+#[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct SymbolizeOptions {
     /// Accept a jitdump load up to this many ns *after* the sample when no earlier load
