@@ -173,6 +173,11 @@ pub enum ErrorKind {
         /// The environment variable that sets it.
         env: &'static str,
     },
+    /// A lightweight raw profile (`-profile-correlate=binary`: counters without data records
+    /// or names) that cannot be completed from the binaries named: none carries its build ID,
+    /// or the binary cannot have written it. The text names the IDs on both sides.
+    #[error("{0}")]
+    Uncorrelated(String),
     /// An option or argument combination that cannot work, whatever the inputs hold (a bad
     /// option value, options that cannot go together, an option a kind of input does not
     /// take): the binary exits with its usage code, as for [`ErrorKind::Request`].

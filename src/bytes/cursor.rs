@@ -54,6 +54,22 @@ impl Endian {
         let b = data.get(off..off.checked_add(2)?)?;
         Some(self.u16(b.try_into().ok()?))
     }
+    /// The 4 bytes of `v` in this byte order.
+    #[inline]
+    pub fn u32_bytes(self, v: u32) -> [u8; 4] {
+        match self {
+            Endian::Little => v.to_le_bytes(),
+            Endian::Big => v.to_be_bytes(),
+        }
+    }
+    /// The 8 bytes of `v` in this byte order.
+    #[inline]
+    pub fn u64_bytes(self, v: u64) -> [u8; 8] {
+        match self {
+            Endian::Little => v.to_le_bytes(),
+            Endian::Big => v.to_be_bytes(),
+        }
+    }
 }
 
 /// A position in a byte slice that knows the slice's absolute offset in the file, so every

@@ -330,6 +330,13 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::INPUTS)]
     pub remapping_file: Option<PathBuf>,
 
+    /// A binary built with `-mllvm -profile-correlate=binary` whose lightweight raw profiles
+    /// are merged (repeatable): each profile is completed from the binary whose build ID it
+    /// carries; one that matches none is an error naming both build IDs.
+    #[arg(long = "binary-file", value_name = "FILE")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub binary_file: Vec<PathBuf>,
+
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]
     #[arg(help_heading = heading::LLVM_INSTR)]

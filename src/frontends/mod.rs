@@ -17,6 +17,8 @@ pub mod bolt;
 #[doc(hidden)]
 pub mod code_regions;
 #[doc(hidden)]
+pub mod correlate;
+#[doc(hidden)]
 pub mod detect;
 #[doc(hidden)]
 pub mod fault_guard;

@@ -14,7 +14,7 @@ use std::sync::OnceLock;
 use super::InputSpec;
 use crate::error::{Error, ErrorKind, Result};
 use crate::frontends::open::{
-    FormatKind, InputFile, Known, MergeInput, MergeReader, Part, Parts, ReadOutput,
+    Correlator, FormatKind, InputFile, Known, MergeInput, MergeReader, Part, Parts, ReadOutput,
 };
 use crate::passes::merge::{FailureMode, InputInfo, Item, MergeOptions, MergeOutput, Merger, Src};
 use crate::sys::threads::{self, Workers};
@@ -74,12 +74,25 @@ pub fn merge_files_with(
     read: &ReadOptions,
     progress: Option<&(dyn Fn(usize) + Sync)>,
 ) -> Result<MergeOutput> {
+    merge_files_correlating(inputs, opts, read, &Correlator::default(), progress)
+}
+
+/// [`merge_files_with`], completing lightweight raw profiles from the binaries of
+/// `correlator` (`--binary-file`) as they are opened.
+pub fn merge_files_correlating(
+    inputs: &[InputSpec],
+    opts: &MergeOptions,
+    read: &ReadOptions,
+    correlator: &Correlator,
+    progress: Option<&(dyn Fn(usize) + Sync)>,
+) -> Result<MergeOutput> {
     let (workers, warnings) = Workers::start(opts.threads);
     let mut changed = BTreeMap::new();
     let run = Run {
         inputs,
         opts,
         read,
+        correlator,
         workers: &workers,
         progress,
     };
@@ -112,6 +125,7 @@ struct Run<'r> {
     inputs: &'r [InputSpec],
     opts: &'r MergeOptions,
     read: &'r ReadOptions,
+    correlator: &'r Correlator,
     workers: &'r Workers,
     progress: Option<&'r (dyn Fn(usize) + Sync)>,
 }
@@ -129,6 +143,7 @@ fn merge_attempt(run: &Run<'_>, changed: &BTreeMap<usize, String>) -> Result<Att
         inputs,
         opts,
         read: read_opts,
+        correlator,
         workers,
         progress,
     } = *run;
@@ -145,7 +160,7 @@ fn merge_attempt(run: &Run<'_>, changed: &BTreeMap<usize, String>) -> Result<Att
         // The window read and not yet folded: the first is read before the merger is made,
         // because what it holds decides the merger's shards.
         let mut pending = take_window(inputs, &mut base, read_opts.raw_layouts, window, threads)
-            .map(|span| read_window(span, changed, &reader));
+            .map(|span| read_window(span, changed, &reader, correlator));
         let shards = pending.as_ref().map_or(threads, |w| w.shards(threads));
         let mut acc = Merger::new(opts, shards);
         // The window folded last: its files are closed (unmapped) during the next overlap,
@@ -165,7 +180,7 @@ fn merge_attempt(run: &Run<'_>, changed: &BTreeMap<usize, String>) -> Result<Att
                     || fold_window(&mut acc, &mut w, inputs, &reader),
                     || {
                         drop(closing);
-                        next.map(|span| read_window(span, changed, &reader))
+                        next.map(|span| read_window(span, changed, &reader, correlator))
                     },
                 );
                 pending = read;
@@ -185,7 +200,7 @@ fn merge_attempt(run: &Run<'_>, changed: &BTreeMap<usize, String>) -> Result<Att
             } else {
                 drop(w);
                 if let Some(span) = next {
-                    pending = Some(read_window(span, changed, &reader));
+                    pending = Some(read_window(span, changed, &reader, correlator));
                 }
             }
             done += n;
@@ -273,6 +288,7 @@ fn read_window<'i>(
     span: Span<'i>,
     changed: &BTreeMap<usize, String>,
     reader: &MergeReader,
+    correlator: &Correlator,
 ) -> Window<'i> {
     let Span { base, chunk, .. } = span;
     let files: Vec<OnceLock<InputFile>> = chunk.iter().map(|_| OnceLock::new()).collect();
@@ -281,7 +297,7 @@ fn read_window<'i>(
         let opened = threads::map(&pairs, 1, |k, &(i, slot)| {
             let opened = match changed.get(&(base + k)) {
                 Some(what) => Err(changed_error(&i.path, what)),
-                None => i.open(),
+                None => i.open().and_then(|f| correlator.apply(f)),
             };
             match opened {
                 Ok(f) => {

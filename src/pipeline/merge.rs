@@ -16,14 +16,17 @@ use super::inputs::{
 };
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
-use super::{InputSpec, MergedMemory, Message, Progress, merge_files, request_error};
+use super::{
+    InputSpec, MergedMemory, Message, Progress, ReadOptions, merge_files, merge_files_correlating,
+    request_error,
+};
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
 use crate::codec::indexed_header::RELEASES;
 use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::{FormatKind, IprofReadOptions, LlvmReader};
+use crate::frontends::open::{Correlator, FormatKind, IprofReadOptions, LlvmReader};
 use crate::ir::Profile;
 use crate::ir::iprof::IprofProfile;
 use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
@@ -115,6 +118,10 @@ pub struct MergeRequest {
     /// llvm-profdata's conventions: standard output by default, every file of a directory,
     /// always an indexed output unless text is asked for.
     pub llvm_profdata: bool,
+    /// Binaries that lightweight raw profiles (`-mllvm -profile-correlate=binary`) are
+    /// completed from (`--binary-file`), each profile with the one whose build ID it
+    /// carries. Empty: such profiles' counters are left out with a warning.
+    pub binary_files: Vec<PathBuf>,
 }
 
 /// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
@@ -183,6 +190,7 @@ impl Default for MergeRequest {
             remapping_file: None,
             llvm_compatible: false,
             llvm_profdata: false,
+            binary_files: Vec::new(),
         }
     }
 }
@@ -791,9 +799,10 @@ fn merge_llvm(
         // Normalising scales every count, new values of a site included.
         plan.merge.weight_all_values = true;
     }
+    let correlator = Correlator::new(&r.binary_files)?;
     let normalised;
     let inputs = if r.normalize != NormalizeMode::None && !inputs.is_empty() {
-        let (weighted, warnings) = llvm_normalise_inputs(&inputs, r.normalize, &plan.merge)?;
+        let (weighted, warnings) = llvm_normalise_inputs(&inputs, r.normalize, &correlator)?;
         messages.extend(warnings);
         normalised = weighted;
         &normalised
@@ -807,7 +816,13 @@ fn merge_llvm(
             &[(&c.profile, Weight::ONE, Path::new("iprof inputs"))],
             &plan.merge,
         ),
-        _ => merge_files(inputs, &plan.merge, Some(&tick)),
+        _ => merge_files_correlating(
+            inputs,
+            &plan.merge,
+            &ReadOptions::default(),
+            &correlator,
+            Some(&tick),
+        ),
     };
     progress.finish();
     let mut merged = merged
@@ -921,19 +936,23 @@ fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<Warning>> {
 fn llvm_normalise_inputs(
     inputs: &[InputSpec],
     mode: NormalizeMode,
-    _opts: &MergeOptions,
+    correlator: &Correlator,
 ) -> Result<(Vec<InputSpec>, Vec<Message>)> {
     let reader = LlvmReader::new();
     let mut totals = Vec::with_capacity(inputs.len());
     for i in inputs {
-        let t = i.open().ok().and_then(|f| {
-            let t = reader
-                .read(f.bytes())
-                .ok()
-                .map(|r| llvm_normalise::total(&r.profile, mode));
-            // A file that changed is left to the merge too.
-            t.filter(|_| f.check_unchanged().is_ok())
-        });
+        let t = i
+            .open()
+            .and_then(|f| correlator.apply(f))
+            .ok()
+            .and_then(|f| {
+                let t = reader
+                    .read(f.bytes())
+                    .ok()
+                    .map(|r| llvm_normalise::total(&r.profile, mode));
+                // A file that changed is left to the merge too.
+                t.filter(|_| f.check_unchanged().is_ok())
+            });
         totals.push(t);
     }
     let factors = llvm_normalise::factors(&totals);

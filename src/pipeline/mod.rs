@@ -58,7 +58,7 @@ pub use crate::backends::show::{FunctionFilter, ShowOptions};
 pub use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput};
 pub use crate::passes::normalise::NormalizeMode;
 pub use crate::passes::trim::ColdThreshold;
-pub use llvm::{ReadOptions, merge_files, merge_files_with};
+pub use llvm::{ReadOptions, merge_files, merge_files_correlating, merge_files_with};
 pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory,
     merge_keeping_memory, plan_inputs,

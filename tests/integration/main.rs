@@ -15,6 +15,7 @@ mod cli;
 mod completions;
 mod compressed;
 mod convert;
+mod correlate;
 mod determinism;
 mod dropin;
 mod dropin_releases;

@@ -173,11 +173,10 @@ const VTABLE_TYPES: &str =
 
 /// The options of `llvm-profdata merge` (LLVM 22).
 pub const MERGE: &[LlvmOption] = &[
-    no(
+    ours(
         "binary-file",
         S,
         "For merge, use the provided unstripped binary to correlate the raw profile.",
-        CORRELATE,
     ).since(19).help_until(19, "For merge, use the provided unstripped bianry to correlate the raw profile."),
     ours(
         "compress-all-sections",

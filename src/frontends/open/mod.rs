@@ -12,6 +12,7 @@
 //! | GraalVM `.iprof` | [`IprofReader`], [`read_iprof_file`] | context trees ([`Lowered`]), in a profile of their own or added to a shared one ([`TreeInto`]) |
 //! | jitdumps, perf maps, r2rmaps | [`code_source`], [`describe_code`] | `ir::code::CodeSource`, `ir::code::CodeDescription` |
 //! | `perf script` text | [`sampled_stacks`] | an `ir::code::SampleSource` |
+//! | lightweight raw profiles (`-profile-correlate=binary`) | [`Correlator::apply`], with the binaries named | the same input, its data records and names put back from its binary |
 //! | BOLT fdata | [`FdataReader`] | `ir::bolt::FdataLine` views of the record lines, and the header mode |
 //! | BOLT YAML | [`read_bolt_yaml`] | an `ir::bolt_yaml::YamlProfile` |
 //! | BOLT profiles, shown or compared | [`read_report`] (after [`sniff_bolt`]) | an `ir::bolt_report::BranchProfile` |
@@ -24,6 +25,7 @@
 
 mod bolt;
 mod code;
+mod correlate;
 mod iprof;
 mod sample;
 
@@ -36,6 +38,7 @@ pub use bolt::{
     sniff_bolt,
 };
 pub use code::{CodeInput, code_source, describe_code, sampled_stacks};
+pub use correlate::Correlator;
 pub use iprof::{CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file};
 pub use sample::{SampleRead, SampleReader, SectionInfo};
 

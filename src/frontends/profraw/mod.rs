@@ -17,6 +17,7 @@
 //! exactly as `llvm-profdata` does.
 
 mod build;
+pub mod correlate;
 pub mod header;
 pub mod layout;
 mod name_cache;

@@ -1,0 +1,296 @@
+//! Lightweight raw profiles (`-mllvm -profile-correlate=binary`, clang 18+): counters in the
+//! profile, data records and names in the binary. Recordings in `testdata/correlate/` (made
+//! by its `regenerate.sh` with clang-19): the merge with `--binary-file` is byte-identical to
+//! llvm-profdata's; several binaries in one merge route each profile by build ID, as
+//! llvm-profdata-22 does only through a `.build-id` tree; a profile of another binary is an
+//! error, where llvm-profdata writes other functions' counts.
+
+use std::ffi::OsStr;
+use std::path::{Path, PathBuf};
+
+use crate::common::{root, run, run_ours, tempdir, tool};
+
+/// Every recording of `testdata/correlate`, inflated into `dir`.
+fn recordings(dir: &Path) -> PathBuf {
+    let src = root().join("testdata/correlate");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        if p.extension().is_some_and(|x| x == "gz") {
+            let mut out = Vec::new();
+            let mut d = flate2::read::GzDecoder::new(std::fs::File::open(&p).unwrap());
+            std::io::Read::read_to_end(&mut d, &mut out).unwrap();
+            std::fs::write(dir.join(p.file_stem().unwrap()), out).unwrap();
+        }
+    }
+    dir.to_path_buf()
+}
+
+fn os(p: &Path) -> &OsStr {
+    p.as_os_str()
+}
+
+fn ok(out: std::process::Output, what: &str) -> std::process::Output {
+    assert!(
+        out.status.success(),
+        "{what}: {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// llvm-profdata-N and our drop-in called by that name write the same bytes (indexed and
+/// text) for the runs of one binary, also with the binary stripped of its symbols.
+#[test]
+fn lightweight_profiles_merge_as_llvm_profdata_merges_them() {
+    let d = tempdir();
+    let r = recordings(d.path());
+    let runs = [r.join("run-pie-1.profraw"), r.join("run-pie-2.profraw")];
+    for v in [19, 22] {
+        let name = format!("llvm-profdata-{v}");
+        let Some(llvm) = tool(
+            &name,
+            "lightweight_profiles_merge_as_llvm_profdata_merges_them",
+        ) else {
+            continue;
+        };
+        let link = d.path().join(&name);
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+        for (binary, text) in [
+            ("exe-pie-O2", false),
+            ("exe-pie-O2.stripped", false),
+            ("exe-pie-O2", true),
+        ] {
+            let flag = format!("--binary-file={}", r.join(binary).display());
+            let theirs = d.path().join(format!("theirs-{v}"));
+            let ours = d.path().join(format!("ours-{v}"));
+            for (exe, out) in [(&llvm, &theirs), (&link, &ours)] {
+                let mut args: Vec<&OsStr> = vec!["merge".as_ref(), flag.as_ref()];
+                if text {
+                    args.push("--text".as_ref());
+                }
+                args.extend(runs.iter().map(|p| os(p)));
+                args.extend(["-o".as_ref(), os(out)]);
+                ok(run(exe, &args), &format!("{} {binary}", exe.display()));
+            }
+            assert_eq!(
+                std::fs::read(&ours).unwrap(),
+                std::fs::read(&theirs).unwrap(),
+                "{name} merge {flag} (text: {text}): our drop-in writes other bytes"
+            );
+        }
+    }
+}
+
+/// The offsets where the raw profiles of a file start (each begins with the first's magic).
+fn profile_starts(bytes: &[u8]) -> Vec<usize> {
+    let magic = &bytes[..8];
+    let mut v: Vec<usize> = (0..bytes.len() - 7)
+        .step_by(8)
+        .filter(|&i| &bytes[i..i + 8] == magic)
+        .collect();
+    v.dedup();
+    v
+}
+
+/// The GNU build ID of an ELF file, in hex.
+fn build_id(path: &Path) -> String {
+    use object::Object;
+    let bytes = std::fs::read(path).unwrap();
+    let file = object::File::parse(&*bytes).unwrap();
+    let id = file.build_id().unwrap().expect("a build ID");
+    id.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Several binaries in one merge, each raw profile (each profile of a file an executable and
+/// its shared library both wrote) routed to its binary by build ID: the same bytes as
+/// llvm-profdata-22 writes through a `.build-id` tree, which needs the two-profile files
+/// split first ("multiple build IDs in a profile" otherwise).
+#[test]
+fn several_binaries_in_one_merge_equal_a_build_id_tree() {
+    let test = "several_binaries_in_one_merge_equal_a_build_id_tree";
+    let Some(llvm) = tool("llvm-profdata-22", test) else {
+        return;
+    };
+    let d = tempdir();
+    let r = recordings(d.path());
+    let binaries = ["exe-pie-O2", "exe-nopie-O0", "libshape.so"];
+    let tree = d.path().join("tree");
+    for b in binaries {
+        let id = build_id(&r.join(b));
+        let dir = tree.join(".build-id").join(&id[..2]);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::copy(r.join(b), dir.join(format!("{}.debug", &id[2..]))).unwrap();
+    }
+    let runs = ["run-pie-1", "run-nopie-1", "run-pie-2", "run-nopie-2"];
+    let mut split = Vec::new();
+    for run_name in runs {
+        let bytes = std::fs::read(r.join(format!("{run_name}.profraw"))).unwrap();
+        let mut starts = profile_starts(&bytes);
+        starts.push(bytes.len());
+        for (k, w) in starts.windows(2).enumerate() {
+            let p = d.path().join(format!("{run_name}.part{k}.profraw"));
+            std::fs::write(&p, &bytes[w[0]..w[1]]).unwrap();
+            split.push(p);
+        }
+    }
+    assert_eq!(split.len(), 6, "the non-PIE runs hold two profiles each");
+    let theirs = d.path().join("theirs.profdata");
+    let dir_flag = format!("--debug-file-directory={}", tree.display());
+    let mut args: Vec<&OsStr> = vec![
+        "merge".as_ref(),
+        "--correlate=binary".as_ref(),
+        dir_flag.as_ref(),
+    ];
+    args.extend(split.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&theirs)]);
+    ok(
+        run(&llvm, &args),
+        "llvm-profdata-22 through a .build-id tree",
+    );
+
+    let ours = d.path().join("ours.profdata");
+    let flags: Vec<String> = binaries
+        .iter()
+        .map(|b| format!("--binary-file={}", r.join(b).display()))
+        .collect();
+    let inputs: Vec<PathBuf> = runs
+        .iter()
+        .map(|n| r.join(format!("{n}.profraw")))
+        .collect();
+    let mut args: Vec<&OsStr> = vec!["--target-llvm".as_ref(), "22".as_ref()];
+    args.extend(flags.iter().map(OsStr::new));
+    args.extend(inputs.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&ours)]);
+    ok(run_ours(&args), "pgo-merge with three binaries");
+    assert_eq!(
+        std::fs::read(&ours).unwrap(),
+        std::fs::read(&theirs).unwrap(),
+        "three binaries in one merge: other bytes than llvm-profdata-22's .build-id merge"
+    );
+}
+
+/// A profile of another binary: llvm-profdata-22 exits 0 and writes the named binary's
+/// functions with counts that are not theirs; we refuse it, naming both build IDs, and under
+/// `--failure-mode=warn` skip it and merge the rest.
+#[test]
+fn a_profile_of_another_binary_is_an_error_naming_both_build_ids() {
+    let d = tempdir();
+    let r = recordings(d.path());
+    let wrong = format!("--binary-file={}", r.join("exe-nopie-O0").display());
+    let run1 = r.join("run-pie-1.profraw");
+    let out = d.path().join("out.profdata");
+    let o = run_ours([wrong.as_ref(), os(&run1), "-o".as_ref(), os(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    let (theirs_id, ours_id) = (
+        build_id(&r.join("exe-pie-O2")),
+        build_id(&r.join("exe-nopie-O0")),
+    );
+    assert!(
+        err.contains("run-pie-1.profraw") && err.contains(&theirs_id) && err.contains(&ours_id),
+        "the error names the file and both build IDs: {err}"
+    );
+    assert!(!out.exists(), "no output after the error");
+
+    // Skipped under --failure-mode=warn; the input of the right binary is merged.
+    let right = format!("--binary-file={}", r.join("exe-nopie-O0").display());
+    let run2 = r.join("run-nopie-2.profraw");
+    let lib = format!("--binary-file={}", r.join("libshape.so").display());
+    let o = run_ours([
+        right.as_ref(),
+        lib.as_ref(),
+        "--failure-mode=warn".as_ref(),
+        os(&run1),
+        os(&run2),
+        "-o".as_ref(),
+        os(&out),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{err}");
+    assert!(
+        err.contains("run-pie-1.profraw") && err.contains(&theirs_id),
+        "{err}"
+    );
+
+    let Some(llvm) = tool(
+        "llvm-profdata-22",
+        "a_profile_of_another_binary_is_an_error_naming_both_build_ids",
+    ) else {
+        return;
+    };
+    let theirs = d.path().join("theirs.profdata");
+    let o = run(
+        &llvm,
+        &[
+            "merge".as_ref(),
+            wrong.as_ref(),
+            os(&run1),
+            "-o".as_ref(),
+            os(&theirs),
+        ],
+    );
+    assert!(
+        o.status.success(),
+        "llvm-profdata-22 no longer accepts a binary of another build: update the docs ({})",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
+/// What is not a binary built for correlation is refused, naming the file and what is
+/// missing; a binary whose data records point outside its counters is an error naming the
+/// record's offset.
+#[test]
+fn binaries_that_cannot_correlate_are_refused_by_name() {
+    let d = tempdir();
+    let r = recordings(d.path());
+    let run1 = r.join("run-pie-1.profraw");
+    let out = d.path().join("out.profdata");
+    let merge = |binary: &Path| {
+        let flag = format!("--binary-file={}", binary.display());
+        let o = run_ours([flag.as_ref(), os(&run1), "-o".as_ref(), os(&out)]);
+        assert!(!o.status.success() && o.status.code() != Some(101));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let err = merge(&run1);
+    assert!(
+        err.contains("run-pie-1.profraw") && err.contains("not an object file"),
+        "{err}"
+    );
+    // An ELF file of an ordinary build: no __llvm_covdata.
+    let plain = root().join("testdata/correlate/prog.c");
+    assert!(merge(&plain).contains("not an object file"));
+    let Some(cc) = tool("cc", "binaries_that_cannot_correlate_are_refused_by_name") else {
+        return;
+    };
+    let src = d.path().join("x.c");
+    std::fs::write(&src, "int main(void) { return 0; }\n").unwrap();
+    let exe = d.path().join("x");
+    ok(run(&cc, &[os(&src), "-o".as_ref(), os(&exe)]), "cc");
+    let err = merge(&exe);
+    assert!(
+        err.contains("profile-correlate=binary") && err.contains(exe.to_str().unwrap()),
+        "{err}"
+    );
+
+    // The first data record's counter pointer moved past the counters section.
+    let mut bytes = std::fs::read(r.join("exe-pie-O2")).unwrap();
+    let (at, end) = {
+        use object::{Object, ObjectSection};
+        let f = object::File::parse(&*bytes).unwrap();
+        let cov = f.section_by_name("__llvm_covdata").unwrap();
+        let cnts = f.section_by_name("__llvm_prf_cnts").unwrap();
+        (
+            cov.file_range().unwrap().0 as usize,
+            cnts.address() + cnts.size(),
+        )
+    };
+    bytes[at + 16..at + 24].copy_from_slice(&(end + 64).to_le_bytes());
+    let bad = d.path().join("bad-exe");
+    std::fs::write(&bad, bytes).unwrap();
+    let err = merge(&bad);
+    assert!(
+        err.contains("__llvm_covdata record 0") && err.contains("outside __llvm_prf_cnts"),
+        "{err}"
+    );
+}
