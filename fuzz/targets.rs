@@ -807,3 +807,34 @@ pub fn gzip_input(data: &[u8]) {
     }
     let _ = frontends::read(file.bytes(), &profraw::NameCache::new());
 }
+
+/// Correlation of lightweight raw profiles with binaries: parts are control bytes, a raw
+/// profile and an ELF file (control bit 0: read it for debug-info correlation, else for
+/// binary correlation). Reading the binary and completing the profile fail cleanly or give
+/// a raw file that the raw reader reads or refuses, and in which no profile is left
+/// lightweight.
+pub fn correlate(data: &[u8]) {
+    let p = parts(data);
+    let (c, raw, elf) = match p.as_slice() {
+        [c, raw, elf, ..] => (Control(c), *raw, *elf),
+        _ => return,
+    };
+    let kind = if c.bit(0, 0) {
+        frontends::correlate::CorrelateKind::DebugInfo
+    } else {
+        frontends::correlate::CorrelateKind::Binary
+    };
+    let Ok((binary, _)) =
+        frontends::correlate::CorrelationBinary::parse(Path::new("bin"), elf, kind)
+    else {
+        return;
+    };
+    let Ok(Some(whole)) = profraw::correlate::correlate(raw, std::slice::from_ref(&binary)) else {
+        return;
+    };
+    assert!(
+        !profraw::correlate::needs_binary(&whole),
+        "a completed file still holds a lightweight profile"
+    );
+    let _ = profraw::read(&whole, &profraw::NameCache::new());
+}

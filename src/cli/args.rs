@@ -150,7 +150,7 @@ pub enum Command {
     /// Merge or convert profiles into one (the default command: `pgo-merge IN... -o OUT`
     /// is `pgo-merge merge IN... -o OUT`)
     #[command(after_help = EXIT_CODES)]
-    Merge(MergeArgs),
+    Merge(Box<MergeArgs>),
     /// Describe profiles: LLVM raw (.profraw), indexed (.profdata) and text (.proftext)
     /// profiles, GraalVM .iprof (.iprof.gz), jitdumps, perf maps and .NET r2rmaps
     #[command(after_help = EXIT_CODES)]
@@ -336,6 +336,22 @@ pub struct MergeArgs {
     #[arg(long = "binary-file", value_name = "FILE")]
     #[arg(help_heading = heading::INPUTS)]
     pub binary_file: Vec<PathBuf>,
+
+    /// A binary (or its debug file) built with `-g -mllvm -profile-correlate=debug-info`
+    /// (clang 14–17: `-mllvm -debug-info-correlate`) whose lightweight raw profiles are
+    /// merged (repeatable): as --binary-file, from its DWARF.
+    #[arg(long = "debug-info", value_name = "FILE")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub debug_info: Vec<PathBuf>,
+
+    /// Warnings shown about counters the debug info describes incompletely (0: all).
+    #[arg(
+        long = "max-debug-info-correlation-warnings",
+        value_name = "N",
+        default_value_t = 5
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub max_debug_info_correlation_warnings: usize,
 
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]

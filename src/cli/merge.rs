@@ -109,6 +109,8 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         new_merge_request.no_function = a.no_function.clone();
         new_merge_request.remapping_file = a.remapping_file.clone();
         new_merge_request.binary_files = a.binary_file.clone();
+        new_merge_request.debug_info_files = a.debug_info.clone();
+        new_merge_request.max_correlation_warnings = a.max_debug_info_correlation_warnings;
         new_merge_request.llvm_compatible = a.llvm_compatible;
         new_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;
         new_merge_request

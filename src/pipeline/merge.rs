@@ -26,7 +26,7 @@ use crate::backends::proftext::{self, ProftextOptions};
 use crate::codec::indexed_header::RELEASES;
 use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::{Correlator, FormatKind, IprofReadOptions, LlvmReader};
+use crate::frontends::open::{CorrelateKind, Correlator, FormatKind, IprofReadOptions, LlvmReader};
 use crate::ir::Profile;
 use crate::ir::iprof::IprofProfile;
 use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
@@ -122,6 +122,14 @@ pub struct MergeRequest {
     /// completed from (`--binary-file`), each profile with the one whose build ID it
     /// carries. Empty: such profiles' counters are left out with a warning.
     pub binary_files: Vec<PathBuf>,
+    /// Binaries (or their separate debug files) built with `-g -mllvm
+    /// -profile-correlate=debug-info` (or clang 14–17's `-debug-info-correlate`), whose
+    /// DWARF completes lightweight raw profiles as [`MergeRequest::binary_files`] do
+    /// (`--debug-info`).
+    pub debug_info_files: Vec<PathBuf>,
+    /// Warnings shown about counters the debug info describes incompletely, 0 for all
+    /// (`--max-debug-info-correlation-warnings`, 5 by default as in llvm-profdata).
+    pub max_correlation_warnings: usize,
 }
 
 /// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
@@ -191,6 +199,8 @@ impl Default for MergeRequest {
             llvm_compatible: false,
             llvm_profdata: false,
             binary_files: Vec::new(),
+            debug_info_files: Vec::new(),
+            max_correlation_warnings: 5,
         }
     }
 }
@@ -799,7 +809,7 @@ fn merge_llvm(
         // Normalising scales every count, new values of a site included.
         plan.merge.weight_all_values = true;
     }
-    let correlator = Correlator::new(&r.binary_files)?;
+    let correlator = correlator(r, &mut messages)?;
     let normalised;
     let inputs = if r.normalize != NormalizeMode::None && !inputs.is_empty() {
         let (weighted, warnings) = llvm_normalise_inputs(&inputs, r.normalize, &correlator)?;
@@ -932,6 +942,24 @@ fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<Warning>> {
 
 /// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
 /// its total equal to the largest input's (see [`llvm_normalise`]). Reads every input once
+/// The binaries of `r` that lightweight raw profiles are completed from, read once; their
+/// warnings go to `messages`.
+fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlator> {
+    let binaries: Vec<(CorrelateKind, PathBuf)> = r
+        .binary_files
+        .iter()
+        .map(|p| (CorrelateKind::Binary, p.clone()))
+        .chain(
+            r.debug_info_files
+                .iter()
+                .map(|p| (CorrelateKind::DebugInfo, p.clone())),
+        )
+        .collect();
+    let (correlator, warnings) = Correlator::new(&binaries, r.max_correlation_warnings)?;
+    messages.extend(warnings.into_iter().map(Message::Warning));
+    Ok(correlator)
+}
+
 /// for its total; an unreadable input is left to the merge, which reports it.
 fn llvm_normalise_inputs(
     inputs: &[InputSpec],

@@ -8,6 +8,13 @@
 #                   appends the library's profile to the exe's (two profiles, two build IDs)
 #   *.stripped      the same binaries stripped (no symbols; the sections stay)
 #   run-*.profraw   one run each
+# and with debug-info correlation (-g; records and names are read from the DWARF):
+#   dbg14-O0        clang-14 -mllvm -debug-info-correlate, -O0, PIE (raw version 8)
+#   dbg19-O2-dwarf4 clang-19 -mllvm -profile-correlate=debug-info, -O2, DWARF 4 (DW_OP_addr),
+#                   non-PIE
+#   dbg19-O1-gz     the same at -O1, DWARF 5 (DW_OP_addrx), PIE, debug sections
+#                   zlib-compressed (-gz=zlib)
+#   dbg-*.profraw   two runs of each
 # Value profiling is off: clang-19's lightweight binaries crash at run time on indirect
 # calls otherwise. Binaries and profiles are committed gzipped.
 set -euo pipefail
@@ -31,6 +38,17 @@ run run-pie-1 exe-pie-O2 30 all
 run run-pie-2 exe-pie-O2 7 words
 run run-nopie-1 exe-nopie-O0 25 primes
 run run-nopie-2 exe-nopie-O0 11 collatz
+CC14=${CC14:-clang-14}
+dbg=(-fprofile-generate -mllvm -disable-vp=true -Wl,--build-id)
+"$CC14" -g -O0 "${dbg[@]}" -mllvm -debug-info-correlate prog.c shape.c -o "$work/dbg14-O0"
+"$CC" -gdwarf-4 -O2 -fno-pie -no-pie "${dbg[@]}" -mllvm -profile-correlate=debug-info \
+  prog.c shape.c -o "$work/dbg19-O2-dwarf4"
+"$CC" -g -gz=zlib -O1 "${dbg[@]}" -mllvm -profile-correlate=debug-info prog.c shape.c \
+  -o "$work/dbg19-O1-gz"
+for b in dbg14-O0 dbg19-O2-dwarf4 dbg19-O1-gz; do
+  run "dbg-$b-1" "$b" 20 all
+  run "dbg-$b-2" "$b" 9 words
+done
 rm -f ./*.gz
 for f in "$work"/*; do
   gzip -9n <"$f" >"$(basename "$f").gz"

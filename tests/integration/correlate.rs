@@ -294,3 +294,116 @@ fn binaries_that_cannot_correlate_are_refused_by_name() {
         "{err}"
     );
 }
+
+/// Debug-info correlation (clang-14's `-debug-info-correlate`; clang-19's
+/// `-profile-correlate=debug-info` with DWARF 4 and with zlib-compressed DWARF 5): our drop-in
+/// called as llvm-profdata-N writes llvm-profdata-N's bytes, for each release that reads the
+/// raw version (14 reads clang-14's, 19 and 22 clang-19's; 23 reads only its own).
+#[test]
+fn debug_info_correlation_merges_as_llvm_profdata_merges() {
+    let test = "debug_info_correlation_merges_as_llvm_profdata_merges";
+    let d = tempdir();
+    let r = recordings(d.path());
+    for (binary, releases) in [
+        ("dbg14-O0", &[14][..]),
+        ("dbg19-O2-dwarf4", &[19, 22][..]),
+        ("dbg19-O1-gz", &[19, 22][..]),
+    ] {
+        let runs = [1, 2].map(|k| r.join(format!("dbg-{binary}-{k}.profraw")));
+        for &v in releases {
+            let name = format!("llvm-profdata-{v}");
+            let Some(llvm) = tool(&name, test) else {
+                continue;
+            };
+            let link = d.path().join(&name);
+            if !link.exists() {
+                std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+            }
+            let flag = format!("--debug-info={}", r.join(binary).display());
+            let outs = [d.path().join("theirs"), d.path().join("ours")];
+            for (exe, out) in [(&llvm, &outs[0]), (&link, &outs[1])] {
+                let mut args: Vec<&OsStr> = vec!["merge".as_ref(), flag.as_ref()];
+                args.extend(runs.iter().map(|p| os(p)));
+                args.extend(["-o".as_ref(), os(out)]);
+                ok(run(exe, &args), &format!("{} {binary}", exe.display()));
+            }
+            assert_eq!(
+                std::fs::read(&outs[1]).unwrap(),
+                std::fs::read(&outs[0]).unwrap(),
+                "{name} merge {flag}: our drop-in writes other bytes"
+            );
+        }
+    }
+}
+
+/// Both modes and both compilers in one merge (clang-14 debug info, clang-19 debug info,
+/// clang-19 binary correlation): the same records as llvm-profdata-22 merging what each
+/// llvm-profdata wrote for its own part, which takes four runs of two releases.
+#[test]
+fn both_modes_and_both_compilers_merge_in_one_step() {
+    let test = "both_modes_and_both_compilers_merge_in_one_step";
+    let (Some(l14), Some(l22)) = (
+        tool("llvm-profdata-14", test),
+        tool("llvm-profdata-22", test),
+    ) else {
+        return;
+    };
+    let d = tempdir();
+    let r = recordings(d.path());
+    let j = |n: &str| r.join(n);
+    let parts = [
+        (&l14, "--debug-info", "dbg14-O0", "dbg-dbg14-O0-1.profraw"),
+        (
+            &l22,
+            "--debug-info",
+            "dbg19-O1-gz",
+            "dbg-dbg19-O1-gz-1.profraw",
+        ),
+        (&l22, "--binary-file", "exe-pie-O2", "run-pie-1.profraw"),
+    ];
+    let mut indexed = Vec::new();
+    for (k, (llvm, flag, binary, run_name)) in parts.iter().enumerate() {
+        let out = d.path().join(format!("part{k}.profdata"));
+        let flag = format!("{flag}={}", j(binary).display());
+        ok(
+            run(
+                llvm,
+                &[
+                    "merge".as_ref(),
+                    flag.as_ref(),
+                    os(&j(run_name)),
+                    "-o".as_ref(),
+                    os(&out),
+                ],
+            ),
+            binary,
+        );
+        indexed.push(out);
+    }
+    let theirs = d.path().join("theirs.profdata");
+    let mut args: Vec<&OsStr> = vec!["merge".as_ref()];
+    args.extend(indexed.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&theirs)]);
+    ok(run(&l22, &args), "llvm-profdata-22 merge of the parts");
+
+    let ours = d.path().join("ours.profdata");
+    let flags: Vec<String> = parts
+        .iter()
+        .map(|(_, flag, binary, _)| format!("{flag}={}", j(binary).display()))
+        .collect();
+    let mut args: Vec<&OsStr> = vec!["--target-llvm".as_ref(), "22".as_ref()];
+    args.extend(flags.iter().map(OsStr::new));
+    let runs: Vec<PathBuf> = parts.iter().map(|p| j(p.3)).collect();
+    args.extend(runs.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&ours)]);
+    ok(run_ours(&args), "pgo-merge, one step");
+    // llvm-profdata-14 writes index version 7, which has no binary IDs: the parts lose the
+    // clang-14 profile's build ID, so the records are compared, as llvm-profdata shows them.
+    crate::common::assert_same_show_except(
+        &l22,
+        &ours,
+        &theirs,
+        "both modes and compilers, one step",
+        &["--binary-ids"],
+    );
+}

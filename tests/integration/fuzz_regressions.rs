@@ -243,3 +243,49 @@ fn gzip_input_target_holds_on_compressed_recordings() {
         targets::gzip_input(&gz(&compressed));
     }
 }
+
+/// The correlation target on the lightweight recordings (each binary with a run of its
+/// own, in its mode, and with another binary's run), and on binaries cut short and with
+/// bytes overwritten across their sections: every case completes or fails cleanly.
+#[test]
+fn correlate_target_holds_on_recordings_and_damaged_binaries() {
+    let dir = crate::common::root().join("testdata/correlate");
+    let read = |name: &str| {
+        let mut out = Vec::new();
+        let f = std::fs::File::open(dir.join(format!("{name}.gz"))).unwrap();
+        std::io::Read::read_to_end(&mut flate2::read::GzDecoder::new(f), &mut out).unwrap();
+        out
+    };
+    let case = |mode: u8, raw: &[u8], elf: &[u8]| {
+        let mut input = vec![mode];
+        input.extend_from_slice(targets::PART_SEPARATOR);
+        input.extend_from_slice(raw);
+        input.extend_from_slice(targets::PART_SEPARATOR);
+        input.extend_from_slice(elf);
+        targets::correlate(&input);
+    };
+    for (mode, binary, run) in [
+        (0, "exe-pie-O2", "run-pie-1.profraw"),
+        (0, "exe-nopie-O0", "run-nopie-1.profraw"),
+        (0, "exe-nopie-O0", "run-pie-1.profraw"),
+        (1, "dbg14-O0", "dbg-dbg14-O0-1.profraw"),
+        (1, "dbg19-O1-gz", "dbg-dbg19-O1-gz-1.profraw"),
+        (1, "dbg19-O2-dwarf4", "dbg-dbg19-O2-dwarf4-2.profraw"),
+    ] {
+        let (elf, raw) = (read(binary), read(run));
+        case(mode, &raw, &elf);
+        case(mode ^ 1, &raw, &elf);
+        for cut in [0, 64, elf.len() / 3, elf.len() - 1] {
+            case(mode, &raw, &elf[..cut]);
+        }
+        for cut in [8, raw.len() / 2, raw.len() - 1] {
+            case(mode, &raw[..cut], &elf);
+        }
+        let mut damaged = elf.clone();
+        for k in 1..=64 {
+            let at = damaged.len() * k / 65;
+            damaged[at] ^= 0xa5;
+            case(mode, &raw, &damaged);
+        }
+    }
+}

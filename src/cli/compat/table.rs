@@ -188,11 +188,10 @@ pub const MERGE: &[LlvmOption] = &[
         VALUE,
         "Convert the generated profile to a profile with a new layout",
     ).since(19).values(&[("nest", 19), ("flat", 19)]),
-    no(
+    ours(
         "debug-info",
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
-        CORRELATE,
     ).help_until(14, "Use the provided debug info to correlate the raw profile."),
     no("debuginfod", None, "Enable debuginfod", CORRELATE).since(22),
     ours(
@@ -262,11 +261,10 @@ pub const MERGE: &[LlvmOption] = &[
         None,
         "If true, keep the vtable symbols in indexed profiles",
     ).since(19),
-    no(
+    ours(
         "max-debug-info-correlation-warnings",
         UINT,
         "The maximum number of warnings to emit when correlating profile from debug info (0 = no limit)",
-        CORRELATE,
     ).since(19),
     no(
         "memprof-full-schema",

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use crate::error::Result;
+use crate::error::{Result, Warning};
+pub use crate::frontends::correlate::CorrelateKind;
 use crate::frontends::correlate::CorrelationBinary;
 use crate::frontends::input::InputFile;
 use crate::frontends::profraw;
@@ -16,16 +17,33 @@ pub struct Correlator {
 }
 
 impl Correlator {
-    /// Reads the correlation sections of every binary in `paths`; an error names the first
-    /// file that is not an ELF binary built for correlation.
-    pub fn new(paths: &[PathBuf]) -> Result<Correlator> {
-        let mut binaries = Vec::new();
-        crate::sys::alloc::reserve(&mut binaries, paths.len(), "binaries to correlate with")?;
-        for path in paths {
+    /// Reads what every binary of `binaries` holds for correlation in its mode, with the
+    /// warnings about debug-info entries left out (at most `max_warnings` of them, 0 for
+    /// all, then a count of the rest, as llvm-profdata's
+    /// `--max-debug-info-correlation-warnings`); an error names the first file that is not
+    /// an ELF binary built for its mode.
+    pub fn new(
+        binaries: &[(CorrelateKind, PathBuf)],
+        max_warnings: usize,
+    ) -> Result<(Correlator, Vec<Warning>)> {
+        let mut read = Vec::new();
+        let mut warnings = Vec::new();
+        crate::sys::alloc::reserve(&mut read, binaries.len(), "binaries to correlate with")?;
+        for (kind, path) in binaries {
             let file = InputFile::open(path)?;
-            binaries.push(CorrelationBinary::parse(path, file.bytes())?);
+            let (binary, mut found) = CorrelationBinary::parse(path, file.bytes(), *kind)?;
+            if max_warnings > 0 && found.len() > max_warnings {
+                let rest = found.len() - max_warnings;
+                found.truncate(max_warnings);
+                found.push(
+                    Warning::new(format!("{rest} more debug-info warnings not shown"))
+                        .with_path(path),
+                );
+            }
+            warnings.extend(found);
+            read.push(binary);
         }
-        Ok(Correlator { binaries })
+        Ok((Correlator { binaries: read }, warnings))
     }
 
     /// True if no binary was named.

@@ -38,7 +38,7 @@ pub use bolt::{
     sniff_bolt,
 };
 pub use code::{CodeInput, code_source, describe_code, sampled_stacks};
-pub use correlate::Correlator;
+pub use correlate::{CorrelateKind, Correlator};
 pub use iprof::{CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file};
 pub use sample::{SampleRead, SampleReader, SectionInfo};
 

@@ -14,7 +14,7 @@ use super::header::{Field, RawHeader, RecordLayout};
 use super::{Parsed, magic_at, parse_with_fallbacks};
 use crate::bytes::{Endian, PointerWidth, pad8};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::correlate::CorrelationBinary;
+use crate::frontends::correlate::{CorrelationBinary, Probe, Records};
 
 /// True if `data` holds a raw profile whose records and names are left to a binary.
 pub fn needs_binary(data: &[u8]) -> bool {
@@ -201,26 +201,21 @@ fn check_fits(h: &RawHeader, binary: &CorrelationBinary) -> Result<()> {
     Ok(())
 }
 
-/// What a correlated record keeps (LLVM's `InstrProfCorrelator` probe).
-struct Probe {
-    name_ref: [u8; 8],
-    func_hash: [u8; 8],
-    counter_offset: u64,
-    function_ptr: u64,
-    num_counters: u32,
-}
-
-/// The binary's data records, as probes, the first of each counter offset only. A record
-/// whose counters lie outside the counters section is an error naming its offset in
-/// `__llvm_covdata`.
+/// The binary's records as probes: those of the debug info as they are; the data records of
+/// `__llvm_covdata` read in the profile's record layout, the first of each counter offset
+/// only (a record whose counters lie outside the counters section is an error naming its
+/// offset in `__llvm_covdata`).
 fn records_of(
     h: &RawHeader,
     layout: RecordLayout,
     binary: &CorrelationBinary,
 ) -> Result<Vec<Probe>> {
+    let d = match &binary.records {
+        Records::Probes(p) => return Ok(p.clone()),
+        Records::Covdata(d) => d,
+    };
     let rs = layout.size as usize;
     let e = h.encoding.endian;
-    let d = &binary.data;
     // LLVM reads up to the end of the section: the last record may lack its padding.
     let count = d.len().div_ceil(rs);
     let mut seen = std::collections::HashSet::new();
@@ -262,8 +257,8 @@ fn records_of(
         let counter_offset = counter_ptr - binary.counters.start;
         if seen.insert(counter_offset) {
             probes.push(Probe {
-                name_ref: name.try_into().expect("8 bytes"),
-                func_hash: hash.try_into().expect("8 bytes"),
+                name_ref: e.u64(name.try_into().expect("8 bytes")),
+                func_hash: e.u64(hash.try_into().expect("8 bytes")),
                 counter_offset,
                 function_ptr: fptr,
                 num_counters: nc,
@@ -290,8 +285,8 @@ fn write_record(out: &mut Vec<u8>, p: &Probe, layout: RecordLayout, e: Endian, d
     let at = out.len();
     out.resize(at + layout.size as usize, 0);
     let rec = &mut out[at..];
-    rec[0..8].copy_from_slice(&p.name_ref);
-    rec[8..16].copy_from_slice(&p.func_hash);
+    rec[0..8].copy_from_slice(&e.u64_bytes(p.name_ref));
+    rec[8..16].copy_from_slice(&e.u64_bytes(p.func_hash));
     let put_ptr = |rec: &mut [u8], off: usize, v: u64| match layout.width {
         PointerWidth::W64 => rec[off..off + 8].copy_from_slice(&e.u64_bytes(v)),
         PointerWidth::W32 => rec[off..off + 4].copy_from_slice(&e.u32_bytes(v as u32)),

@@ -1,11 +1,15 @@
-//! The binary side of lightweight instrumentation (`-mllvm -profile-correlate=binary`,
-//! clang 18+): the per-function data records and names stay in the binary, in the sections
-//! `__llvm_covdata` and `__llvm_covnames` (not loaded at run time), and the raw profile holds
-//! only a header, the counters and the build ID. This module reads what a binary holds for
-//! that; `profraw::correlate` puts it back into the raw profile.
+//! The binary side of lightweight instrumentation: the raw profile holds only a header, the
+//! counters and the build ID; the per-function data records and names stay in the binary,
+//! either as data records in the sections `__llvm_covdata` and `__llvm_covnames` (not loaded
+//! at run time; `-mllvm -profile-correlate=binary`, clang 18+) or as DWARF describing each
+//! function's counters variable (`-mllvm -profile-correlate=debug-info`, clang 18+, or
+//! `-mllvm -debug-info-correlate`, clang 14–17; see [`dwarf`]). This module reads what a
+//! binary holds for that; `profraw::correlate` puts it back into the raw profile.
 //!
 //! ELF only (32/64-bit, either byte order): COFF and Mach-O are refused with a message
 //! naming the format, since no such file has been checked here.
+
+mod dwarf;
 
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -13,7 +17,7 @@ use std::path::{Path, PathBuf};
 use object::{Object, ObjectSection};
 
 use crate::bytes::PointerWidth;
-use crate::error::{Error, ErrorKind, Result};
+use crate::error::{Error, ErrorKind, Result, Warning};
 
 /// ELF section of the counters (allocated; its address range is what the data records'
 /// counter pointers point into).
@@ -22,6 +26,42 @@ const COUNTERS: &str = "__llvm_prf_cnts";
 const COVDATA: &str = "__llvm_covdata";
 /// ELF section of the function names of a binary-correlated build (LLVM's names blob).
 const COVNAMES: &str = "__llvm_covnames";
+
+/// Which of the two correlation modes a binary was built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CorrelateKind {
+    /// `-profile-correlate=binary`: data records in `__llvm_covdata`.
+    Binary,
+    /// `-profile-correlate=debug-info` / `-debug-info-correlate`: DWARF.
+    DebugInfo,
+}
+
+/// What LLVM's correlator keeps of one function: the fields of a data record that a
+/// lightweight profile lacks (no value sites, no MC/DC bitmap).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Probe {
+    /// MD5 of the function's PGO name.
+    pub name_ref: u64,
+    /// Structural (CFG) hash.
+    pub func_hash: u64,
+    /// Byte offset of the function's counters in the counters section.
+    pub counter_offset: u64,
+    /// Address of the function (0 if unknown).
+    pub function_ptr: u64,
+    /// Number of counters.
+    pub num_counters: u32,
+}
+
+/// The records a binary holds, in the form its mode gives them.
+#[derive(Debug, Clone)]
+pub enum Records {
+    /// `__llvm_covdata`: data records in the layout of the raw version the binary's compiler
+    /// writes (known only with the profile), counter pointers absolute.
+    Covdata(Vec<u8>),
+    /// Probes read from the debug info, one per counter offset.
+    Probes(Vec<Probe>),
+}
 
 /// What one binary holds for correlating its raw profiles.
 #[derive(Debug, Clone)]
@@ -36,18 +76,22 @@ pub struct CorrelationBinary {
     pub little_endian: bool,
     /// Link-time addresses of the counters section, `[start, end)`.
     pub counters: Range<u64>,
-    /// The data records (`__llvm_covdata`), in the layout of the raw version the binary's
-    /// compiler writes; their counter pointers are absolute addresses.
-    pub data: Vec<u8>,
-    /// The names blob (`__llvm_covnames`), as a raw profile's names section holds it.
+    /// The data records.
+    pub records: Records,
+    /// The names blob, as a raw profile's names section holds it (`__llvm_covnames`, or
+    /// built from the debug info's names, uncompressed as LLVM builds it).
     pub names: Vec<u8>,
 }
 
 impl CorrelationBinary {
-    /// Reads the correlation sections of the binary `bytes` (read from `path`). An error
-    /// names what is missing: a binary built without `-profile-correlate=binary` has no
-    /// `__llvm_covdata`.
-    pub fn parse(path: &Path, bytes: &[u8]) -> Result<CorrelationBinary> {
+    /// Reads what the binary `bytes` (read from `path`) holds for correlation in mode
+    /// `kind`, with the warnings about debug-info entries left out. An error names what is
+    /// missing: a binary built without `-profile-correlate=binary` has no `__llvm_covdata`.
+    pub fn parse(
+        path: &Path,
+        bytes: &[u8],
+        kind: CorrelateKind,
+    ) -> Result<(CorrelationBinary, Vec<Warning>)> {
         let refuse = |what: String| Error::new(ErrorKind::Request(what)).with_path(path);
         let file = object::File::parse(bytes).map_err(|e| {
             refuse(format!(
@@ -62,12 +106,15 @@ impl CorrelationBinary {
                 file.format()
             )));
         }
+        let flag = match kind {
+            CorrelateKind::Binary => "-profile-correlate=binary",
+            CorrelateKind::DebugInfo => "-g -profile-correlate=debug-info",
+        };
         let section = |name: &'static str| {
             file.section_by_name(name).ok_or_else(|| {
                 refuse(format!(
                     "the binary has no {name} section: it was not built with \
-                     -fprofile-generate -mllvm -profile-correlate=binary (or it was stripped \
-                     of it)"
+                     -fprofile-generate -mllvm {flag} (or it was stripped of it)"
                 ))
             })
         };
@@ -77,13 +124,32 @@ impl CorrelationBinary {
             Error::malformed(0, "ELF section header", "__llvm_prf_cnts ends past 2^64")
                 .with_path(path)
         })?;
-        let data = contents(path, &section(COVDATA)?)?;
-        let names = contents(path, &section(COVNAMES)?)?;
+        let counters = start..end;
+        let (records, names, warnings) = match kind {
+            CorrelateKind::Binary => (
+                Records::Covdata(contents(path, &section(COVDATA)?)?),
+                contents(path, &section(COVNAMES)?)?,
+                Vec::new(),
+            ),
+            CorrelateKind::DebugInfo => {
+                let found = dwarf::probes(path, &file, &counters)?;
+                if found.names.is_empty() {
+                    return Err(refuse(format!(
+                        "the debug info describes no profile counters: the binary was not \
+                         built with -fprofile-generate -mllvm {flag}"
+                    )));
+                }
+                let names =
+                    crate::codec::names_blob::encode(found.names.iter().map(Vec::as_slice), false);
+                (Records::Probes(found.probes), names, found.warnings)
+            }
+        };
         let build_id = file
             .build_id()
             .map_err(|e| Error::malformed(0, "ELF build-ID note", e.to_string()).with_path(path))?
             .map(<[u8]>::to_vec);
-        Ok(CorrelationBinary {
+        let warnings = warnings.into_iter().map(|w| w.with_path(path)).collect();
+        let binary = CorrelationBinary {
             path: path.to_path_buf(),
             build_id,
             width: if file.is_64() {
@@ -92,10 +158,11 @@ impl CorrelationBinary {
                 PointerWidth::W32
             },
             little_endian: file.is_little_endian(),
-            counters: start..end,
-            data,
+            counters,
+            records,
             names,
-        })
+        };
+        Ok((binary, warnings))
     }
 }
 

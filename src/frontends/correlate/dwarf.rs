@@ -1,0 +1,277 @@
+//! Debug-info correlation (`-mllvm -debug-info-correlate`, clang 14–17, or `-mllvm
+//! -profile-correlate=debug-info`, clang 18+, with `-g`): each function's counters are a
+//! `DW_TAG_variable` named `__profc_*` inside its `DW_TAG_subprogram`, located with
+//! `DW_OP_addr` / `DW_OP_addrx`, with `DW_TAG_LLVM_annotation` children carrying "Function
+//! Name", "CFG Hash" and "Num Counters". The walk is iterative (gimli's depth-first cursor)
+//! and keeps one entry per tree level, so nothing recurses with the input.
+
+use std::ops::Range;
+use std::path::Path;
+
+use gimli::{AttributeValue, EndianSlice, Operation, Reader, RunTimeEndian};
+use object::Object;
+
+use super::Probe;
+use crate::error::{Error, ErrorKind, Result, Warning};
+
+/// `DW_TAG_LLVM_annotation` (LLVM's extension tag).
+const DW_TAG_LLVM_ANNOTATION: gimli::DwTag = gimli::DwTag(0x6000);
+/// Prefix of a counters variable's name.
+const COUNTERS_PREFIX: &[u8] = b"__profc_";
+
+type Slice<'d> = EndianSlice<'d, RunTimeEndian>;
+
+/// What the debug info of one binary gives: probes in DIE order, every function name seen
+/// (LLVM's names blob holds them all, including those whose probe was a duplicate) and the
+/// warnings about DIEs that were left out.
+pub(super) struct DebugProbes {
+    pub probes: Vec<Probe>,
+    pub names: Vec<Vec<u8>>,
+    pub warnings: Vec<Warning>,
+}
+
+/// A counters variable being read: its fields as its DIE and its children give them.
+#[derive(Default)]
+struct Pending {
+    depth: isize,
+    at: u64,
+    name: Option<Vec<u8>>,
+    cfg_hash: Option<u64>,
+    counter_ptr: Option<u64>,
+    num_counters: Option<u64>,
+    function_ptr: Option<u64>,
+}
+
+/// Reads the probes of the DWARF in `file`. `counters` is the link-time address range of
+/// `__llvm_prf_cnts`. Errors name the `.debug_info` offset of the DIE that could not be read.
+pub(super) fn probes(
+    path: &Path,
+    file: &object::File<'_>,
+    counters: &Range<u64>,
+) -> Result<DebugProbes> {
+    let endian = if file.is_little_endian() {
+        RunTimeEndian::Little
+    } else {
+        RunTimeEndian::Big
+    };
+    let sections = gimli::DwarfSections::load(|id| -> Result<Vec<u8>> {
+        match file.section_by_name(id.name()) {
+            Some(s) => super::contents(path, &s),
+            None => Ok(Vec::new()),
+        }
+    })?;
+    let dwarf = sections.borrow(|s| EndianSlice::new(s, endian));
+    let mut out = DebugProbes {
+        probes: Vec::new(),
+        names: Vec::new(),
+        warnings: Vec::new(),
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut units = dwarf.units();
+    while let Some(header) = units.next().map_err(|e| dwarf_error(path, 0, e))? {
+        let at = header.offset().0 as u64;
+        let unit = dwarf.unit(header).map_err(|e| dwarf_error(path, at, e))?;
+        walk_unit(&dwarf, &unit, at, &mut |p| {
+            finish(p, counters, &mut out, &mut seen)
+        })
+        .map_err(|e| dwarf_error(path, at, e))?;
+    }
+    Ok(out)
+}
+
+/// Walks the DIEs of `unit` (at `.debug_info` offset `base`), handing each counters variable
+/// to `done` once its children are read.
+fn walk_unit(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    base: u64,
+    done: &mut dyn FnMut(Pending),
+) -> gimli::Result<()> {
+    // Per tree level: the tag of the last DIE there and, for a subprogram, its low_pc.
+    let mut levels: Vec<(gimli::DwTag, Option<u64>)> = Vec::new();
+    let mut pending: Option<Pending> = None;
+    let mut cursor = unit.entries();
+    while let Some(die) = cursor.next_dfs()? {
+        let depth = die.depth();
+        if pending.as_ref().is_some_and(|p| depth <= p.depth) {
+            done(pending.take().expect("checked"));
+        }
+        let level = usize::try_from(depth).unwrap_or(0);
+        levels.truncate(level);
+        let low_pc = if die.tag() == gimli::DW_TAG_subprogram {
+            match die.attr_value(gimli::DW_AT_low_pc) {
+                Some(v) => dwarf.attr_address(unit, v)?,
+                None => None,
+            }
+        } else {
+            None
+        };
+        levels.push((die.tag(), low_pc));
+        if let Some(p) = pending.as_mut() {
+            if depth == p.depth + 1 && die.tag() == DW_TAG_LLVM_ANNOTATION {
+                annotation(dwarf, unit, die, p)?;
+            }
+            continue;
+        }
+        let parent = level.checked_sub(1).and_then(|l| levels.get(l)).copied();
+        let Some((gimli::DW_TAG_subprogram, parent_low_pc)) = parent else {
+            continue;
+        };
+        if die.tag() != gimli::DW_TAG_variable || !die.has_children() {
+            continue;
+        }
+        let Some(name) = die.attr_value(gimli::DW_AT_name) else {
+            continue;
+        };
+        if !dwarf
+            .attr_string(unit, name)?
+            .to_slice()?
+            .starts_with(COUNTERS_PREFIX)
+        {
+            continue;
+        }
+        pending = Some(Pending {
+            depth,
+            at: base + die.offset().0 as u64,
+            counter_ptr: location(dwarf, unit, die)?,
+            function_ptr: parent_low_pc,
+            ..Pending::default()
+        });
+    }
+    if let Some(p) = pending {
+        done(p);
+    }
+    Ok(())
+}
+
+/// Reads one `DW_TAG_LLVM_annotation` child into `p` (annotations LLVM does not know, or
+/// without a name or value, are passed over as LLVM passes them).
+fn annotation(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    die: &gimli::DebuggingInformationEntry<Slice<'_>>,
+    p: &mut Pending,
+) -> gimli::Result<()> {
+    let (Some(name), Some(value)) = (
+        die.attr_value(gimli::DW_AT_name),
+        die.attr_value(gimli::DW_AT_const_value),
+    ) else {
+        return Ok(());
+    };
+    let Ok(name) = dwarf.attr_string(unit, name) else {
+        return Ok(());
+    };
+    match name.to_slice()?.as_ref() {
+        b"Function Name" => {
+            if let Ok(s) = dwarf.attr_string(unit, value) {
+                p.name = Some(s.to_slice()?.into_owned());
+            }
+        }
+        b"CFG Hash" => p.cfg_hash = unsigned(&value),
+        b"Num Counters" => p.num_counters = unsigned(&value),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// A constant as LLVM's `getAsUnsignedConstant` reads it: any unsigned form, or a signed one
+/// that is not negative.
+fn unsigned(v: &AttributeValue<Slice<'_>>) -> Option<u64> {
+    match *v {
+        AttributeValue::Data1(x) => Some(x.into()),
+        AttributeValue::Data2(x) => Some(x.into()),
+        AttributeValue::Data4(x) => Some(x.into()),
+        AttributeValue::Data8(x) => Some(x),
+        AttributeValue::Udata(x) => Some(x),
+        AttributeValue::Sdata(x) => u64::try_from(x).ok(),
+        _ => None,
+    }
+}
+
+/// The address the variable's `DW_AT_location` expression names with its first
+/// `DW_OP_addr` or `DW_OP_addrx`.
+fn location(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    die: &gimli::DebuggingInformationEntry<Slice<'_>>,
+) -> gimli::Result<Option<u64>> {
+    let Some(AttributeValue::Exprloc(expr)) = die.attr_value(gimli::DW_AT_location) else {
+        return Ok(None);
+    };
+    let mut ops = expr.operations(unit.encoding());
+    while let Some(op) = ops.next()? {
+        match op {
+            Operation::Address { address } => return Ok(Some(address)),
+            Operation::AddressIndex { index } => return dwarf.address(unit, index).map(Some),
+            _ => {}
+        }
+    }
+    Ok(None)
+}
+
+/// Keeps a complete probe (the first of its counter offset), or says why it is left out,
+/// as LLVM's correlator does.
+fn finish(
+    p: Pending,
+    counters: &Range<u64>,
+    out: &mut DebugProbes,
+    seen: &mut std::collections::HashSet<u64>,
+) {
+    if p.function_ptr.is_none() && p.counter_ptr.is_none() {
+        return; // dead-stripped
+    }
+    let shown = p
+        .name
+        .as_deref()
+        .map_or("?".into(), String::from_utf8_lossy)
+        .into_owned();
+    let (Some(name), Some(cfg_hash), Some(counter_ptr), Some(num_counters)) =
+        (p.name, p.cfg_hash, p.counter_ptr, p.num_counters)
+    else {
+        out.warnings.push(Warning::at(
+            p.at,
+            format!("incomplete counters DIE of function {shown}: no name, CFG hash, address or number of counters; left out"),
+        ));
+        return;
+    };
+    if !counters.contains(&counter_ptr) {
+        out.warnings.push(Warning::at(
+            p.at,
+            format!(
+                "counters of function {shown} at {counter_ptr:#x} are outside __llvm_prf_cnts \
+                 [{:#x}, {:#x}); left out",
+                counters.start, counters.end
+            ),
+        ));
+        return;
+    }
+    if p.function_ptr.is_none() {
+        out.warnings.push(Warning::at(
+            p.at,
+            format!("no address of function {shown} in the debug info"),
+        ));
+    }
+    let counter_offset = counter_ptr - counters.start;
+    if seen.insert(counter_offset) {
+        out.probes.push(Probe {
+            name_ref: crate::ir::name_hash::md5_hash(&name),
+            func_hash: cfg_hash,
+            counter_offset,
+            function_ptr: p.function_ptr.unwrap_or(0),
+            // LLVM keeps the low 32 bits, as its record field is 32 bits wide.
+            num_counters: num_counters as u32,
+        });
+    }
+    out.names.push(name);
+}
+
+fn dwarf_error(path: &Path, at: u64, e: gimli::Error) -> Error {
+    Error::at(
+        at,
+        ErrorKind::Malformed {
+            what: "DWARF debug info (.debug_info unit)",
+            detail: e.to_string(),
+        },
+    )
+    .with_path(path)
+}
