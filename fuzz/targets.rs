@@ -829,7 +829,7 @@ pub fn correlate(data: &[u8]) {
     else {
         return;
     };
-    let Ok(Some(whole)) = profraw::correlate::correlate(raw, std::slice::from_ref(&binary)) else {
+    let Ok(Some(whole)) = profraw::correlate::correlate(raw, &[&binary]) else {
         return;
     };
     assert!(

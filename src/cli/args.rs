@@ -344,6 +344,19 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::INPUTS)]
     pub debug_info: Vec<PathBuf>,
 
+    /// A directory holding a `.build-id` tree (`.build-id/xx/rest-of-the-id.debug`) in
+    /// which the binaries of lightweight raw profiles are looked up by build ID when no
+    /// --binary-file or --debug-info matches (repeatable; needs --correlate).
+    #[arg(long = "debug-file-directory", value_name = "DIR")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub debug_file_directory: Vec<PathBuf>,
+
+    /// How the binaries found by --debug-file-directory are read: for `binary` or
+    /// `debug-info` correlation.
+    #[arg(long = "correlate", value_enum, value_name = "KIND")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub correlate: Option<CorrelateArg>,
+
     /// Warnings shown about counters the debug info describes incompletely (0: all).
     #[arg(
         long = "max-debug-info-correlation-warnings",
@@ -809,6 +822,15 @@ pub enum NormalizeArg {
     Total,
     /// Make each input's per-section largest count equal.
     Max,
+}
+
+/// `--correlate` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CorrelateArg {
+    /// Data records in the binary (`-profile-correlate=binary`).
+    Binary,
+    /// DWARF (`-profile-correlate=debug-info`).
+    DebugInfo,
 }
 
 /// `--failure-mode` values.

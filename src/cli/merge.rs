@@ -4,11 +4,13 @@ use std::io::Write;
 
 use pgo_merge::pipeline::inputs::{parse_llvm_weighted, parse_weighted};
 use pgo_merge::pipeline::{
-    self, ColdContextOptions, ExtBinaryOptions, FailureMode, MergeRequest, NormalizeMode,
-    OutputFormat, SampleFormat, SampleLayout, SampleMergeRequest, Written,
+    self, ColdContextOptions, CorrelateKind, ExtBinaryOptions, FailureMode, MergeRequest,
+    NormalizeMode, OutputFormat, SampleFormat, SampleLayout, SampleMergeRequest, Written,
 };
 
-use super::args::{FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg, SampleLayoutArg};
+use super::args::{
+    CorrelateArg, FailureModeArg, MergeArgs, NormalizeArg, OutputFormatArg, SampleLayoutArg,
+};
 use super::dropin::Target;
 use super::{EXIT_OK, Mode, messages, progress};
 
@@ -110,6 +112,11 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         new_merge_request.remapping_file = a.remapping_file.clone();
         new_merge_request.binary_files = a.binary_file.clone();
         new_merge_request.debug_info_files = a.debug_info.clone();
+        new_merge_request.debug_file_directories = a.debug_file_directory.clone();
+        new_merge_request.correlate = a.correlate.map(|c| match c {
+            CorrelateArg::Binary => CorrelateKind::Binary,
+            CorrelateArg::DebugInfo => CorrelateKind::DebugInfo,
+        });
         new_merge_request.max_correlation_warnings = a.max_debug_info_correlation_warnings;
         new_merge_request.llvm_compatible = a.llvm_compatible;
         new_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;

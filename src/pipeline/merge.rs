@@ -127,6 +127,12 @@ pub struct MergeRequest {
     /// DWARF completes lightweight raw profiles as [`MergeRequest::binary_files`] do
     /// (`--debug-info`).
     pub debug_info_files: Vec<PathBuf>,
+    /// Directories holding `.build-id` trees where the binary of a lightweight profile that
+    /// no named binary matches is looked up by build ID (`--debug-file-directory`).
+    pub debug_file_directories: Vec<PathBuf>,
+    /// How binaries found in [`MergeRequest::debug_file_directories`] are read
+    /// (`--correlate`); required with them, as llvm-profdata requires it.
+    pub correlate: Option<CorrelateKind>,
     /// Warnings shown about counters the debug info describes incompletely, 0 for all
     /// (`--max-debug-info-correlation-warnings`, 5 by default as in llvm-profdata).
     pub max_correlation_warnings: usize,
@@ -200,6 +206,8 @@ impl Default for MergeRequest {
             llvm_profdata: false,
             binary_files: Vec::new(),
             debug_info_files: Vec::new(),
+            debug_file_directories: Vec::new(),
+            correlate: None,
             max_correlation_warnings: 5,
         }
     }
@@ -955,8 +963,26 @@ fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlato
                 .map(|p| (CorrelateKind::DebugInfo, p.clone())),
         )
         .collect();
-    let (correlator, warnings) = Correlator::new(&binaries, r.max_correlation_warnings)?;
+    let (mut correlator, warnings) = Correlator::new(&binaries, r.max_correlation_warnings)?;
     messages.extend(warnings.into_iter().map(Message::Warning));
+    match (r.correlate, r.debug_file_directories.is_empty()) {
+        (Some(kind), false) => {
+            correlator = correlator.with_build_id_trees(r.debug_file_directories.clone(), kind);
+        }
+        (None, false) => {
+            return Err(request_error(
+                "--debug-file-directory needs --correlate=binary or --correlate=debug-info: \
+                 how the binaries found there are to be read",
+            ));
+        }
+        (Some(_), true) => {
+            return Err(request_error(
+                "--correlate needs --debug-file-directory: the .build-id trees to look \
+                 binaries up in (debuginfod is not used)",
+            ));
+        }
+        (None, true) => {}
+    }
     Ok(correlator)
 }
 

@@ -55,6 +55,7 @@ use crate::frontends::open::InputFile;
 use crate::passes::Weight;
 
 pub use crate::backends::show::{FunctionFilter, ShowOptions};
+pub use crate::frontends::open::CorrelateKind;
 pub use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput};
 pub use crate::passes::normalise::NormalizeMode;
 pub use crate::passes::trim::ColdThreshold;

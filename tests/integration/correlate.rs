@@ -168,6 +168,53 @@ fn several_binaries_in_one_merge_equal_a_build_id_tree() {
         std::fs::read(&theirs).unwrap(),
         "three binaries in one merge: other bytes than llvm-profdata-22's .build-id merge"
     );
+
+    // The same tree, looked up by our drop-in called as llvm-profdata-22 (split files, as
+    // llvm-profdata needs them) and natively (whole files).
+    let link = d.path().join("llvm-profdata-22");
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+    let dropin = d.path().join("dropin.profdata");
+    let mut args: Vec<&OsStr> = vec![
+        "merge".as_ref(),
+        "--correlate=binary".as_ref(),
+        dir_flag.as_ref(),
+    ];
+    args.extend(split.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&dropin)]);
+    ok(run(&link, &args), "our drop-in through a .build-id tree");
+    let native = d.path().join("native.profdata");
+    let mut args: Vec<&OsStr> = vec![
+        "--target-llvm".as_ref(),
+        "22".as_ref(),
+        "--correlate=binary".as_ref(),
+        dir_flag.as_ref(),
+    ];
+    args.extend(inputs.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&native)]);
+    ok(run_ours(&args), "pgo-merge through a .build-id tree");
+    for (what, out) in [("drop-in", &dropin), ("native", &native)] {
+        assert_eq!(
+            std::fs::read(out).unwrap(),
+            std::fs::read(&theirs).unwrap(),
+            "{what} merge through the .build-id tree: other bytes than llvm-profdata-22's"
+        );
+    }
+    // A tree that lacks the binary: the error names the tree.
+    let empty = d.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let flag = format!("--debug-file-directory={}", empty.display());
+    let o = run_ours([
+        "--correlate=binary".as_ref(),
+        OsStr::new(&flag),
+        os(&inputs[0]),
+        "-o".as_ref(),
+        os(&native),
+    ]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        !o.status.success() && err.contains(empty.to_str().unwrap()),
+        "{err}"
+    );
 }
 
 /// A profile of another binary: llvm-profdata-22 exits 0 and writes the named binary's

@@ -165,8 +165,10 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const CORRELATE: &str =
-    "profile correlation is not supported: merge profiles written without -profile-correlate";
+const CORRELATE: &str = "listing what a binary's debug info holds for correlation (show \
+     --debug-info) is not implemented; merge correlates with --debug-info and --binary-file";
+const DEBUGINFOD: &str = "debuginfod is not used (pgo-merge makes no network requests): put \
+     the binaries in a .build-id tree and name it with --debug-file-directory";
 const MEMPROF: &str = "MemProf profiles are not supported";
 const VTABLE_TYPES: &str =
     "writing vtable type profiles into extbinary sample profiles is not implemented";
@@ -193,7 +195,20 @@ pub const MERGE: &[LlvmOption] = &[
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
     ).help_until(14, "Use the provided debug info to correlate the raw profile."),
-    no("debuginfod", None, "Enable debuginfod", CORRELATE).since(22),
+    no("debuginfod", None, "Enable debuginfod", DEBUGINFOD).since(22),
+    // LLVM's global options, taken by merge (show and overlap refuse them, below).
+    unlisted(ours(
+        "correlate",
+        VALUE,
+        "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
+    ))
+    .since(22),
+    unlisted(ours(
+        "debug-file-directory",
+        S,
+        "Directories to search for object files by build ID",
+    ))
+    .since(22),
     ours(
         "drop-profile-symbol-list",
         None,

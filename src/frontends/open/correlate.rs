@@ -1,19 +1,27 @@
-//! The way in for lightweight raw profiles: the binaries named for a merge, read once, and
-//! each input completed from the one it came from.
+//! The way in for lightweight raw profiles: the binaries named for a merge, read once, the
+//! `.build-id` trees to look others up in, and each input completed from the binary it came
+//! from.
 
-use std::path::PathBuf;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
-use crate::error::{Result, Warning};
+use crate::error::{Error, ErrorKind, Result, Warning};
 pub use crate::frontends::correlate::CorrelateKind;
 use crate::frontends::correlate::CorrelationBinary;
 use crate::frontends::input::InputFile;
 use crate::frontends::profraw;
 
-/// The binaries (`--binary-file`) that lightweight raw profiles of a merge are completed
-/// from, matched to each profile by build ID. Empty: inputs are read as they are.
+/// Where lightweight raw profiles of a merge are completed from: the binaries named
+/// (`--binary-file`, `--debug-info`) and `.build-id` trees (`--debug-file-directory` with
+/// `--correlate`), matched to each profile by build ID. Empty: inputs are read as they are.
 #[derive(Debug, Default)]
 pub struct Correlator {
     binaries: Vec<CorrelationBinary>,
+    trees: Vec<PathBuf>,
+    tree_kind: Option<CorrelateKind>,
+    /// Binaries found in the trees, by build ID (`None`: in no tree), read once.
+    found: Mutex<HashMap<Vec<u8>, Option<Arc<CorrelationBinary>>>>,
 }
 
 impl Correlator {
@@ -30,25 +38,29 @@ impl Correlator {
         let mut warnings = Vec::new();
         crate::sys::alloc::reserve(&mut read, binaries.len(), "binaries to correlate with")?;
         for (kind, path) in binaries {
-            let file = InputFile::open(path)?;
-            let (binary, mut found) = CorrelationBinary::parse(path, file.bytes(), *kind)?;
-            if max_warnings > 0 && found.len() > max_warnings {
-                let rest = found.len() - max_warnings;
-                found.truncate(max_warnings);
-                found.push(
-                    Warning::new(format!("{rest} more debug-info warnings not shown"))
-                        .with_path(path),
-                );
-            }
+            let (binary, found) = read_binary(path, *kind, max_warnings)?;
             warnings.extend(found);
             read.push(binary);
         }
-        Ok((Correlator { binaries: read }, warnings))
+        let correlator = Correlator {
+            binaries: read,
+            ..Correlator::default()
+        };
+        Ok((correlator, warnings))
     }
 
-    /// True if no binary was named.
+    /// Also looks up the binary of a profile that none of the named binaries matches in the
+    /// `.build-id` trees `trees` (`DIR/.build-id/xx/rest-of-the-id.debug`, as LLVM's
+    /// `--debug-file-directory`), read for correlation mode `kind`.
+    pub fn with_build_id_trees(mut self, trees: Vec<PathBuf>, kind: CorrelateKind) -> Self {
+        self.trees = trees;
+        self.tree_kind = Some(kind);
+        self
+    }
+
+    /// True if no binary was named and no tree is searched.
     pub fn is_empty(&self) -> bool {
-        self.binaries.is_empty()
+        self.binaries.is_empty() && self.trees.is_empty()
     }
 
     /// `file` with each lightweight raw profile in it completed from its binary (an error
@@ -58,10 +70,93 @@ impl Correlator {
         if self.is_empty() {
             return Ok(file);
         }
-        match profraw::correlate::correlate(file.bytes(), &self.binaries) {
+        let from_trees = self.look_up(file.bytes())?;
+        let mut all: Vec<&CorrelationBinary> = self.binaries.iter().collect();
+        all.extend(from_trees.iter().map(|b| &**b));
+        match profraw::correlate::correlate(file.bytes(), &all) {
             Ok(Some(bytes)) => Ok(file.with_bytes(bytes)),
             Ok(None) => Ok(file),
-            Err(e) => Err(e.with_path(file.path())),
+            Err(e) => Err(self.with_trees(e).with_path(file.path())),
         }
     }
+
+    /// The binaries in the trees for the build IDs of the lightweight profiles of `data`
+    /// that no named binary has.
+    fn look_up(&self, data: &[u8]) -> Result<Vec<Arc<CorrelationBinary>>> {
+        let Some(kind) = self.tree_kind else {
+            return Ok(Vec::new());
+        };
+        let mut out = Vec::new();
+        for id in profraw::correlate::lightweight_build_ids(data) {
+            if self
+                .binaries
+                .iter()
+                .any(|b| b.build_id.as_deref() == Some(&id[..]))
+            {
+                continue;
+            }
+            let mut found = self.found.lock().unwrap_or_else(|e| e.into_inner());
+            if !found.contains_key(&id) {
+                let binary = match self
+                    .trees
+                    .iter()
+                    .map(|t| tree_path(t, &id))
+                    .find(|p| p.is_file())
+                {
+                    Some(path) => Some(Arc::new(read_binary(&path, kind, 1)?.0)),
+                    None => None,
+                };
+                found.insert(id.clone(), binary);
+            }
+            out.extend(found[&id].clone());
+        }
+        Ok(out)
+    }
+
+    /// `e`, an error about a profile no binary matched, saying which trees were searched.
+    fn with_trees(&self, e: Error) -> Error {
+        match e.kind() {
+            ErrorKind::Uncorrelated(text) if !self.trees.is_empty() => {
+                let trees: Vec<String> =
+                    self.trees.iter().map(|t| t.display().to_string()).collect();
+                let kind = ErrorKind::Uncorrelated(format!(
+                    "{text}; none of the .build-id trees searched holds it ({})",
+                    trees.join(", ")
+                ));
+                match e.offset() {
+                    Some(at) => Error::at(at, kind),
+                    None => Error::new(kind),
+                }
+            }
+            _ => e,
+        }
+    }
+}
+
+/// `DIR/.build-id/xx/yyyy….debug` for build ID `id`.
+fn tree_path(dir: &Path, id: &[u8]) -> PathBuf {
+    let hex: String = id.iter().map(|b| format!("{b:02x}")).collect();
+    let (head, rest) = hex.split_at(hex.len().min(2));
+    dir.join(".build-id")
+        .join(head)
+        .join(format!("{rest}.debug"))
+}
+
+/// Reads one binary for correlation mode `kind`, keeping at most `max_warnings` warnings
+/// (0: all) and a count of the rest.
+fn read_binary(
+    path: &Path,
+    kind: CorrelateKind,
+    max_warnings: usize,
+) -> Result<(CorrelationBinary, Vec<Warning>)> {
+    let file = InputFile::open(path)?;
+    let (binary, mut warnings) = CorrelationBinary::parse(path, file.bytes(), kind)?;
+    if max_warnings > 0 && warnings.len() > max_warnings {
+        let rest = warnings.len() - max_warnings;
+        warnings.truncate(max_warnings);
+        warnings.push(
+            Warning::new(format!("{rest} more debug-info warnings not shown")).with_path(path),
+        );
+    }
+    Ok((binary, warnings))
 }

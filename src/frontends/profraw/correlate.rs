@@ -27,9 +27,25 @@ fn is_lightweight(h: &RawHeader) -> bool {
     h.num_data == 0 && h.names_size == 0 && h.num_counters > 0
 }
 
+/// The build IDs that the lightweight profiles of `data` carry, in file order.
+pub fn lightweight_build_ids(data: &[u8]) -> Vec<Vec<u8>> {
+    let per_profile = each_profile(data, |p| {
+        Ok(if is_lightweight(&p.header) {
+            p.binary_ids.iter().map(|id| id.to_vec()).collect()
+        } else {
+            Vec::new()
+        })
+    });
+    per_profile
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// `data` with every lightweight profile completed from the binary among `binaries` whose
 /// build ID it carries; `None` if no profile of `data` is lightweight.
-pub fn correlate(data: &[u8], binaries: &[CorrelationBinary]) -> Result<Option<Vec<u8>>> {
+pub fn correlate(data: &[u8], binaries: &[&CorrelationBinary]) -> Result<Option<Vec<u8>>> {
     if !needs_binary(data) {
         return Ok(None);
     }
@@ -82,7 +98,7 @@ fn hex(id: &[u8]) -> String {
 /// naming the IDs on both sides.
 fn binary_for<'b>(
     p: &Parsed<'_>,
-    binaries: &'b [CorrelationBinary],
+    binaries: &[&'b CorrelationBinary],
 ) -> Result<&'b CorrelationBinary> {
     let at = p.header.start;
     let found = binaries.iter().find(|b| {
@@ -94,7 +110,7 @@ fn binary_for<'b>(
         return Ok(b);
     }
     if p.binary_ids.is_empty() && binaries.len() == 1 {
-        return Ok(&binaries[0]);
+        return Ok(binaries[0]);
     }
     let ours = if p.binary_ids.is_empty() {
         "no build ID".to_string()
@@ -112,7 +128,7 @@ fn binary_for<'b>(
     let detail = if binaries.is_empty() {
         format!(
             "a lightweight profile ({ours}): its data records and names are in the binary it \
-             came from; name it with --binary-file"
+             came from, and no binary was given (--binary-file, --debug-info)"
         )
     } else {
         format!(
