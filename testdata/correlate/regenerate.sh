@@ -15,6 +15,13 @@
 #   dbg19-O1-gz     the same at -O1, DWARF 5 (DW_OP_addrx), PIE, debug sections
 #                   zlib-compressed (-gz=zlib)
 #   dbg-*.profraw   two runs of each
+# and, with both modes:
+#   cxx-bin-O2      shapes.cpp, clang++-19, binary correlation, -O2
+#   cxx-dbg-O0      shapes.cpp, clang++-19, debug-info correlation, -O0
+#   m32-bin-O1      prog.c and shape.c, 32-bit (-m32), binary correlation
+#   m32-dbg-O1      the same, debug-info correlation, DWARF 4
+#   two-*.profraw   two runs of each
+# Value profiling is off (-disable-vp): the C++ program makes virtual calls.
 # Value profiling is off: clang-19's lightweight binaries crash at run time on indirect
 # calls otherwise. Binaries and profiles are committed gzipped.
 set -euo pipefail
@@ -48,6 +55,21 @@ dbg=(-fprofile-generate -mllvm -disable-vp=true -Wl,--build-id)
 for b in dbg14-O0 dbg19-O2-dwarf4 dbg19-O1-gz; do
   run "dbg-$b-1" "$b" 20 all
   run "dbg-$b-2" "$b" 9 words
+done
+CXX=${CXX:-clang++-19}
+bin=(-fprofile-generate -mllvm -profile-correlate=binary -mllvm -disable-vp=true -Wl,--build-id)
+dbgi=(-g -fprofile-generate -mllvm -profile-correlate=debug-info -mllvm -disable-vp=true -Wl,--build-id)
+"$CXX" -O2 "${bin[@]}" shapes.cpp -o "$work/cxx-bin-O2"
+"$CXX" -O0 "${dbgi[@]}" shapes.cpp -o "$work/cxx-dbg-O0"
+"$CC" -m32 -O1 "${bin[@]}" prog.c shape.c -o "$work/m32-bin-O1"
+"$CC" -m32 -O1 -gdwarf-4 "${dbgi[@]}" prog.c shape.c -o "$work/m32-dbg-O1"
+for b in cxx-bin-O2 cxx-dbg-O0; do
+  run "two-$b-1" "$b" 7
+  run "two-$b-2" "$b" 40
+done
+for b in m32-bin-O1 m32-dbg-O1; do
+  run "two-$b-1" "$b" 15 all
+  run "two-$b-2" "$b" 6 words
 done
 rm -f ./*.gz
 for f in "$work"/*; do

@@ -343,20 +343,31 @@ fn binaries_that_cannot_correlate_are_refused_by_name() {
 }
 
 /// Debug-info correlation (clang-14's `-debug-info-correlate`; clang-19's
-/// `-profile-correlate=debug-info` with DWARF 4 and with zlib-compressed DWARF 5): our drop-in
-/// called as llvm-profdata-N writes llvm-profdata-N's bytes, for each release that reads the
-/// raw version (14 reads clang-14's, 19 and 22 clang-19's; 23 reads only its own).
+/// `-profile-correlate=debug-info` with DWARF 4 and with zlib-compressed DWARF 5), a C++
+/// program and 32-bit builds in both modes: our drop-in called as llvm-profdata-N writes
+/// llvm-profdata-N's bytes, for each release that reads the raw version (14 reads clang-14's,
+/// 19 and 22 clang-19's; 23 reads only its own).
 #[test]
-fn debug_info_correlation_merges_as_llvm_profdata_merges() {
-    let test = "debug_info_correlation_merges_as_llvm_profdata_merges";
+fn debug_info_cxx_and_32_bit_builds_merge_as_llvm_profdata_merges() {
+    let test = "debug_info_cxx_and_32_bit_builds_merge_as_llvm_profdata_merges";
     let d = tempdir();
     let r = recordings(d.path());
-    for (binary, releases) in [
-        ("dbg14-O0", &[14][..]),
-        ("dbg19-O2-dwarf4", &[19, 22][..]),
-        ("dbg19-O1-gz", &[19, 22][..]),
+    let clang19 = &[19, 22][..];
+    for (flag, binary, runs, releases) in [
+        ("--debug-info", "dbg14-O0", "dbg-dbg14-O0", &[14][..]),
+        (
+            "--debug-info",
+            "dbg19-O2-dwarf4",
+            "dbg-dbg19-O2-dwarf4",
+            clang19,
+        ),
+        ("--debug-info", "dbg19-O1-gz", "dbg-dbg19-O1-gz", clang19),
+        ("--binary-file", "cxx-bin-O2", "two-cxx-bin-O2", clang19),
+        ("--debug-info", "cxx-dbg-O0", "two-cxx-dbg-O0", clang19),
+        ("--binary-file", "m32-bin-O1", "two-m32-bin-O1", clang19),
+        ("--debug-info", "m32-dbg-O1", "two-m32-dbg-O1", clang19),
     ] {
-        let runs = [1, 2].map(|k| r.join(format!("dbg-{binary}-{k}.profraw")));
+        let runs = [1, 2].map(|k| r.join(format!("{runs}-{k}.profraw")));
         for &v in releases {
             let name = format!("llvm-profdata-{v}");
             let Some(llvm) = tool(&name, test) else {
@@ -366,7 +377,7 @@ fn debug_info_correlation_merges_as_llvm_profdata_merges() {
             if !link.exists() {
                 std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
             }
-            let flag = format!("--debug-info={}", r.join(binary).display());
+            let flag = format!("{flag}={}", r.join(binary).display());
             let outs = [d.path().join("theirs"), d.path().join("ours")];
             for (exe, out) in [(&llvm, &outs[0]), (&link, &outs[1])] {
                 let mut args: Vec<&OsStr> = vec!["merge".as_ref(), flag.as_ref()];

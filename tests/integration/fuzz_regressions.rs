@@ -271,6 +271,9 @@ fn correlate_target_holds_on_recordings_and_damaged_binaries() {
         (1, "dbg14-O0", "dbg-dbg14-O0-1.profraw"),
         (1, "dbg19-O1-gz", "dbg-dbg19-O1-gz-1.profraw"),
         (1, "dbg19-O2-dwarf4", "dbg-dbg19-O2-dwarf4-2.profraw"),
+        (0, "m32-bin-O1", "two-m32-bin-O1-1.profraw"),
+        (1, "m32-dbg-O1", "two-m32-dbg-O1-2.profraw"),
+        (1, "cxx-dbg-O0", "two-cxx-dbg-O0-1.profraw"),
     ] {
         let (elf, raw) = (read(binary), read(run));
         case(mode, &raw, &elf);

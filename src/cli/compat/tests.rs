@@ -136,7 +136,10 @@ fn llvm_spellings() {
 fn rejects_clearly() {
     let merge = subcommand("merge");
     // show --debug-info is refused by the drop-in; merge --debug-info is passed on.
-    assert!(matches!(d("show", &["-debug-info=a.out", "x"]), Err(Stop::Failed)));
+    assert!(matches!(
+        d("show", &["-debug-info=a.out", "x"]),
+        Err(Stop::Failed)
+    ));
     assert_eq!(
         d("merge", &["-debug-info=a.out", "x"]).unwrap(),
         vec!["--debug-info=a.out", "x"]
