@@ -465,3 +465,94 @@ fn both_modes_and_both_compilers_merge_in_one_step() {
         &["--binary-ids"],
     );
 }
+
+/// rustc's lightweight mode (`-Cllvm-args=-profile-correlate=binary`; value profiling off,
+/// as its binaries crash at run time on indirect calls otherwise, as clang-19's do): a small
+/// program built and run here, merged with its binary as llvm-profdata of rustc's own LLVM
+/// major merges it.
+#[test]
+fn rustc_lightweight_builds_merge_as_llvm_profdata_merges() {
+    let test = "rustc_lightweight_builds_merge_as_llvm_profdata_merges";
+    let Some(rustc) = tool("rustc", test) else {
+        return;
+    };
+    let version = String::from_utf8_lossy(&run(&rustc, &["-vV".as_ref()]).stdout).into_owned();
+    let Some(major) = version
+        .lines()
+        .find_map(|l| l.strip_prefix("LLVM version: "))
+        .and_then(|v| v.split('.').next())
+    else {
+        panic!("rustc -vV names no LLVM version: {version}");
+    };
+    // rustc's own LLVM major, else llvm-profdata-22, which reads the raw version (10) of
+    // LLVM 19 to 22 and correlates their builds.
+    let own = format!("llvm-profdata-{major}");
+    let on_path = |name: &str| {
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())
+            .map(|d| d.join(name))
+            .find(|p| p.is_file())
+    };
+    let release = match major.parse::<u32>() {
+        Ok(19..=21) if on_path(&own).is_none() => "22".to_string(),
+        _ => major.to_string(),
+    };
+    let Some(llvm) = tool(&format!("llvm-profdata-{release}"), test) else {
+        return;
+    };
+    let d = tempdir();
+    let src = d.path().join("main.rs");
+    std::fs::write(
+        &src,
+        "fn fib(n: u64) -> u64 { if n < 2 { n } else { fib(n - 1) + fib(n - 2) } }\n\
+         fn main() {\n    let n: u64 = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10);\n    println!(\"{}\", fib(n));\n}\n",
+    )
+    .unwrap();
+    let exe = d.path().join("fib");
+    let generate = format!("-Cprofile-generate={}", d.path().join("prof").display());
+    let args: Vec<&OsStr> = vec![
+        "-O".as_ref(),
+        generate.as_ref(),
+        "-Cllvm-args=-profile-correlate=binary".as_ref(),
+        "-Cllvm-args=-disable-vp=true".as_ref(),
+        "-Clink-arg=-Wl,--build-id".as_ref(),
+        os(&src),
+        "-o".as_ref(),
+        os(&exe),
+    ];
+    ok(run(&rustc, &args), "rustc, lightweight");
+    ok(run(&exe, &["12".as_ref()]), "the rustc-built program");
+    let raws = crate::common::files_with_extension(&d.path().join("prof"), "profraw");
+    assert_eq!(raws.len(), 1, "one raw profile written");
+    let flag = format!("--binary-file={}", exe.display());
+    let (theirs, ours) = (d.path().join("theirs"), d.path().join("ours"));
+    ok(
+        run(
+            &llvm,
+            &[
+                "merge".as_ref(),
+                flag.as_ref(),
+                os(&raws[0]),
+                "-o".as_ref(),
+                os(&theirs),
+            ],
+        ),
+        "llvm-profdata",
+    );
+    let target = release.clone();
+    ok(
+        run_ours([
+            "--target-llvm".as_ref(),
+            OsStr::new(&target),
+            flag.as_ref(),
+            os(&raws[0]),
+            "-o".as_ref(),
+            os(&ours),
+        ]),
+        "pgo-merge",
+    );
+    assert_eq!(
+        std::fs::read(&ours).unwrap(),
+        std::fs::read(&theirs).unwrap(),
+        "rustc (LLVM {major}) lightweight build: other bytes than llvm-profdata-{release}'s"
+    );
+}
