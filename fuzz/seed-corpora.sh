@@ -225,6 +225,17 @@ for f in "${iprofs[@]}"; do
   done
 done
 
+# ---- correlate: control (bit 0: debug-info mode), a raw profile, the ELF binary that wrote
+# it (whole: an ELF file cut short loses its section headers, so these seeds are not cut).
+cd_=$td/correlate
+for pair in '\x00 exe-pie-O2 run-pie-1' '\x00 exe-nopie-O0 run-nopie-1' '\x00 m32-bin-O1 two-m32-bin-O1-1' \
+  '\x01 dbg19-O1-gz dbg-dbg19-O1-gz-1' '\x01 dbg14-O0 dbg-dbg14-O0-1' '\x01 m32-dbg-O1 two-m32-dbg-O1-1'; do
+  read -r ctl bin run <<<"$pair"
+  gunzip -c "$cd_/$bin.gz" >"$tmp/bin"
+  gunzip -c "$cd_/$run.profraw.gz" >"$tmp/run"
+  join "$ctl" "$tmp/run" "$tmp/bin" | seed correlate "$bin"
+done
+
 for t in "$out"/*/; do
   printf '%-12s %4d seeds, %7d bytes\n' "$(basename "$t")" "$(find "$t" -type f | wc -l)" \
     "$(cat "$t"* | wc -c)"
