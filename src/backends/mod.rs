@@ -4,6 +4,7 @@
 pub mod bolt;
 #[doc(hidden)]
 pub mod cfmt;
+pub mod debug_info;
 pub mod iprof;
 pub mod iprof_show;
 pub mod jit_show;

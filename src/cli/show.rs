@@ -9,6 +9,9 @@ use super::{EXIT_OK, Mode, messages};
 
 /// Runs `show`; returns the exit code.
 pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
+    if a.debug_info.is_some() {
+        return run_debug_info_show(a, mode);
+    }
     let json = a.json
         || match a.show_format.as_deref() {
             None | Some("text") => false,
@@ -151,5 +154,37 @@ fn print_warnings(warnings: &[pgo_merge::pipeline::Message], mode: Mode) {
         }
     } else {
         messages::print("pgo-merge", warnings, false);
+    }
+}
+
+/// `show --debug-info BINARY`: the counters a lightweight build's debug info describes.
+fn run_debug_info_show(a: ShowArgs, mode: Mode) -> i32 {
+    let (json, yaml) = match a.show_format.as_deref() {
+        None | Some("text") => (a.json, false),
+        Some("json") => (true, false),
+        Some("yaml") => (false, true),
+        Some(other) => {
+            eprintln!("pgo-merge: error: --show-format {other:?}: expected text, json or yaml");
+            return mode.usage_code();
+        }
+    };
+    let mut req = ShowRequest::default();
+    req.debug_info = a.debug_info;
+    req.json = json;
+    req.yaml = yaml;
+    req.symbol_list = a.show_prof_sym_list;
+    req.options.detailed_summary = a.detailed_summary;
+    req.options.llvm_release = (mode == Mode::LlvmProfdata)
+        .then_some(a.target_llvm)
+        .flatten();
+    req.max_correlation_warnings = a.max_debug_info_correlation_warnings;
+    req.output = a.output;
+    req.llvm_profdata = mode == Mode::LlvmProfdata;
+    match pipeline::show(&req) {
+        Ok(warnings) => {
+            messages::print("pgo-merge", &warnings, false);
+            EXIT_OK
+        }
+        Err(e) => messages::error("pgo-merge", &e, mode),
     }
 }

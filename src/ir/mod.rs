@@ -21,6 +21,7 @@ pub mod profile;
 pub mod sample;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
 pub mod context;
+pub mod correlation;
 pub mod fx;
 pub mod iprof;
 pub mod java_symbols;

@@ -6,10 +6,12 @@ use std::path::{Path, PathBuf};
 
 use super::Message;
 use super::output::{self, Destination};
-use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
-use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::open::{self, FormatKind, InputFile, IprofReadOptions, LlvmReader};
+use crate::backends::{debug_info, jit_show};
+use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::open::{
+    self, FormatKind, InputFile, IprofReadOptions, LlvmReader, describe_debug_info,
+};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
@@ -28,6 +30,17 @@ pub struct ShowRequest {
     pub output: Option<PathBuf>,
     /// llvm-profdata's output exactly: no reader warnings, no trailing format line.
     pub llvm_profdata: bool,
+    /// Describe the counters that this binary's debug info holds (a build with `-g -mllvm
+    /// -profile-correlate=debug-info`) instead of the files, as `llvm-profdata show
+    /// --debug-info` does.
+    pub debug_info: Option<PathBuf>,
+    /// With [`ShowRequest::debug_info`]: the probes in LLVM's YAML.
+    pub yaml: bool,
+    /// With [`ShowRequest::debug_info`]: list the function names (`--show-prof-sym-list`).
+    pub symbol_list: bool,
+    /// With [`ShowRequest::debug_info`]: warnings shown about incomplete counters DIEs (0:
+    /// all).
+    pub max_correlation_warnings: usize,
 }
 
 /// True when `input` and `output` name the same file: the same spelling, or the same file
@@ -54,6 +67,9 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
 
 /// The report of `r`, and the readers' warnings.
 fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
+    if let Some(binary) = &r.debug_info {
+        return render_debug_info(r, binary);
+    }
     let mut opts = r.options.clone();
     let reader = LlvmReader::new();
     let mut out = String::new();
@@ -191,4 +207,35 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         out.push('\n');
     }
     Ok((out, messages))
+}
+
+/// `show --debug-info`: what the debug info of `binary` says about its counters.
+fn render_debug_info(r: &ShowRequest, binary: &Path) -> Result<(String, Vec<Message>)> {
+    if r.json {
+        return Err(Error::new(ErrorKind::Usage(
+            "JSON output is not supported for debug info correlation".into(),
+        )));
+    }
+    let file = InputFile::open(binary)?;
+    let (counters, mut warnings) = describe_debug_info(binary, file.bytes())?;
+    file.check_unchanged()?;
+    let max = r.max_correlation_warnings;
+    if max > 0 && warnings.len() > max {
+        let rest = warnings.len() - max;
+        warnings.truncate(max);
+        warnings.push(Warning::new(format!(
+            "{rest} more debug-info warnings not shown"
+        )));
+    }
+    let text = if r.yaml {
+        debug_info::render_yaml(&counters)
+    } else {
+        debug_info::render_text(
+            &counters,
+            r.symbol_list,
+            r.options.detailed_summary,
+            r.options.llvm_release,
+        )
+    };
+    Ok((text, warnings.into_iter().map(Message::Warning).collect()))
 }

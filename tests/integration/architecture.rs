@@ -478,6 +478,7 @@ fn only_the_curated_modules_are_documented() {
             "backends/mod.rs",
             &[
                 "bolt",
+                "debug_info",
                 "iprof",
                 "iprof_show",
                 "jit_show",

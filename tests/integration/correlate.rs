@@ -556,3 +556,49 @@ fn rustc_lightweight_builds_merge_as_llvm_profdata_merges() {
         "rustc (LLVM {major}) lightweight build: other bytes than llvm-profdata-{release}'s"
     );
 }
+
+/// `show --debug-info`: the number of functions, the names (`--show-prof-sym-list`: sorted
+/// from LLVM 19, LLVM 14's `StringMap` order before), the counters section's size
+/// (`--detailed-summary`) and the probes in LLVM's YAML (`--show-format=yaml`, LLVM 19+),
+/// exactly as llvm-profdata-N prints them, by our drop-in called by that name.
+#[test]
+fn show_debug_info_prints_what_llvm_profdata_prints() {
+    let test = "show_debug_info_prints_what_llvm_profdata_prints";
+    let d = tempdir();
+    let r = recordings(d.path());
+    let text: &[&[&str]] = &[&[], &["--show-prof-sym-list", "--detailed-summary"]];
+    let all: &[&[&str]] = &[
+        &[],
+        &["--show-prof-sym-list", "--detailed-summary"],
+        &["--show-format=yaml"],
+    ];
+    for (binary, release, views) in [
+        ("dbg14-O0", 14, text),
+        ("dbg19-O1-gz", 19, all),
+        ("dbg19-O2-dwarf4", 22, all),
+        ("cxx-dbg-O0", 19, all),
+        ("cxx-dbg-O0", 22, all),
+        ("m32-dbg-O1", 22, all),
+    ] {
+        let name = format!("llvm-profdata-{release}");
+        let Some(llvm) = tool(&name, test) else {
+            continue;
+        };
+        let link = d.path().join(&name);
+        if !link.exists() {
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+        }
+        let flag = format!("--debug-info={}", r.join(binary).display());
+        for view in views {
+            let mut args: Vec<&OsStr> = vec!["show".as_ref(), flag.as_ref()];
+            args.extend(view.iter().map(OsStr::new));
+            let theirs = ok(run(&llvm, &args), &name).stdout;
+            let ours = ok(run(&link, &args), "our drop-in").stdout;
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{name} show {flag} {view:?}"
+            );
+        }
+    }
+}

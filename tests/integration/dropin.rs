@@ -103,7 +103,7 @@ fn unsupported_options_and_subcommands_fail_clearly() {
     let (_g, ours) = dropin();
     let f = raw("clang22/ir-basic-run1.profraw");
     for (args, needle) in [
-        (vec!["show", "-debug-info=a.out"], "debug-info"),
+        (vec!["merge", "--debuginfod"], "debuginfod"),
         (vec!["merge", "--sample", "-gcc"], "gcc"),
         (
             vec!["merge", "-no-such-thing"],

@@ -165,8 +165,8 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const CORRELATE: &str = "listing what a binary's debug info holds for correlation (show \
-     --debug-info) is not implemented; merge correlates with --debug-info and --binary-file";
+const MERGE_ONLY: &str =
+    "it applies to merge only, where it finds the binaries of lightweight raw profiles";
 const DEBUGINFOD: &str = "debuginfod is not used (pgo-merge makes no network requests): put \
      the binaries in a .build-id tree and name it with --debug-file-directory";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -409,13 +409,13 @@ pub const GLOBAL: &[LlvmOption] = &[
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
-        CORRELATE,
+        MERGE_ONLY,
     )).since(22),
     unlisted(no(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
-        CORRELATE,
+        MERGE_ONLY,
     )).since(22),
     unlisted(ours(
         "fs-discriminator-pass",
@@ -455,11 +455,10 @@ pub const SHOW: &[LlvmOption] = &[
         None,
         "Show only the functions that have been executed.",
     ),
-    no(
+    ours(
         "debug-info",
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
-        CORRELATE,
     ).help_until(14, "Read and extract profile metadata from debug info and show the functions it found."),
     ours("detailed-summary", None, "Show detailed profile summary"),
     ours(
@@ -492,11 +491,10 @@ pub const SHOW: &[LlvmOption] = &[
         None,
         "Only output names of functions whose max count values are below the cutoff value",
     ),
-    no(
+    ours(
         "max-debug-info-correlation-warnings",
         UINT,
         "The maximum number of warnings to emit when correlating profile from debug info (0 = no limit)",
-        CORRELATE,
     ).since(19),
     ours(
         "memop-sizes",

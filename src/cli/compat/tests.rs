@@ -135,9 +135,9 @@ fn llvm_spellings() {
 #[test]
 fn rejects_clearly() {
     let merge = subcommand("merge");
-    // show --debug-info is refused by the drop-in; merge --debug-info is passed on.
+    // debuginfod is refused by the drop-in; merge --debug-info is passed on.
     assert!(matches!(
-        d("show", &["-debug-info=a.out", "x"]),
+        d("merge", &["--debuginfod", "x"]),
         Err(Stop::Failed)
     ));
     assert_eq!(

@@ -13,6 +13,7 @@ use object::Object;
 
 use super::Probe;
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::ir::correlation::DescribedProbe;
 
 /// `DW_TAG_LLVM_annotation` (LLVM's extension tag).
 const DW_TAG_LLVM_ANNOTATION: gimli::DwTag = gimli::DwTag(0x6000);
@@ -28,6 +29,16 @@ pub(super) struct DebugProbes {
     pub probes: Vec<Probe>,
     pub names: Vec<Vec<u8>>,
     pub warnings: Vec<Warning>,
+    /// With `describe`: every complete probe with its function's names, file and line.
+    pub described: Vec<DescribedProbe>,
+}
+
+/// What a probe's function DIE says of it (for `show --debug-info`).
+#[derive(Default)]
+struct FunctionFacts {
+    linkage_name: Option<Vec<u8>>,
+    file: Option<Vec<u8>>,
+    line: Option<u64>,
 }
 
 /// A counters variable being read: its fields as its DIE and its children give them.
@@ -40,14 +51,17 @@ struct Pending {
     counter_ptr: Option<u64>,
     num_counters: Option<u64>,
     function_ptr: Option<u64>,
+    facts: Option<FunctionFacts>,
 }
 
 /// Reads the probes of the DWARF in `file`. `counters` is the link-time address range of
-/// `__llvm_prf_cnts`. Errors name the `.debug_info` offset of the DIE that could not be read.
+/// `__llvm_prf_cnts`; with `describe`, each probe's function is described too. Errors name
+/// the `.debug_info` offset of the DIE that could not be read.
 pub(super) fn probes(
     path: &Path,
     file: &object::File<'_>,
     counters: &Range<u64>,
+    describe: bool,
 ) -> Result<DebugProbes> {
     let endian = if file.is_little_endian() {
         RunTimeEndian::Little
@@ -65,13 +79,14 @@ pub(super) fn probes(
         probes: Vec::new(),
         names: Vec::new(),
         warnings: Vec::new(),
+        described: Vec::new(),
     };
     let mut seen = std::collections::HashSet::new();
     let mut units = dwarf.units();
     while let Some(header) = units.next().map_err(|e| dwarf_error(path, 0, e))? {
         let at = header.offset().0 as u64;
         let unit = dwarf.unit(header).map_err(|e| dwarf_error(path, at, e))?;
-        walk_unit(&dwarf, &unit, at, &mut |p| {
+        walk_unit(&dwarf, &unit, (at, describe), &mut |p| {
             finish(p, counters, &mut out, &mut seen)
         })
         .map_err(|e| dwarf_error(path, at, e))?;
@@ -84,11 +99,12 @@ pub(super) fn probes(
 fn walk_unit(
     dwarf: &gimli::Dwarf<Slice<'_>>,
     unit: &gimli::Unit<Slice<'_>>,
-    base: u64,
+    (base, describe): (u64, bool),
     done: &mut dyn FnMut(Pending),
 ) -> gimli::Result<()> {
-    // Per tree level: the tag of the last DIE there and, for a subprogram, its low_pc.
-    let mut levels: Vec<(gimli::DwTag, Option<u64>)> = Vec::new();
+    // Per tree level: the tag of the last DIE there, its offset and, for a subprogram, its
+    // low_pc.
+    let mut levels: Vec<(gimli::DwTag, gimli::UnitOffset, Option<u64>)> = Vec::new();
     let mut pending: Option<Pending> = None;
     let mut cursor = unit.entries();
     while let Some(die) = cursor.next_dfs()? {
@@ -106,7 +122,7 @@ fn walk_unit(
         } else {
             None
         };
-        levels.push((die.tag(), low_pc));
+        levels.push((die.tag(), die.offset(), low_pc));
         if let Some(p) = pending.as_mut() {
             if depth == p.depth + 1 && die.tag() == DW_TAG_LLVM_ANNOTATION {
                 annotation(dwarf, unit, die, p)?;
@@ -114,7 +130,7 @@ fn walk_unit(
             continue;
         }
         let parent = level.checked_sub(1).and_then(|l| levels.get(l)).copied();
-        let Some((gimli::DW_TAG_subprogram, parent_low_pc)) = parent else {
+        let Some((gimli::DW_TAG_subprogram, parent_at, parent_low_pc)) = parent else {
             continue;
         };
         if die.tag() != gimli::DW_TAG_variable || !die.has_children() {
@@ -135,6 +151,11 @@ fn walk_unit(
             at: base + die.offset().0 as u64,
             counter_ptr: location(dwarf, unit, die)?,
             function_ptr: parent_low_pc,
+            facts: if describe {
+                Some(function_facts(dwarf, unit, parent_at)?)
+            } else {
+                None
+            },
             ..Pending::default()
         });
     }
@@ -252,6 +273,17 @@ fn finish(
         ));
     }
     let counter_offset = counter_ptr - counters.start;
+    if let Some(facts) = p.facts {
+        out.described.push(DescribedProbe {
+            function_name: name.clone(),
+            linkage_name: facts.linkage_name,
+            cfg_hash,
+            counter_offset,
+            num_counters,
+            file: facts.file,
+            line: facts.line,
+        });
+    }
     if seen.insert(counter_offset) {
         out.probes.push(Probe {
             name_ref: crate::ir::name_hash::md5_hash(&name),
@@ -263,6 +295,137 @@ fn finish(
         });
     }
     out.names.push(name);
+}
+
+/// Most DIEs followed through `DW_AT_specification` / `DW_AT_abstract_origin` when looking
+/// for an attribute (LLVM follows them without a limit but never twice to the same DIE).
+const MAX_REFERENCES: usize = 64;
+
+/// The first value of one of `names` on the DIE at `at` or on the DIEs it refers to through
+/// `DW_AT_specification` and `DW_AT_abstract_origin`, in LLVM's order (`findRecursively`:
+/// a stack, specification before abstract origin). References outside the unit are not
+/// followed.
+fn find_recursively<'d>(
+    unit: &gimli::Unit<Slice<'d>>,
+    at: gimli::UnitOffset,
+    names: &[gimli::DwAt],
+) -> gimli::Result<Option<AttributeValue<Slice<'d>>>> {
+    let mut stack = vec![at];
+    let mut seen = vec![at];
+    while let Some(offset) = stack.pop() {
+        let die = unit.entry(offset)?;
+        for &name in names {
+            if let Some(v) = die.attr_value(name) {
+                return Ok(Some(v));
+            }
+        }
+        for link in [gimli::DW_AT_abstract_origin, gimli::DW_AT_specification] {
+            if let Some(AttributeValue::UnitRef(next)) = die.attr_value(link)
+                && !seen.contains(&next)
+                && seen.len() < MAX_REFERENCES
+            {
+                seen.push(next);
+                stack.push(next);
+            }
+        }
+    }
+    Ok(None)
+}
+
+/// The linkage name (else name), declaring file and line of the function DIE at `at`, as
+/// LLVM's `DWARFDie` finds them.
+fn function_facts(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    at: gimli::UnitOffset,
+) -> gimli::Result<FunctionFacts> {
+    let string = |v: Option<AttributeValue<Slice<'_>>>| -> gimli::Result<Option<Vec<u8>>> {
+        match v {
+            Some(v) => match dwarf.attr_string(unit, v) {
+                Ok(s) => Ok(Some(s.to_slice()?.into_owned())),
+                Err(_) => Ok(None),
+            },
+            None => Ok(None),
+        }
+    };
+    let linkage = find_recursively(
+        unit,
+        at,
+        &[gimli::DW_AT_MIPS_linkage_name, gimli::DW_AT_linkage_name],
+    )?;
+    let linkage_name = match string(linkage)? {
+        Some(n) => Some(n),
+        None => string(find_recursively(unit, at, &[gimli::DW_AT_name])?)?,
+    };
+    let file = match find_recursively(unit, at, &[gimli::DW_AT_decl_file])? {
+        Some(AttributeValue::FileIndex(i)) => relative_file(dwarf, unit, i)?,
+        Some(v) => match unsigned(&v) {
+            Some(i) => relative_file(dwarf, unit, i)?,
+            None => None,
+        },
+        None => None,
+    };
+    let line = find_recursively(unit, at, &[gimli::DW_AT_decl_line])?
+        .as_ref()
+        .and_then(unsigned)
+        .filter(|&l| l != 0);
+    Ok(FunctionFacts {
+        linkage_name,
+        file,
+        line,
+    })
+}
+
+/// File `index` of the unit's line table as LLVM names it with its "relative file path":
+/// an absolute name as it is, else joined to its include directory, except the
+/// compilation directory (DWARF 5 directory 0, DWARF 4 directory 0), which is left out.
+fn relative_file(
+    dwarf: &gimli::Dwarf<Slice<'_>>,
+    unit: &gimli::Unit<Slice<'_>>,
+    index: u64,
+) -> gimli::Result<Option<Vec<u8>>> {
+    let Some(program) = &unit.line_program else {
+        return Ok(None);
+    };
+    let header = program.header();
+    let v5 = header.version() >= 5;
+    // Before DWARF 5 file numbers start at 1; LLVM has no file 0 there.
+    if !v5 && index == 0 {
+        return Ok(None);
+    }
+    let Some(entry) = header.file(index) else {
+        return Ok(None);
+    };
+    let Ok(name) = dwarf.attr_string(unit, entry.path_name()) else {
+        return Ok(None);
+    };
+    let name = name.to_slice()?.into_owned();
+    if name.starts_with(b"/") {
+        return Ok(Some(name));
+    }
+    let dirs = header.include_directories();
+    let d = entry.directory_index();
+    let dir = match (v5, usize::try_from(d)) {
+        (true, Ok(i)) if i != 0 => dirs.get(i),
+        (false, Ok(i)) if i != 0 => dirs.get(i - 1),
+        _ => None,
+    };
+    let dir = match dir {
+        Some(v) => match dwarf.attr_string(unit, *v) {
+            Ok(s) => s.to_slice()?.into_owned(),
+            Err(_) => Vec::new(),
+        },
+        None => Vec::new(),
+    };
+    if dir.is_empty() {
+        return Ok(Some(name));
+    }
+    let mut path = dir;
+    if !path.ends_with(b"/") {
+        path.push(b'/');
+    }
+    path.extend_from_slice(&name);
+    Ok(Some(path))
 }
 
 fn dwarf_error(path: &Path, at: u64, e: gimli::Error) -> Error {

@@ -132,7 +132,7 @@ impl CorrelationBinary {
                 Vec::new(),
             ),
             CorrelateKind::DebugInfo => {
-                let found = dwarf::probes(path, &file, &counters)?;
+                let found = dwarf::probes(path, &file, &counters, false)?;
                 if found.names.is_empty() {
                     return Err(refuse(format!(
                         "the debug info describes no profile counters: the binary was not \
@@ -200,4 +200,46 @@ fn contents(path: &Path, section: &object::Section<'_, '_>) -> Result<Vec<u8>> {
 
 fn name_of(section: &object::Section<'_, '_>) -> String {
     section.name().unwrap_or("?").to_string()
+}
+
+/// What the debug info of the binary `bytes` (read from `path`) says about its counters, as
+/// `llvm-profdata show --debug-info` reports it, with the warnings about DIEs left out.
+pub fn describe_debug_info(
+    path: &Path,
+    bytes: &[u8],
+) -> Result<(crate::ir::correlation::DebugInfoCounters, Vec<Warning>)> {
+    let refuse = |what: String| Error::new(ErrorKind::Request(what)).with_path(path);
+    let file = object::File::parse(bytes)
+        .map_err(|e| refuse(format!("not an object file this build reads ({e})")))?;
+    if file.format() != object::BinaryFormat::Elf {
+        return Err(refuse(format!(
+            "a {:?} file: debug-info correlation is implemented for ELF only",
+            file.format()
+        )));
+    }
+    let counters = file.section_by_name(COUNTERS).ok_or_else(|| {
+        refuse(format!(
+            "the binary has no {COUNTERS} section: it was not built with -fprofile-generate"
+        ))
+    })?;
+    let range = counters.address()..counters.address().saturating_add(counters.size());
+    let found = dwarf::probes(path, &file, &range, true)?;
+    if found.probes.is_empty() {
+        return Err(refuse(
+            "the debug info describes no profile counters: the binary was not built with -g \
+             -mllvm -profile-correlate=debug-info"
+                .to_string(),
+        ));
+    }
+    let report = crate::ir::correlation::DebugInfoCounters {
+        functions: found.probes.len(),
+        probes: found.described,
+        counters_size: counters.size(),
+    };
+    let warnings = found
+        .warnings
+        .into_iter()
+        .map(|w| w.with_path(path))
+        .collect();
+    Ok((report, warnings))
 }

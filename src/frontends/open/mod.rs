@@ -33,6 +33,7 @@ pub use super::ReadOutput;
 pub use super::detect::FormatKind;
 pub use super::input::{InputFile, file_type_name};
 pub use super::merge_input::{Known, MergeInput, MergeReader, Part, Parts};
+pub use crate::frontends::correlate::describe_debug_info;
 pub use bolt::{
     FdataReader, looks_like_bolt_profile, looks_like_bolt_yaml, read_bolt_yaml, read_report,
     sniff_bolt,
