@@ -8,8 +8,8 @@ use crate::ir::correlation::{DebugInfoCounters, DescribedProbe};
 
 /// The text report: the names (each once) with `names`, the counters section's size with
 /// `detailed`, then the number of functions. The names come sorted, as llvm-profdata 19 and
-/// later print them, or for `llvm` ≤ 18 in the order of LLVM's `StringMap` of the release
-/// (see [`string_map_order`]; assumed for 15–18, checked for 14).
+/// later print them, or for `llvm` ≤ 16 in the order of that release's `StringMap` (checked
+/// for 14; 17 and 18, whose `StringMap` hashes with xxHash, are assumed to sort).
 pub fn render_text(
     d: &DebugInfoCounters,
     names: bool,
@@ -19,7 +19,7 @@ pub fn render_text(
     let mut out = String::new();
     if names {
         let mut all: Vec<&[u8]> = d.probes.iter().map(|p| &p.function_name[..]).collect();
-        if llvm.is_some_and(|r| r < 19) {
+        if llvm.is_some_and(|r| r <= 16) {
             all = string_map_order(&all);
         } else {
             all.sort_unstable();
@@ -37,42 +37,15 @@ pub fn render_text(
     out
 }
 
-/// `names` (duplicates after the first ignored) in the iteration order of an LLVM 14
-/// `StringMap` they were inserted into in this order: open addressing over a power-of-two
-/// table (16 buckets at first, doubled once more than three quarters are full), quadratic
-/// probing, `djbHash` with seed 0; iteration walks the buckets in order.
+/// `names` (duplicates after the first ignored) in the iteration order of the `StringMap`
+/// of LLVM 16 and earlier they were inserted into in this order.
 fn string_map_order<'n>(names: &[&'n [u8]]) -> Vec<&'n [u8]> {
-    let hash = |n: &[u8]| {
-        n.iter()
-            .fold(0u32, |h, &c| h.wrapping_mul(33).wrapping_add(u32::from(c)))
-    };
-    let place = |table: &mut [Option<(u32, &'n [u8])>], h: u32, n: &'n [u8]| {
-        let mask = table.len() - 1;
-        let (mut b, mut step) = (h as usize & mask, 1);
-        while table[b].is_some() {
-            b = (b + step) & mask;
-            step += 1;
-        }
-        table[b] = Some((h, n));
-    };
-    let mut table: Vec<Option<(u32, &[u8])>> = vec![None; 16];
-    let mut items = 0usize;
-    for &n in names {
-        let h = hash(n);
-        if table.iter().flatten().any(|&(th, tn)| th == h && tn == n) {
-            continue;
-        }
-        place(&mut table, h, n);
-        items += 1;
-        if items * 4 > table.len() * 3 {
-            let mut bigger = vec![None; table.len() * 2];
-            for &(h, n) in table.iter().flatten() {
-                place(&mut bigger, h, n);
-            }
-            table = bigger;
-        }
-    }
-    table.into_iter().flatten().map(|(_, n)| n).collect()
+    let mut seen = std::collections::HashSet::new();
+    let distinct: Vec<&[u8]> = names.iter().copied().filter(|n| seen.insert(*n)).collect();
+    crate::backends::profdata::string_map::iteration_order(distinct.iter().copied())
+        .into_iter()
+        .map(|i| distinct[i])
+        .collect()
 }
 
 /// The probes as LLVM's YAML output prints its `CorrelationData`.
