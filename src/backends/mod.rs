@@ -6,6 +6,7 @@ pub mod cfmt;
 pub mod iprof;
 pub mod iprof_show;
 pub mod jit_show;
+pub mod order;
 pub mod overlap;
 pub mod profdata;
 pub mod proftext;

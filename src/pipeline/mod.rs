@@ -41,6 +41,7 @@ pub mod inputs;
 pub mod iprof;
 mod llvm;
 pub mod merge;
+pub mod order;
 pub mod output;
 pub mod overlap;
 pub mod sample;
@@ -63,6 +64,7 @@ pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory,
     merge_keeping_memory, plan_inputs,
 };
+pub use order::{OrderFormat, OrderRequest, order};
 pub use overlap::{OverlapRequest, overlap};
 pub use sample::{
     ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,
