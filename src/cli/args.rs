@@ -672,7 +672,7 @@ pub struct ShowArgs {
 #[derive(Debug, Args)]
 pub struct OrderArgs {
     /// The profiles (raw, indexed or text; several are merged first, as merge merges them).
-    #[arg(required = true, value_name = "PROFILE")]
+    #[arg(value_name = "PROFILE")]
     pub inputs: Vec<PathBuf>,
     /// Keep the last N traces aside and print how the order does on them (the area under
     /// their page-fault curve, 32 functions per page).
@@ -714,6 +714,12 @@ pub struct OrderArgs {
     #[arg(short = 'o', long = "output", value_name = "FILE")]
     #[arg(help_heading = heading::OUTPUT)]
     pub output: Option<PathBuf>,
+    /// LLVM's global sample-profile options, which llvm-profdata order accepts and ignores.
+    #[arg(long = "fs-discriminator-pass", hide = true, value_name = "PASS")]
+    pub fs_discriminator_pass: Option<String>,
+    /// See `fs_discriminator_pass`.
+    #[arg(long = "profile-isfs", hide = true)]
+    pub profile_is_fs: bool,
 }
 
 /// The text formats of `order --format`.
