@@ -10,7 +10,7 @@ use std::io::Write;
 use serde_json::{Value, json};
 
 use crate::ir::SymbolTable;
-use crate::passes::order::FunctionOrder;
+use crate::ir::order::FunctionOrder;
 
 /// What the order is written as.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -453,3 +453,55 @@ int main() {
         differing_lines(&ours, &theirs, 3, "ours", "libstdc++")
     );
 }
+
+/// `--name[=<kind>]` of the option lines of an llvm-profdata-style help, leaving out our
+/// help's section of LLVM's options accepted unlisted.
+fn listed_options(help: &str) -> std::collections::BTreeSet<String> {
+    let re = regex::Regex::new(r"^ +(-{1,2}[A-Za-z0-9][A-Za-z0-9_.-]*(=<[^>]*>)?)").unwrap();
+    let mut skip = false;
+    help.lines()
+        .filter(|l| {
+            if !l.starts_with(' ') && l.ends_with(':') {
+                skip = l.starts_with("LLVM's options that llvm-profdata accepts");
+            }
+            !skip
+        })
+        .filter_map(|l| re.captures(l).map(|c| c[1].to_string()))
+        .collect()
+}
+
+/// The drop-in's `order --help-hidden` lists the options each release lists, under the
+/// same overview, subcommand line and usage.
+#[test]
+fn dropin_order_options_are_each_releases() {
+    let dir = tempdir();
+    for n in [19, 22, 23] {
+        let name = format!("llvm-profdata-{n}");
+        let Some(real) = tool(&name, "dropin_order_options_are_each_releases") else {
+            continue;
+        };
+        let ours = dropin_named(dir.path(), &name);
+        let help = |bin: &Path, flag: &str| {
+            let o = order_with(bin, &[flag], &[]);
+            assert_ok(&o, "order --help");
+            String::from_utf8_lossy(&o.stdout).into_owned()
+        };
+        assert_eq!(
+            listed_options(&help(&ours, "--help-hidden")),
+            listed_options(&help(&real, "--help-hidden")),
+            "{name} order"
+        );
+        let head = |text: String| {
+            text.lines()
+                .take(6)
+                .collect::<Vec<_>>()
+                .join("\n")
+                .replace(&format!("{name} "), "llvm-profdata ")
+        };
+        assert_eq!(
+            head(help(&ours, "--help")),
+            head(help(&real, "--help")),
+            "{name} order --help"
+        );
+    }
+}

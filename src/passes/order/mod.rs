@@ -17,6 +17,8 @@ pub mod nodes;
 use crate::error::{Error, ErrorKind, Result};
 use crate::ir::TemporalTrace;
 
+pub use crate::ir::order::FunctionOrder;
+
 pub use balanced::SplitRule;
 
 /// What to compute.
@@ -36,16 +38,6 @@ impl OrderOptions {
             split: SplitRule::for_llvm(llvm),
         }
     }
-}
-
-/// A function order and how good it is on the test traces.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct FunctionOrder {
-    /// Name hashes of the functions, first to place first.
-    pub functions: Vec<u64>,
-    /// With test traces: the area under their page-fault curve (assuming 32 functions per
-    /// page), the figure llvm-profdata prints; a 32-bit count that wraps as LLVM's does.
-    pub page_fault_area: Option<u32>,
 }
 
 /// Orders the functions of `traces` (a profile's temporal traces, in profile order).
