@@ -8,6 +8,7 @@
 //! | merge / convert ([`merge()`]) | [`MergeRequest`] | [`MergeOutcome`] |
 //! | describe ([`show()`]) | [`ShowRequest`] | the report, written; reader warnings |
 //! | compare ([`overlap()`]) | [`OverlapRequest`] | the report, written |
+//! | order functions ([`order()`]) | [`OrderRequest`] | the order, written; warnings |
 //! | merge sample profiles ([`merge_sample()`]) | [`SampleMergeRequest`] | [`MergeOutcome`] |
 //! | describe a sample profile ([`show_sample()`]) | [`SampleShowRequest`] | the report, written; warnings |
 //! | compare sample profiles ([`overlap_sample()`]) | [`SampleOverlapRequest`] | the report, written |

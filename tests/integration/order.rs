@@ -351,6 +351,13 @@ fn linker_formats_and_json() {
     let json = run_ours(["order", "--json", "--num-test-traces=2", file]);
     assert_ok(&json, "order --json");
     let doc: serde_json::Value = serde_json::from_slice(&json.stdout).expect("JSON");
+    let schema: serde_json::Value = serde_json::from_str(
+        &fs::read_to_string(root().join("schemas/order.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("schema compiles");
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "order --json is not valid: {errors:?}");
     let names: Vec<&str> = doc["functions"]
         .as_array()
         .unwrap()
