@@ -512,3 +512,118 @@ fn dropin_order_options_are_each_releases() {
         );
     }
 }
+
+/// A text profile of `functions` functions (every fourth with internal linkage) and
+/// `traces` traces drawn by `next`: each a random subset in a partly shuffled order (runs of
+/// a common order with local swaps, so that nodes share windows and gains tie), sometimes
+/// naming a function twice.
+fn random_text_profile(
+    next: &mut impl FnMut(u64) -> u64,
+    functions: usize,
+    traces: usize,
+) -> String {
+    let name = |i: usize| {
+        if i.is_multiple_of(4) {
+            format!("lib/m{}.c;s{i}", i % 3)
+        } else {
+            format!("g{i}")
+        }
+    };
+    let mut s = String::from("# IR level Instrumentation Flag\n:ir\n:temporal_prof_traces\n");
+    s += &format!("# Num Temporal Profile Traces:\n{traces}\n");
+    s += &format!("# Temporal Profile Trace Stream Size:\n{traces}\n");
+    for _ in 0..traces {
+        let mut order: Vec<usize> = (0..functions).collect();
+        let swaps = next(functions as u64 * 2) as usize;
+        for _ in 0..swaps {
+            let i = next(functions as u64) as usize;
+            let j = (i + next(8) as usize).min(functions - 1);
+            order.swap(i, j);
+        }
+        let keep = 1 + next(functions as u64) as usize;
+        let mut t: Vec<String> = order
+            .into_iter()
+            .filter(|_| next(functions as u64) < keep as u64)
+            .map(name)
+            .collect();
+        if t.is_empty() {
+            t.push(name(0));
+        }
+        if next(5) == 0 {
+            let again = t[next(t.len() as u64) as usize].clone();
+            t.push(again);
+        }
+        s += &format!("# Weight:\n1\n{},\n", t.join(","));
+    }
+    s.push('\n');
+    for i in 0..functions {
+        s += &format!(
+            "{}\n# Func Hash:\n1\n# Num Counters:\n1\n# Counter Values:\n{}\n\n",
+            name(i),
+            i + 1
+        );
+    }
+    s
+}
+
+/// Random shapes (2 to 600 functions, 1 to 12 traces, ties, repeated names) order as each
+/// present llvm-profdata orders them, with and without test traces.
+#[test]
+fn random_profiles_order_as_llvm_profdata_does() {
+    let tools: Vec<(u32, PathBuf)> = [19, 22, 23]
+        .into_iter()
+        .filter_map(|n| {
+            tool(
+                &format!("llvm-profdata-{n}"),
+                "random_profiles_order_as_llvm_profdata_does",
+            )
+            .map(|t| (n, t))
+        })
+        .collect();
+    if tools.is_empty() {
+        return;
+    }
+    let dir = tempdir();
+    let mut state: u64 = 2028;
+    let mut next = |n: u64| {
+        state = state
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (state >> 33) % n.max(1)
+    };
+    for case in 0..40 {
+        let functions = 2 + next(if case % 4 == 0 { 600 } else { 120 }) as usize;
+        let traces = 1 + next(12) as usize;
+        let text = random_text_profile(&mut next, functions, traces);
+        let path = dir.path().join(format!("case{case}.proftext"));
+        fs::write(&path, &text).unwrap();
+        for (n, llvm) in &tools {
+            let test_traces = if traces > 1 {
+                "--num-test-traces=1"
+            } else {
+                "--num-test-traces=0"
+            };
+            for args in [&[][..], &[test_traces]] {
+                let theirs = order_with(llvm, args, &[&path]);
+                assert_ok(&theirs, "llvm-profdata order");
+                let target = format!("--target-llvm={n}");
+                let mut ours_args = vec!["order", target.as_str()];
+                ours_args.extend(args);
+                ours_args.push(path.to_str().unwrap());
+                let ours = run_ours(&ours_args);
+                assert_ok(&ours, "pgo-merge order");
+                assert!(
+                    ours.stdout == theirs.stdout,
+                    "case {case} ({functions} functions, {traces} traces), llvm-profdata-{n} {args:?}:\n{}",
+                    differing_lines(
+                        &String::from_utf8_lossy(&ours.stdout),
+                        &String::from_utf8_lossy(&theirs.stdout),
+                        5,
+                        "ours",
+                        "theirs"
+                    )
+                );
+            }
+        }
+    }
+}
