@@ -121,6 +121,8 @@ pub mod heading {
     pub const FUNCTIONS: &str = "Functions";
     /// show: what is shown of each function or profile.
     pub const DETAILS: &str = "Details";
+    /// order: how the order is computed.
+    pub const ORDERING: &str = "Ordering";
 }
 
 /// `pgo-merge [COMMAND] ...`: the whole command line. Without a command, the arguments are
@@ -677,11 +679,11 @@ pub struct OrderArgs {
     /// Keep the last N traces aside and print how the order does on them (the area under
     /// their page-fault curve, 32 functions per page).
     #[arg(long = "num-test-traces", default_value_t = 0, value_name = "N")]
-    #[arg(help_heading = heading::FUNCTIONS)]
+    #[arg(help_heading = heading::ORDERING)]
     pub num_test_traces: usize,
     /// Order as llvm-profdata of LLVM release M does (17–19 and 22+ differ; default 22).
     #[arg(long = "target-llvm", value_name = "M")]
-    #[arg(help_heading = heading::FUNCTIONS)]
+    #[arg(help_heading = heading::ORDERING)]
     pub target_llvm: Option<u32>,
     /// With several inputs: how many traces the merge keeps (as merge's option).
     #[arg(
@@ -689,7 +691,7 @@ pub struct OrderArgs {
         value_name = "N",
         default_value_t = 100
     )]
-    #[arg(help_heading = heading::FUNCTIONS)]
+    #[arg(help_heading = heading::INPUTS)]
     pub reservoir_size: u64,
     /// With several inputs: traces are cut to this many functions (as merge's option).
     #[arg(
@@ -697,7 +699,7 @@ pub struct OrderArgs {
         value_name = "N",
         default_value_t = 10000
     )]
-    #[arg(help_heading = heading::FUNCTIONS)]
+    #[arg(help_heading = heading::INPUTS)]
     pub max_trace_length: u64,
     /// How to write the order: llvm (llvm-profdata's text, which lld's
     /// --symbol-ordering-file takes), symbols (names only), ld64 (Mach-O `_` prefix, for

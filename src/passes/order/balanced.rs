@@ -14,8 +14,6 @@
 //! nodes with its own generator, so the result does not depend on it, and we run them one
 //! after the other.
 
-use std::collections::HashMap;
-
 use rand_mt::Mt;
 
 use super::nodes::FunctionNode;
@@ -149,26 +147,40 @@ impl Partitioner {
     /// counts them per side and runs the improvement rounds.
     fn run_iterations(&mut self, slots: &[usize], left: u32, right: u32, rng: &mut Mt) {
         let n = slots.len();
-        let mut index: HashMap<u32, u32> = HashMap::new();
+        // Utility nodes are small numbers (dense after the first bisection): count them in
+        // a vector indexed by number rather than LLVM's hash map; the result is the same.
+        let top = slots
+            .iter()
+            .flat_map(|&s| self.nodes[s].utilities.iter().copied())
+            .max()
+            .map_or(0, |m| m as usize + 1);
+        let mut count = vec![0u32; top];
         for &s in slots {
             for &un in &self.nodes[s].utilities {
-                *index.entry(un).or_default() += 1;
+                count[un as usize] += 1;
             }
         }
         for &s in slots {
-            self.nodes[s].utilities.retain(|un| {
-                let c = index.get(un).copied().unwrap_or(0) as usize;
+            self.nodes[s].utilities.retain(|&un| {
+                let c = count[un as usize] as usize;
                 !(c == 1 || c == n)
             });
         }
-        index.clear();
+        // Renumber in order of first appearance, as LLVM does.
+        let mut renumbered = count;
+        renumbered.fill(u32::MAX);
+        let mut used = 0u32;
         for &s in slots {
             for un in &mut self.nodes[s].utilities {
-                let next = index.len() as u32;
-                *un = *index.entry(*un).or_insert(next);
+                let slot = &mut renumbered[*un as usize];
+                if *slot == u32::MAX {
+                    *slot = used;
+                    used += 1;
+                }
+                *un = *slot;
             }
         }
-        let mut signatures = vec![Signature::default(); index.len()];
+        let mut signatures = vec![Signature::default(); used as usize];
         for &s in slots {
             let on_left = self.nodes[s].bucket == left;
             for &un in &self.nodes[s].utilities {
