@@ -5,12 +5,21 @@ use pgo_merge::pipeline::{self, OrderFormat, OrderRequest};
 use super::args::{OrderArgs, OrderFormatArg};
 use super::{EXIT_OK, Mode, messages};
 
+/// The first LLVM release with `llvm-profdata order`.
+const FIRST_LLVM: u32 = 17;
+
 /// The LLVM release `order` follows natively when `--target-llvm` names none.
 const DEFAULT_LLVM: u32 = 22;
 
 /// Runs `order`; returns the exit code. In drop-in mode `a.target_llvm` is the release the
 /// drop-in follows, and the output is llvm-profdata's (no warnings of ours).
 pub fn run_order(a: OrderArgs, mode: Mode) -> i32 {
+    if let Some(m) = a.target_llvm.filter(|&m| m < FIRST_LLVM) {
+        eprintln!(
+            "pgo-merge: error: --target-llvm {m}: llvm-profdata has order from LLVM {FIRST_LLVM}"
+        );
+        return mode.usage_code();
+    }
     let mut req = OrderRequest::new(a.inputs, a.target_llvm.unwrap_or(DEFAULT_LLVM));
     req.output = a.output;
     req.test_traces = a.num_test_traces;

@@ -315,6 +315,8 @@ fn bad_inputs_are_named() {
     );
     let o = run_ours(["order"]);
     assert_eq!(o.status.code(), Some(2), "no input: {o:?}");
+    let o = run_ours(["order", "--target-llvm=16", reservoir.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "LLVM 16 has no order: {o:?}");
 }
 
 /// Beyond llvm-profdata: the same order for other linkers, and as JSON.
