@@ -173,52 +173,60 @@ fn ordered_symbols(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// lld takes our order file as it is, and the linked program's functions (`nm -n`) follow
-/// it: the program of the recordings, built with -ffunction-sections.
-#[test]
-fn a_linker_follows_our_order() {
-    let test = "a_linker_follows_our_order";
+/// Links the program of the recordings (`-O0 -ffunction-sections`) with `linker_flags`
+/// (`{}` is replaced by our order, written as `format`) and checks that the ordered
+/// functions come in our order in the binary (`nm -n`). Skips loudly without the tools.
+fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &str) {
     let (Some(clang), Some(nm)) = (tool("clang-19", test), tool("nm", test)) else {
         return;
     };
-    if tool("ld.lld-19", test).is_none() {
+    if tool(linker, test).is_none() {
         return;
     }
     let dir = tempdir();
     let src = inflated(dir.path(), "order_prog.c.gz");
+    let all = recording("all.profdata");
+    let llvm_text = run_ours(["order", all.to_str().unwrap()]);
+    assert_ok(&llvm_text, "pgo-merge order");
+    let listed = ordered_symbols(&String::from_utf8_lossy(&llvm_text.stdout));
+    assert!(
+        listed.len() > 200,
+        "only {} functions ordered",
+        listed.len()
+    );
     let order_file = dir.path().join("order.txt");
+    let format_arg = format!("--format={format}");
     let o = run_ours([
         "order".as_ref(),
-        recording("all.profdata").as_os_str(),
+        format_arg.as_ref(),
+        all.as_os_str(),
         "-o".as_ref(),
         order_file.as_os_str(),
     ]);
     assert_ok(&o, "pgo-merge order -o");
     let exe = dir.path().join("linked");
-    let ordering = format!("-Wl,--symbol-ordering-file={}", order_file.display());
+    let fuse = format!(
+        "-fuse-ld={}",
+        linker.trim_start_matches("ld.").trim_end_matches("-19")
+    );
+    let flag = linker_flag.replace("{}", &order_file.display().to_string());
     let link = run(
         &clang,
         &[
             "-O0".as_ref(),
             "-ffunction-sections".as_ref(),
-            "-fuse-ld=lld".as_ref(),
-            ordering.as_ref(),
+            fuse.as_ref(),
+            flag.as_ref(),
             src.as_os_str(),
             "-o".as_ref(),
             exe.as_os_str(),
         ],
     );
-    assert_ok(&link, "clang-19 -fuse-ld=lld with our order file");
+    assert_ok(&link, &format!("clang-19 {fuse} {flag}"));
     assert!(
         !String::from_utf8_lossy(&link.stderr).contains("warning"),
-        "lld warned: {}",
+        "the linker warned: {}",
         String::from_utf8_lossy(&link.stderr)
-    );
-    let listed = ordered_symbols(&fs::read_to_string(&order_file).unwrap());
-    assert!(
-        listed.len() > 200,
-        "only {} functions ordered",
-        listed.len()
     );
     let syms = run(&nm, &["-n".as_ref(), exe.as_os_str()]);
     assert_ok(&syms, "nm -n");
@@ -236,7 +244,29 @@ fn a_linker_follows_our_order() {
         listed.len(),
         "not every ordered function is in the binary"
     );
-    assert_eq!(in_binary, listed, "the linked order is not ours");
+    assert_eq!(in_binary, listed, "{linker}: the linked order is not ours");
+}
+
+/// lld takes llvm-profdata's text (our default) as it is, and the linked program follows it.
+#[test]
+fn lld_follows_our_order() {
+    linked_order_follows(
+        "lld_follows_our_order",
+        "llvm",
+        "ld.lld-19",
+        "-Wl,--symbol-ordering-file={}",
+    );
+}
+
+/// gold takes our section list (`--format=sections`) and the program follows it.
+#[test]
+fn gold_follows_our_section_list() {
+    linked_order_follows(
+        "gold_follows_our_section_list",
+        "sections",
+        "ld.gold",
+        "-Wl,--section-ordering-file={}",
+    );
 }
 
 /// A profile without temporal traces: llvm-profdata prints an empty order and succeeds;
