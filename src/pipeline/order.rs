@@ -2,7 +2,8 @@
 //! ([`crate::passes::order`]) and prints the order ([`crate::backends::order`]).
 //!
 //! One input is read as `llvm-profdata order` reads it: its traces as they are (no
-//! reservoir sampling, no length limit), so the order is llvm-profdata's to the byte.
+//! reservoir sampling, no length limit, empty traces kept), so the order is
+//! llvm-profdata's to the byte.
 //! Several inputs (any mix of raw, indexed and text profiles) are first merged as `merge`
 //! merges them, with its reservoir of traces.
 
@@ -12,6 +13,8 @@ use super::output::{self, Destination};
 use super::{InputSpec, Message};
 use crate::backends::order::{self as printer};
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::open::{InputFile, LlvmReader};
+use crate::ir::Profile;
 use crate::passes::Weight;
 use crate::passes::merge::MergeOptions;
 use crate::passes::order::{self, OrderOptions};
@@ -71,21 +74,39 @@ pub fn order(r: &OrderRequest) -> Result<Vec<Message>> {
             same.display()
         ))));
     }
+    if let [one] = r.files.as_slice() {
+        // One input: its traces as they are (empty ones too), as llvm-profdata order
+        // reads them.
+        let file = InputFile::open(one)?.inflated()?;
+        let read = LlvmReader::new()
+            .read(file.bytes())
+            .map_err(|e| file.or_changed(e).with_path(one))?;
+        file.check_unchanged()?;
+        let messages = read.warnings.into_iter().map(Message::Warning).collect();
+        return order_and_write(r, &read.profile, messages);
+    }
     let inputs: Vec<InputSpec> = r
         .files
         .iter()
         .map(|p| InputSpec::new(p, Weight::ONE))
         .collect();
-    let single = inputs.len() == 1;
     let opts = MergeOptions {
-        // One input: its traces as they are, as llvm-profdata order reads them.
-        temporal_reservoir_size: if single { u64::MAX } else { r.reservoir_size },
-        temporal_max_trace_length: if single { u64::MAX } else { r.max_trace_length },
+        temporal_reservoir_size: r.reservoir_size,
+        temporal_max_trace_length: r.max_trace_length,
         ..MergeOptions::default()
     };
     let merged = super::llvm::merge_files(&inputs, &opts, None)?;
-    let mut messages: Vec<Message> = merged.warnings.into_iter().map(Message::Warning).collect();
-    let profile = merged.profile;
+    let messages = merged.warnings.into_iter().map(Message::Warning).collect();
+    order_and_write(r, &merged.profile, messages)
+}
+
+/// Orders the functions of `profile`'s traces and writes the order as `r` asks; returns
+/// `messages` with a warning added when there are no traces.
+fn order_and_write(
+    r: &OrderRequest,
+    profile: &Profile<'_>,
+    mut messages: Vec<Message>,
+) -> Result<Vec<Message>> {
     let traces = &profile.temporal.traces;
     if traces.is_empty() {
         messages.push(Message::Warning(no_traces(&r.files)));

@@ -659,3 +659,51 @@ fn random_profiles_order_as_llvm_profdata_does() {
         }
     }
 }
+
+/// An empty trace of a text profile counts, as llvm-profdata reads it: kept aside by
+/// `--num-test-traces=1`, it touches no page (area 0). A merge drops empty traces; reading
+/// the one input through a merge took the trace before it as the test trace instead.
+#[test]
+fn an_empty_trace_is_kept_as_read() {
+    let dir = tempdir();
+    let path = dir.path().join("empty-trace.proftext");
+    let mut text = String::from(
+        "# IR level Instrumentation Flag\n:ir\n:temporal_prof_traces\n\
+         # Num Temporal Profile Traces:\n3\n# Temporal Profile Trace Stream Size:\n3\n\
+         # Weight:\n1\na,b,c,d,\n# Weight:\n1\nd,c,b,a,e,\n# Weight:\n1\n,\n\n",
+    );
+    for (i, f) in ["a", "b", "c", "d", "e"].iter().enumerate() {
+        text += &format!("{f}\n# Func Hash:\n1\n# Num Counters:\n1\n# Counter Values:\n{i}\n\n");
+    }
+    fs::write(&path, text).unwrap();
+    let ours = run_ours([
+        "order".as_ref(),
+        "--num-test-traces=1".as_ref(),
+        path.as_os_str(),
+    ]);
+    assert_ok(&ours, "order");
+    let out = String::from_utf8_lossy(&ours.stdout).into_owned();
+    assert!(
+        out.starts_with(
+            "# Ordered 5 functions\n# Total area under the page fault curve: 0.000000e+00\n"
+        ),
+        "{out}"
+    );
+    for n in [19, 22, 23] {
+        if let Some(llvm) = tool(
+            &format!("llvm-profdata-{n}"),
+            "an_empty_trace_is_kept_as_read",
+        ) {
+            let theirs = order_with(&llvm, &["--num-test-traces=1"], &[&path]);
+            assert_ok(&theirs, "llvm-profdata order");
+            let target = format!("--target-llvm={n}");
+            let ours = run_ours([
+                "order".as_ref(),
+                target.as_ref(),
+                "--num-test-traces=1".as_ref(),
+                path.as_os_str(),
+            ]);
+            assert_eq!(ours.stdout, theirs.stdout, "llvm-profdata-{n}");
+        }
+    }
+}
