@@ -91,6 +91,36 @@ fn page_fault_area(order: &[u64], test: &[TemporalTrace]) -> u32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        /// Any traces (repeated functions, empty traces, any test-trace count): an order of
+        /// each function of the training traces exactly once, or the usage error; never a
+        /// panic. Both releases' splits.
+        #[test]
+        fn any_traces_give_a_permutation(
+            traces in proptest::collection::vec(proptest::collection::vec(0u64..60, 0..80), 0..8),
+            test in 0usize..4,
+            llvm in prop_oneof![Just(19u32), Just(22u32)],
+        ) {
+            let traces: Vec<TemporalTrace> = traces.into_iter().map(|f| trace(&f)).collect();
+            let opts = OrderOptions { test_traces: test, ..OrderOptions::for_llvm(llvm) };
+            match order(&traces, &opts) {
+                Ok(o) => {
+                    let training = &traces[..traces.len() - test];
+                    let mut want: Vec<u64> =
+                        training.iter().flat_map(|t| t.functions.iter().copied()).collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    let mut got = o.functions.clone();
+                    got.sort_unstable();
+                    prop_assert_eq!(got, want);
+                    prop_assert_eq!(o.page_fault_area.is_some(), test > 0);
+                }
+                Err(_) => prop_assert!(test > 0 && test >= traces.len()),
+            }
+        }
+    }
 
     fn trace(f: &[u64]) -> TemporalTrace {
         TemporalTrace {
