@@ -707,3 +707,29 @@ fn an_empty_trace_is_kept_as_read() {
         }
     }
 }
+
+/// A raw file holding two profiles (two runs appended) orders as llvm-profdata 19 and 22
+/// order it: one trace of both runs' timestamps.
+#[test]
+fn a_raw_file_of_two_profiles_orders_as_llvm_profdata_does() {
+    let dir = tempdir();
+    let r1 = fs::read(inflated(dir.path(), "run1.profraw.gz")).unwrap();
+    let r2 = fs::read(inflated(dir.path(), "run2.profraw.gz")).unwrap();
+    let both = dir.path().join("both.profraw");
+    fs::write(&both, [r1, r2].concat()).unwrap();
+    for n in [19, 22] {
+        let name = format!("llvm-profdata-{n}");
+        let Some(llvm) = tool(
+            &name,
+            "a_raw_file_of_two_profiles_orders_as_llvm_profdata_does",
+        ) else {
+            continue;
+        };
+        let theirs = order_with(&llvm, &[], &[&both]);
+        assert_ok(&theirs, "llvm-profdata order");
+        let target = format!("--target-llvm={n}");
+        let ours = run_ours(["order".as_ref(), target.as_ref(), both.as_os_str()]);
+        assert_ok(&ours, "pgo-merge order");
+        assert_eq!(ours.stdout, theirs.stdout, "{name}");
+    }
+}
