@@ -8,6 +8,7 @@ pub mod debug_info;
 pub mod iprof;
 pub mod iprof_show;
 pub mod jit_show;
+pub mod order;
 pub mod overlap;
 pub mod profdata;
 pub mod proftext;

@@ -74,6 +74,7 @@ pub const SYNOPSES: &[(&str, &str)] = &[
     ("merge", "[OPTIONS] INPUT... -o FILE"),
     ("show", "[OPTIONS] FILE..."),
     ("overlap", "[OPTIONS] BASE TEST"),
+    ("order", "[OPTIONS] PROFILE..."),
     ("symbolize", "[OPTIONS] --perf-script FILE -o FILE"),
     ("completions", "SHELL"),
     ("man", ""),
@@ -93,6 +94,7 @@ pub const SUBCOMMANDS: &[&str] = &[
     "merge",
     "show",
     "overlap",
+    "order",
     "symbolize",
     "completions",
     "man",
@@ -119,6 +121,8 @@ pub mod heading {
     pub const FUNCTIONS: &str = "Functions";
     /// show: what is shown of each function or profile.
     pub const DETAILS: &str = "Details";
+    /// order: how the order is computed.
+    pub const ORDERING: &str = "Ordering";
 }
 
 /// `pgo-merge [COMMAND] ...`: the whole command line. Without a command, the arguments are
@@ -158,6 +162,9 @@ pub enum Command {
     /// Compare two profiles (as llvm-profdata overlap)
     #[command(after_help = EXIT_CODES)]
     Overlap(OverlapArgs),
+    /// Order functions for the linker from temporal profiles (as llvm-profdata order)
+    #[command(after_help = EXIT_CODES)]
+    Order(OrderArgs),
     /// Turn sampled JIT code (perf script + jitdump / perf map / r2rmap) into a profile
     #[command(after_help = EXIT_CODES)]
     Symbolize(SymbolizeArgs),
@@ -712,6 +719,73 @@ pub struct ShowArgs {
     #[arg(long = "show-sec-info-only")]
     #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub show_sec_info_only: bool,
+}
+
+/// `pgo-merge order PROFILE...`: a function order for the linker from temporal traces.
+#[derive(Debug, Args)]
+pub struct OrderArgs {
+    /// The profiles (raw, indexed or text; several are merged first, as merge merges them).
+    #[arg(value_name = "PROFILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Keep the last N traces aside and print how the order does on them (the area under
+    /// their page-fault curve, 32 functions per page).
+    #[arg(long = "num-test-traces", default_value_t = 0, value_name = "N")]
+    #[arg(help_heading = heading::ORDERING)]
+    pub num_test_traces: usize,
+    /// Order as llvm-profdata of LLVM release M does (17–19 and 22+ differ; default 22).
+    #[arg(long = "target-llvm", value_name = "M")]
+    #[arg(help_heading = heading::ORDERING)]
+    pub target_llvm: Option<u32>,
+    /// With several inputs: how many traces the merge keeps (as merge's option).
+    #[arg(
+        long = "temporal-profile-trace-reservoir-size",
+        value_name = "N",
+        default_value_t = 100
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub reservoir_size: u64,
+    /// With several inputs: traces are cut to this many functions (as merge's option).
+    #[arg(
+        long = "temporal-profile-max-trace-length",
+        value_name = "N",
+        default_value_t = 10000
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub max_trace_length: u64,
+    /// How to write the order: llvm (llvm-profdata's text, which lld's
+    /// --symbol-ordering-file takes), symbols (names only), ld64 (Mach-O `_` prefix, for
+    /// -order_file), sections (`.text.NAME`, for GNU ld's and gold's
+    /// --section-ordering-file).
+    #[arg(long = "format", value_enum, default_value_t = OrderFormatArg::Llvm)]
+    #[arg(help_heading = heading::OUTPUT)]
+    pub format: OrderFormatArg,
+    /// JSON output (schemas/order.schema.json).
+    #[arg(long, conflicts_with = "format")]
+    #[arg(help_heading = heading::OUTPUT)]
+    pub json: bool,
+    /// Write the order to FILE instead of standard output.
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    #[arg(help_heading = heading::OUTPUT)]
+    pub output: Option<PathBuf>,
+    /// LLVM's global sample-profile options, which llvm-profdata order accepts and ignores.
+    #[arg(long = "fs-discriminator-pass", hide = true, value_name = "PASS")]
+    pub fs_discriminator_pass: Option<String>,
+    /// See `fs_discriminator_pass`.
+    #[arg(long = "profile-isfs", hide = true)]
+    pub profile_is_fs: bool,
+}
+
+/// The text formats of `order --format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OrderFormatArg {
+    /// llvm-profdata's text.
+    Llvm,
+    /// Names only.
+    Symbols,
+    /// ld64's -order_file.
+    Ld64,
+    /// `.text.NAME` section names.
+    Sections,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.

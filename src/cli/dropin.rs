@@ -10,7 +10,7 @@
 
 use std::ffi::OsString;
 
-use super::{EXIT_FAILURE, EXIT_OK, Mode, args, compat, merge, overlap, parse_clap, show};
+use super::{EXIT_FAILURE, EXIT_OK, Mode, args, compat, merge, order, overlap, parse_clap, show};
 
 /// The environment variable naming the LLVM major version an unversioned drop-in writes for.
 pub const TARGET_ENV: &str = "PGO_MERGE_TARGET_LLVM";
@@ -190,17 +190,11 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             eprintln!("{prog}: Unknown command!\n{}", usage_14(prog));
             return EXIT_FAILURE;
         }
-        "order" => {
-            eprintln!(
-                "{prog}: error: subcommand \"order\" is not implemented by pgo-merge's \
-                 llvm-profdata drop-in (merge, show and overlap are)"
-            );
-            return EXIT_FAILURE;
-        }
+        "order" => {}
         other => {
             eprintln!("{prog}: Unknown subcommand '{other}'.  Try: '{argv0} --help'");
             // Our addition: llvm-profdata suggests nothing here.
-            if let Some(s) = ["merge", "show", "overlap"]
+            if let Some(s) = ["merge", "show", "overlap", "order"]
                 .into_iter()
                 .find(|s| compat::typo_distance(&other.to_lowercase(), s) <= 2)
             {
@@ -260,6 +254,17 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             a.target_llvm = target.as_ref().map(|t| t.llvm);
             merge::run_merge(a, mode, target.as_ref())
         }
+        "order" => match parse_clap::<args::OrderArgs>(cmd, normalized, mode) {
+            Ok(mut a) => {
+                if let Some(code) = order_positionals(prog, argv0, &a.inputs) {
+                    return code;
+                }
+                // The order follows the release whose options are taken (19: nth_element).
+                a.target_llvm = Some(followed_release(prog));
+                order::run_order(a, mode)
+            }
+            Err(code) => code,
+        },
         "show" => match parse_clap::<args::ShowArgs>(cmd, normalized, mode) {
             Ok(mut a) => {
                 if a.sample {
@@ -290,6 +295,26 @@ pub fn main(prog: &str, argv0: &str, rest: Vec<OsString>) -> i32 {
             }
             Err(code) => code,
         },
+    }
+}
+
+/// llvm-profdata's `order` takes one profile: its words for none or several, and the exit
+/// code; None when there is one.
+fn order_positionals(prog: &str, argv0: &str, inputs: &[std::path::PathBuf]) -> Option<i32> {
+    match inputs.len() {
+        1 => None,
+        0 => {
+            // llvm-profdata opens the empty file name.
+            eprintln!("error: No such file or directory");
+            Some(EXIT_FAILURE)
+        }
+        _ => {
+            eprintln!(
+                "{prog}: Too many positional arguments specified!\nCan specify at most 1 \
+                 positional arguments: See: {argv0} --help"
+            );
+            Some(EXIT_FAILURE)
+        }
     }
 }
 

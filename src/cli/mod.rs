@@ -21,6 +21,7 @@ pub mod docs;
 pub mod dropin;
 pub mod merge;
 pub mod messages;
+pub mod order;
 pub mod overlap;
 pub mod progress;
 pub mod show;
@@ -235,6 +236,13 @@ fn native(mut rest: Vec<OsString>) -> i32 {
             rest.remove(0);
             match parse::<args::OverlapArgs>(args::subcommand("overlap"), rest) {
                 Ok(a) => overlap::run_overlap(a, Mode::Native),
+                Err(code) => code,
+            }
+        }
+        "order" => {
+            rest.remove(0);
+            match parse::<args::OrderArgs>(args::subcommand("order"), rest) {
+                Ok(a) => order::run_order(a, Mode::Native),
                 Err(code) => code,
             }
         }

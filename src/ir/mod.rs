@@ -15,6 +15,7 @@ pub mod function;
 pub mod kind;
 pub mod layout;
 pub mod name_hash;
+pub mod order;
 pub mod overlap;
 pub mod profile;
 // LLVM sample profiles (AutoFDO, CSSPGO).

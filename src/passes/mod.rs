@@ -10,6 +10,7 @@ pub mod iprof_merge;
 pub mod llvm_normalise;
 pub mod merge;
 pub mod normalise;
+pub mod order;
 pub mod overlap;
 pub mod remap;
 // LLVM sample profiles.

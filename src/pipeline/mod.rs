@@ -8,6 +8,7 @@
 //! | merge / convert ([`merge()`]) | [`MergeRequest`] | [`MergeOutcome`] |
 //! | describe ([`show()`]) | [`ShowRequest`] | the report, written; reader warnings |
 //! | compare ([`overlap()`]) | [`OverlapRequest`] | the report, written |
+//! | order functions ([`order()`]) | [`OrderRequest`] | the order, written; warnings |
 //! | merge sample profiles ([`merge_sample()`]) | [`SampleMergeRequest`] | [`MergeOutcome`] |
 //! | describe a sample profile ([`show_sample()`]) | [`SampleShowRequest`] | the report, written; warnings |
 //! | compare sample profiles ([`overlap_sample()`]) | [`SampleOverlapRequest`] | the report, written |
@@ -41,6 +42,7 @@ pub mod inputs;
 pub mod iprof;
 mod llvm;
 pub mod merge;
+pub mod order;
 pub mod output;
 pub mod overlap;
 pub mod sample;
@@ -64,6 +66,7 @@ pub use merge::{
     MergeOutcome, MergeRequest, OutputFormat, Written, merge, merge_in_memory,
     merge_keeping_memory, plan_inputs,
 };
+pub use order::{OrderFormat, OrderRequest, order};
 pub use overlap::{OverlapRequest, overlap};
 pub use sample::{
     ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,

@@ -1,7 +1,12 @@
 //! `std::sort` as GNU libstdc++ implements it (introsort: median-of-three quicksort down to
-//! runs of 16, heap sort past a depth of 2·log2 n, then one insertion sort), and its binary
-//! heap (`std::push_heap`, `std::pop_heap`, under `std::priority_queue`), reproduced step by
-//! step so that equal elements end up in the same order.
+//! runs of 16, heap sort past a depth of 2·log2 n, then one insertion sort), its binary
+//! heap (`std::push_heap`, `std::pop_heap`, under `std::priority_queue`), `std::nth_element`
+//! (introselect) and `std::partition`, reproduced step by step so that equal elements, and
+//! the elements either side of the n-th, end up in the same order.
+//!
+//! llvm-profdata 19's `order` splits each group of functions with `std::nth_element` and
+//! regroups them with `std::partition`; the order within a group decides ties in the later
+//! steps, so both must move elements exactly as libstdc++ does.
 //!
 //! `llvm-profdata` sorts a value site by value with `llvm::sort`, which is `std::sort`: not
 //! stable. When a site holds one value several times (indirect-call targets outside the
@@ -210,10 +215,143 @@ fn sift_up<T: Copy>(
     v[hole] = x;
 }
 
+/// `std::nth_element(v.begin(), v.begin() + nth, v.end(), less)` as libstdc++ does it
+/// (introselect: median-of-three partitions while more than 3 elements remain, a heap
+/// select past a depth of 2·log2 n, then an insertion sort of the rest). Afterwards
+/// `v[nth]` is the element a sort would put there, nothing before it is greater and nothing
+/// after it is less. Nothing happens when `nth >= v.len()`.
+pub fn nth_element_by<T: Copy>(v: &mut [T], nth: usize, less: &impl Fn(&T, &T) -> bool) {
+    if v.is_empty() || nth >= v.len() {
+        return;
+    }
+    let (mut first, mut last) = (0, v.len());
+    let mut depth = 2 * floor_log2(v.len());
+    while last - first > 3 {
+        if depth == 0 {
+            heap_select(&mut v[first..last], nth - first + 1, less);
+            // Place the n-th element: the top of the heap of the smallest ones.
+            v.swap(first, nth);
+            return;
+        }
+        depth -= 1;
+        let cut = first + partition_pivot(&mut v[first..last], less);
+        if cut <= nth {
+            first = cut;
+        } else {
+            last = cut;
+        }
+    }
+    insertion_sort(&mut v[first..last], less);
+}
+
+/// libstdc++'s `__heap_select(first, first + middle, last)`: the `middle` smallest elements
+/// as a heap in `v[..middle]`.
+fn heap_select<T: Copy>(v: &mut [T], middle: usize, less: &impl Fn(&T, &T) -> bool) {
+    make_heap(&mut v[..middle], less);
+    for i in middle..v.len() {
+        if less(&v[i], &v[0]) {
+            // `__pop_heap(first, middle, i)`: v[i] takes the top's place in the heap.
+            let x = v[i];
+            v[i] = v[0];
+            adjust_heap(v, 0, middle, x, less);
+        }
+    }
+}
+
+/// libstdc++'s `__make_heap`.
+fn make_heap<T: Copy>(v: &mut [T], less: &impl Fn(&T, &T) -> bool) {
+    let len = v.len();
+    if len < 2 {
+        return;
+    }
+    let mut parent = (len - 2) / 2;
+    loop {
+        let x = v[parent];
+        adjust_heap(v, parent, len, x, less);
+        if parent == 0 {
+            break;
+        }
+        parent -= 1;
+    }
+}
+
+/// `std::partition(v.begin(), v.end(), pred)` as libstdc++ does it for bidirectional
+/// iterators: skip from the front while `pred` holds, from the back while it does not, swap
+/// the two found, repeat. Returns the number of elements for which `pred` holds (they are
+/// now first). Not stable.
+pub fn partition<T>(v: &mut [T], pred: impl Fn(&T) -> bool) -> usize {
+    let (mut first, mut last) = (0, v.len());
+    loop {
+        loop {
+            if first == last {
+                return first;
+            }
+            if pred(&v[first]) {
+                first += 1;
+            } else {
+                break;
+            }
+        }
+        last -= 1;
+        loop {
+            if first == last {
+                return first;
+            }
+            if !pred(&v[last]) {
+                last -= 1;
+            } else {
+                break;
+            }
+        }
+        v.swap(first, last);
+        first += 1;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    proptest! {
+        /// nth_element puts the n-th smallest at n with nothing greater before and nothing
+        /// less after; partition puts the elements that satisfy the predicate first.
+        #[test]
+        fn selects_and_partitions(v in proptest::collection::vec(0u16..500, 1..300), k in 0usize..300) {
+            let nth = k % v.len();
+            let mut want = v.clone();
+            want.sort();
+            let mut a = v.clone();
+            nth_element_by(&mut a, nth, &|a, b| a < b);
+            prop_assert_eq!(a[nth], want[nth]);
+            prop_assert!(a[..nth].iter().all(|x| *x <= a[nth]));
+            prop_assert!(a[nth..].iter().all(|x| *x >= a[nth]));
+            let mut sorted = a.clone();
+            sorted.sort();
+            prop_assert_eq!(&sorted, &want);
+            let mut p = v.clone();
+            let mid = partition(&mut p, |x| x % 3 == 0);
+            prop_assert!(p[..mid].iter().all(|x| x % 3 == 0));
+            prop_assert!(p[mid..].iter().all(|x| x % 3 != 0));
+            // Heap select, reached only past a depth that random data rarely reaches.
+            let mut h = v.clone();
+            heap_select(&mut h, nth + 1, &|a, b| a < b);
+            h.swap(0, nth);
+            prop_assert_eq!(h[nth], want[nth]);
+        }
+    }
+
+    #[test]
+    fn nth_element_moves_as_libstdcxx() {
+        // Worked by hand from libstdc++'s introselect: 9 elements, nth = 5 (as a split of 9
+        // nodes picks (9 + 1) / 2): one median-of-three partition, then an insertion sort.
+        let mut v = [0, 1, 2, 3, 4, 5, 6, 7, 8];
+        nth_element_by(&mut v, 5, &|a: &i32, b: &i32| a < b);
+        assert_eq!(v, [4, 1, 2, 3, 0, 5, 6, 7, 8]);
+        let mut p = [1, 2, 3, 4, 5, 6];
+        assert_eq!(partition(&mut p, |x| x % 2 == 0), 3);
+        assert_eq!(p, [6, 2, 4, 3, 5, 1]);
+    }
 
     proptest! {
         /// Both the whole sort and its heap-sort fallback (taken only past a recursion depth

@@ -482,6 +482,7 @@ fn only_the_curated_modules_are_documented() {
                 "iprof",
                 "iprof_show",
                 "jit_show",
+                "order",
                 "overlap",
                 "profdata",
                 "proftext",

@@ -110,7 +110,6 @@ fn unsupported_options_and_subcommands_fail_clearly() {
             "Unknown command line argument",
         ),
         (vec!["show", "--memory"], "memory"),
-        (vec!["order"], "order"),
     ] {
         let (code, _, err) = run_full(Command::new(&ours).args(&args).arg(&f));
         assert_eq!(code, 1, "{args:?} should fail with 1: {err}");

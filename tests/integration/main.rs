@@ -43,6 +43,7 @@ mod merge_readers;
 mod messages;
 mod normalise_llvm;
 mod older_llvm;
+mod order;
 mod output_faults;
 mod overlap_json;
 mod packaging;

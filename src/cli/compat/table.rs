@@ -1,4 +1,4 @@
-//! llvm-profdata's options of `merge`, `show` and `overlap` in the releases the drop-in
+//! llvm-profdata's options of `merge`, `show`, `overlap` and `order` in the releases the drop-in
 //! follows (14, 19, 22 and 23: [`RELEASES`]), each mapped to ours or refused with the reason.
 //!
 //! One table per subcommand holds every option of every release, each with the first and
@@ -582,6 +582,18 @@ pub const OVERLAP: &[LlvmOption] = &[
     unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
 ];
 
+/// The options of `llvm-profdata order` (LLVM 17 and later; the same in 19, 22 and 23).
+pub const ORDER: &[LlvmOption] = &[
+    ours(
+        "num-test-traces",
+        UINT,
+        "Keep aside the last <num-test-traces> traces in the profile when computing the function order and instead use them to evaluate that order",
+    ),
+    alias("o", "output", Some("<output>")),
+    ours("output", Some("<output>"), "Output file"),
+    unlisted(opt("write-prev-version", None, "", Does::Ignored)).since(19),
+];
+
 /// The generic options every subcommand takes (listed first: with equal distances,
 /// llvm-profdata suggests `-h` before the subcommand's single-letter options).
 pub const GENERIC: &[LlvmOption] = &[
@@ -653,6 +665,10 @@ pub fn subcommand_text(sub: &str) -> Option<(&'static str, &'static str)> {
             "Computes and displays the overlap between two profiles. See detailed documentation in https://llvm.org/docs/CommandGuide/llvm-profdata.html#profdata-overlap",
             "overlap [options] <base profile file> <test profile file>",
         ),
+        "order" => (
+            "Reads temporal profiling traces from a profile and outputs a function order that reduces the number of page faults for those traces. See detailed documentation in https://llvm.org/docs/CommandGuide/llvm-profdata.html#profdata-order",
+            "order [options] <profdata-file>",
+        ),
         _ => return None,
     })
 }
@@ -663,6 +679,7 @@ pub fn table(sub: &str) -> &'static [LlvmOption] {
         "merge" => MERGE,
         "show" => SHOW,
         "overlap" => OVERLAP,
+        "order" => ORDER,
         _ => &[],
     }
 }
