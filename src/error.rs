@@ -147,6 +147,14 @@ pub enum ErrorKind {
     /// A request to the driver that cannot work as asked (options that do not fit the
     /// inputs, no inputs, no output): the binary exits with its usage code.
     Request(String),
+    /// An input format or a facility that this build of the library leaves out: the Cargo
+    /// feature that brings it was off (the binary has every feature).
+    FeatureDisabled {
+        /// What is missing, e.g. "GraalVM .iprof".
+        what: &'static str,
+        /// The Cargo feature that brings it, e.g. "iprof".
+        feature: &'static str,
+    },
 }
 
 impl fmt::Display for ErrorKind {
@@ -242,6 +250,10 @@ impl fmt::Display for ErrorKind {
             | Self::CannotWrite(m)
             | Self::Internal(m)
             | Self::Request(m) => f.write_str(m),
+            Self::FeatureDisabled { what, feature } => write!(
+                f,
+                "this build has no {what} support: rebuild with --features {feature}"
+            ),
         }
     }
 }

@@ -41,6 +41,66 @@ pub enum FormatKind {
     Unknown,
 }
 
+/// GCC AutoFDO's magic. Without the `sample` feature the magic alone is checked, so that
+/// such a file is still named and refused as a sample profile.
+fn sniff_gcov(data: &[u8]) -> bool {
+    #[cfg(feature = "sample")]
+    return crate::frontends::sample::gcov::sniff(data);
+    #[cfg(not(feature = "sample"))]
+    return data.starts_with(b"adcg*704");
+}
+
+/// A GraalVM profile: without the `iprof` feature, the reader's rule (gzip data, or JSON
+/// text opening an object) restated, so that such a file is named and refused as one.
+fn sniff_iprof(data: &[u8]) -> bool {
+    #[cfg(feature = "iprof")]
+    return crate::frontends::iprof::sniff(data);
+    #[cfg(not(feature = "iprof"))]
+    {
+        let data = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+        data.starts_with(&[0x1f, 0x8b])
+            || data
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'{')
+    }
+}
+
+/// The inputs of JIT symbolisation. Text formats: before the proftext rule, which they pass.
+/// A proftext starts with a comment, a `:` flag or a function name alone on its line, never
+/// with `HEX HEX name` or a perf script sample header. Without the `jit` feature only the
+/// formats with a magic (jitdumps, r2rmaps) are recognised: perf maps and `perf script`
+/// text have none, and their rules are the readers'.
+fn sniff_jit(data: &[u8]) -> Option<FormatKind> {
+    #[cfg(feature = "jit")]
+    {
+        use crate::frontends::{jitdump, perf_script, perfmap};
+        if jitdump::sniff(data) {
+            return Some(FormatKind::JitDump);
+        }
+        if perfmap::sniff_r2rmap(data) {
+            return Some(FormatKind::R2rMap);
+        }
+        if perfmap::sniff_perf_map(data) {
+            return Some(FormatKind::PerfMap);
+        }
+        if perf_script::sniff(data) {
+            return Some(FormatKind::PerfScript);
+        }
+        None
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        if data.starts_with(b"DTiJ") || data.starts_with(b"JiTD") {
+            return Some(FormatKind::JitDump);
+        }
+        if data.starts_with(b"FFFFFFFF 00 ") || data.starts_with(b"ffffffff 00 ") {
+            return Some(FormatKind::R2rMap);
+        }
+        None
+    }
+}
+
 impl FormatKind {
     /// The format of a file from its first bytes, or `None` if it cannot be read or is not a
     /// regular file (sniffing a pipe would consume what the real reader needs).
@@ -91,27 +151,15 @@ impl FormatKind {
             Some(SampleMagic::ExtBinary) => return FormatKind::SampleExtBinary,
             Some(SampleMagic::CompactBinary) | None => {}
         }
-        if crate::frontends::sample::gcov::sniff(data) {
+        if sniff_gcov(data) {
             return FormatKind::SampleGcc;
         }
         // Before the text rule: JSON text would pass it too.
-        if crate::frontends::iprof::sniff(data) {
+        if sniff_iprof(data) {
             return FormatKind::Iprof;
         }
-        if crate::frontends::jitdump::sniff(data) {
-            return FormatKind::JitDump;
-        }
-        // Text formats of JIT symbolisation; before the proftext rule, which they pass. A
-        // proftext starts with a comment, a `:` flag or a function name alone on its line,
-        // never with `HEX HEX name` or a perf script sample header.
-        if crate::frontends::perfmap::sniff_r2rmap(data) {
-            return FormatKind::R2rMap;
-        }
-        if crate::frontends::perfmap::sniff_perf_map(data) {
-            return FormatKind::PerfMap;
-        }
-        if crate::frontends::perf_script::sniff(data) {
-            return FormatKind::PerfScript;
+        if let Some(kind) = sniff_jit(data) {
+            return kind;
         }
         // LLVM's rule (the first bytes are text), and a first record that parses as one.
         if crate::frontends::proftext::sniff(data) {

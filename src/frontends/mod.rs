@@ -9,21 +9,28 @@
 //! The driver reaches every reader through one module, [`open`], the read side's entry
 //! point, which hands it format-neutral values.
 
+#[cfg(feature = "bolt")]
 pub mod bolt;
+#[cfg(feature = "jit")]
 pub mod code_regions;
 pub mod detect;
 pub mod fault_guard;
 pub mod gzip;
 mod input;
+#[cfg(feature = "iprof")]
 pub mod iprof;
+#[cfg(feature = "jit")]
 pub mod jitdump;
 pub mod merge_input;
 pub mod open;
+#[cfg(feature = "jit")]
 pub mod perf_script;
+#[cfg(feature = "jit")]
 pub mod perfmap;
 pub mod profdata;
 pub mod profraw;
 pub mod proftext;
+#[cfg(feature = "sample")]
 pub mod sample;
 
 use crate::error::{Error, ErrorKind, Result, Warning};

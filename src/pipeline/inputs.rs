@@ -18,7 +18,48 @@ use std::path::{Path, PathBuf};
 
 use super::{InputSpec, Message, request_error};
 use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::frontends::open::FormatKind;
 use crate::passes::Weight;
+
+/// Refuses an input whose family of formats this build leaves out (its Cargo feature was
+/// off), with an error naming the feature; `Ok` for every other input, which goes on to its
+/// reader. `bytes` are the input's first bytes (BOLT profiles have no magic of their own:
+/// without the `bolt` feature, bytes no other format claims that start as BOLT's do are
+/// taken for one).
+pub(crate) fn check_feature(kind: FormatKind, bytes: &[u8]) -> Result<()> {
+    #[cfg(feature = "bolt")]
+    let _ = bytes;
+    let missing: Option<(&'static str, &'static str)> = match kind {
+        #[cfg(not(feature = "sample"))]
+        FormatKind::SampleBinary | FormatKind::SampleExtBinary | FormatKind::SampleGcc => {
+            Some(("LLVM sample profile", "sample"))
+        }
+        #[cfg(not(feature = "iprof"))]
+        FormatKind::Iprof => Some(("GraalVM .iprof", "iprof")),
+        #[cfg(not(feature = "jit"))]
+        FormatKind::JitDump | FormatKind::R2rMap | FormatKind::PerfMap | FormatKind::PerfScript => {
+            Some(("jitdump, perf map and perf script", "jit"))
+        }
+        #[cfg(not(feature = "bolt"))]
+        FormatKind::Unknown if looks_like_bolt(bytes) => Some(("BOLT profile", "bolt")),
+        _ => None,
+    };
+    match missing {
+        Some((what, feature)) => Err(Error::new(ErrorKind::FeatureDisabled { what, feature })),
+        None => Ok(()),
+    }
+}
+
+/// BOLT's fdata (`boltedcollection`, `no_lbr`, or a record line starting with a location
+/// kind 0–5) or YAML (`---`) profiles, as their readers' sniffers take them.
+#[cfg(not(feature = "bolt"))]
+fn looks_like_bolt(head: &[u8]) -> bool {
+    head.starts_with(b"boltedcollection\n")
+        || head.starts_with(b"no_lbr")
+        || matches!(head, [b'0'..=b'5', b' ', ..])
+        || head.starts_with(b"---\n")
+        || head.starts_with(b"---\r\n")
+}
 
 /// The identity of a file: its device and inode, the same whatever name reaches it (hard
 /// links, symbolic links, `./` and `../` spellings).
@@ -114,6 +155,7 @@ pub(crate) enum Select {
     /// convert between GraalVM and LLVM profiles).
     IprofAndLlvm,
     /// `*.fdata` (BOLT profiles).
+    #[cfg(feature = "bolt")]
     Fdata,
 }
 
@@ -208,6 +250,7 @@ impl Select {
             Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
             Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
+            #[cfg(feature = "bolt")]
             Select::Fdata => path.extension().is_some_and(|e| e == "fdata"),
         }
     }

@@ -8,30 +8,41 @@
 //! opened to route a run (a merge of thousands of `.profraw` files opens each once); other
 //! files are recognised by their first bytes.
 
+#[cfg(feature = "iprof")]
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::inputs::{
     Collect, Collected, Collector, Family, Select, Sources, has_iprof_extension, has_llvm_extension,
 };
+#[cfg(feature = "iprof")]
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
 use super::output::{self, Destination};
 use super::{InputSpec, MergedMemory, Message, Progress, merge_files, request_error};
+#[cfg(feature = "iprof")]
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
 use crate::codec::indexed_header::RELEASES;
 use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::{FormatKind, IprofReadOptions, LlvmReader};
+#[cfg(feature = "iprof")]
+use crate::frontends::open::IprofReadOptions;
+use crate::frontends::open::{FormatKind, LlvmReader};
 use crate::ir::Profile;
+#[cfg(feature = "iprof")]
 use crate::ir::iprof::IprofProfile;
+#[cfg(feature = "iprof")]
 use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
+#[cfg(feature = "regex")]
+use crate::passes::filter;
 use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput, merge_profiles};
 use crate::passes::normalise::NormalizeMode;
 use crate::passes::remap::Remapping;
-use crate::passes::trim::{ColdThreshold, TrimOptions, TrimStats};
-use crate::passes::{Weight, filter, llvm_normalise};
+#[cfg(feature = "iprof")]
+use crate::passes::trim::TrimOptions;
+use crate::passes::trim::{ColdThreshold, TrimStats};
+use crate::passes::{Weight, llvm_normalise};
 
 /// The output format of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -199,6 +210,7 @@ pub enum Written {
     /// A text profile.
     Proftext,
     /// A sample profile (AutoFDO, CSSPGO) in this encoding.
+    #[cfg(feature = "sample")]
     Sample {
         /// The encoding.
         format: crate::ir::sample::SampleFormat,
@@ -389,11 +401,28 @@ fn route(
 ) -> Result<MergeOutcome> {
     match plan_route(r, collector)? {
         Route::Llvm => merge_llvm(r, collector, None, progress),
+        // Routing sees GraalVM inputs and outputs whatever the build: without the feature
+        // that reads and writes them, the run is refused by name.
+        #[cfg(not(feature = "iprof"))]
+        Route::ToIprof {
+            kinds, messages, ..
+        }
+        | Route::IprofToLlvm {
+            kinds, messages, ..
+        } => {
+            drop((kinds, messages));
+            Err(Error::new(ErrorKind::FeatureDisabled {
+                what: "GraalVM .iprof",
+                feature: "iprof",
+            }))
+        }
+        #[cfg(feature = "iprof")]
         Route::ToIprof {
             inputs,
             kinds,
             messages,
         } => merge_to_iprof(r, inputs, &kinds, messages, progress),
+        #[cfg(feature = "iprof")]
         Route::IprofToLlvm {
             inputs,
             kinds,
@@ -513,7 +542,8 @@ fn plan_route(r: &MergeRequest, collector: &mut Collector) -> Result<Route> {
     })
 }
 
-/// GraalVM inputs merged and converted to an LLVM profile.
+/// GraalVM inputs merged and converted to an LLVM profile. (Without the `iprof` feature
+/// none is made, and [`merge_llvm`] is never handed one.)
 struct Converted {
     profile: Profile<'static>,
     paths: std::collections::HashSet<PathBuf>,
@@ -521,6 +551,7 @@ struct Converted {
 }
 
 /// The iprof merge options of a request.
+#[cfg(feature = "iprof")]
 fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
     IprofMergeOptions {
         threads: r.threads,
@@ -545,6 +576,7 @@ fn merge_messages(out: &mut Vec<Message>, warnings: Vec<Warning>, skipped: Vec<(
     out.extend(skipped.into_iter().map(|(p, e)| Message::Skipped(p, e)));
 }
 
+#[cfg(feature = "iprof")]
 fn report_messages(out: &mut Vec<Message>, what: &'static str, r: ConvertReport) {
     out.extend(
         r.lines
@@ -554,6 +586,7 @@ fn report_messages(out: &mut Vec<Message>, what: &'static str, r: ConvertReport)
 }
 
 /// Merges the GraalVM inputs and converts them for an LLVM output.
+#[cfg(feature = "iprof")]
 fn iprof_for_llvm(
     r: &MergeRequest,
     inputs: &[InputSpec],
@@ -633,7 +666,9 @@ struct LlvmPlan {
     merge: MergeOptions,
     profdata: ProfdataOptions,
     proftext: ProftextOptions,
+    #[cfg(feature = "regex")]
     keep: Option<regex::Regex>,
+    #[cfg(feature = "regex")]
     drop: Option<regex::Regex>,
 }
 
@@ -693,12 +728,20 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         })?,
         (None, None) => profdata::DEFAULT_VERSION,
     };
+    #[cfg(feature = "regex")]
     let regex = |p: &Option<String>| {
         p.as_deref()
             .map(filter::compile)
             .transpose()
             .map_err(|e| request_error(e.to_string()))
     };
+    #[cfg(not(feature = "regex"))]
+    if r.function.is_some() || r.no_function.is_some() {
+        return Err(Error::new(ErrorKind::FeatureDisabled {
+            what: "function-name pattern (--function, --no-function)",
+            feature: "regex",
+        }));
+    }
     Ok(LlvmPlan {
         output,
         format,
@@ -725,7 +768,9 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
             keep_vtable_symbols: r.keep_vtable_symbols,
             llvm_compatible: r.llvm_compatible || r.llvm_profdata,
         },
+        #[cfg(feature = "regex")]
         keep: regex(&r.function)?,
+        #[cfg(feature = "regex")]
         drop: regex(&r.no_function)?,
     })
 }
@@ -833,6 +878,7 @@ fn merge_llvm(
         std::mem::take(&mut merged.warnings),
         std::mem::take(&mut merged.skipped),
     );
+    #[cfg(feature = "regex")]
     if plan.keep.is_some() || plan.drop.is_some() {
         let (removed, total) =
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
@@ -992,6 +1038,7 @@ fn with_converted(
 }
 
 /// An iprof run: merges the GraalVM inputs (and the LLVM ones, converted) into an iprof.
+#[cfg(feature = "iprof")]
 fn merge_to_iprof(
     r: &MergeRequest,
     inputs: Vec<InputSpec>,
@@ -1082,6 +1129,7 @@ fn merge_to_iprof(
 }
 
 /// Merges LLVM inputs and converts them for an iprof output.
+#[cfg(feature = "iprof")]
 fn llvm_as_iprof(
     r: &MergeRequest,
     inputs: &[InputSpec],
@@ -1100,6 +1148,7 @@ fn llvm_as_iprof(
 }
 
 /// Streams an iprof profile to `dest`; returns the bytes written.
+#[cfg(feature = "iprof")]
 pub(crate) fn write_iprof(dest: &Destination, p: &IprofProfile) -> Result<u64> {
     let mut counter = 0u64;
     output::write_stream(dest, |w| {
@@ -1112,8 +1161,10 @@ pub(crate) fn write_iprof(dest: &Destination, p: &IprofProfile) -> Result<u64> {
 }
 
 /// Writes to `W` and counts the bytes.
+#[cfg(feature = "iprof")]
 struct Counting<'c, W: Write>(W, &'c mut u64);
 
+#[cfg(feature = "iprof")]
 impl<W: Write> Write for Counting<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.0.write(buf)?;

@@ -35,16 +35,21 @@
 //! # Ok::<(), pgo_merge::Error>(())
 //! ```
 
+#[cfg(feature = "bolt")]
 pub mod bolt;
+#[cfg(feature = "bolt")]
 mod bolt_show;
 pub mod inputs;
+#[cfg(feature = "iprof")]
 pub mod iprof;
 mod llvm;
 pub mod merge;
 pub mod output;
 pub mod overlap;
+#[cfg(feature = "sample")]
 pub mod sample;
 pub mod show;
+#[cfg(feature = "jit")]
 pub mod symbolize;
 
 use std::fmt;
@@ -64,12 +69,14 @@ pub use merge::{
     merge_keeping_memory, plan_inputs,
 };
 pub use overlap::{OverlapRequest, overlap};
+#[cfg(feature = "sample")]
 pub use sample::{
     ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,
     SampleOverlapOptions, SampleOverlapRequest, SampleShowOptions, SampleShowRequest, merge_sample,
     overlap_sample, show_sample,
 };
 pub use show::{ShowRequest, show};
+#[cfg(feature = "jit")]
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
 
 /// The index version of a `.profdata` output when neither an index version nor an LLVM

@@ -6,10 +6,15 @@ use std::path::{Path, PathBuf};
 
 use super::Message;
 use super::output::{self, Destination};
+#[cfg(feature = "jit")]
 use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
 use crate::error::{Error, ErrorKind, Result};
-use crate::frontends::open::{self, FormatKind, InputFile, IprofReadOptions, LlvmReader};
+#[cfg(feature = "jit")]
+use crate::frontends::open;
+#[cfg(feature = "iprof")]
+use crate::frontends::open::IprofReadOptions;
+use crate::frontends::open::{FormatKind, InputFile, LlvmReader};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
@@ -46,6 +51,13 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
             same.display()
         ))));
     }
+    #[cfg(not(feature = "json"))]
+    if r.json {
+        return Err(Error::new(ErrorKind::FeatureDisabled {
+            what: "JSON output",
+            feature: "json",
+        }));
+    }
     let report = render(r)?;
     let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
     output::write_bytes(&dest, report.0.as_bytes())?;
@@ -57,12 +69,15 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut opts = r.options.clone();
     let reader = LlvmReader::new();
     let mut out = String::new();
+    #[cfg(feature = "json")]
     let mut docs = Vec::new();
     let mut messages = Vec::new();
     let several = r.files.len() > 1;
     for (i, path) in r.files.iter().enumerate() {
         let file = InputFile::open(path)?.inflated()?;
         let kind = FormatKind::sniff(file.bytes());
+        super::inputs::check_feature(kind, file.bytes())?;
+        #[cfg(feature = "bolt")]
         if let Some(format) = super::bolt_show::sniff(file.bytes()) {
             // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
             let shown = super::bolt_show::show_one(
@@ -75,6 +90,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             .map_err(|e| file.or_changed(e))?;
             file.check_unchanged()?;
             match shown {
+                #[cfg(feature = "json")]
                 super::bolt_show::Shown::Json(doc) => docs.push(doc),
                 super::bolt_show::Shown::Text(text) => {
                     if several {
@@ -88,6 +104,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             }
             continue;
         }
+        #[cfg(feature = "jit")]
         if matches!(
             kind,
             FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
@@ -97,6 +114,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 open::describe_code(kind, file.bytes()).map_err(|e| file.or_changed(e))?;
             // Maps and jitdumps of a running process grow: what was read is still whole.
             file.check_not_shrunk()?;
+            #[cfg(feature = "json")]
             if r.json {
                 docs.push(jit_show::json(&path.display().to_string(), &described));
                 continue;
@@ -108,6 +126,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             out.push_str(&report);
             continue;
         }
+        #[cfg(feature = "iprof")]
         if kind == FormatKind::Iprof {
             // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
             let read = IprofReadOptions {
@@ -123,6 +142,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                     .iter()
                     .map(|w| Message::Warning(w.clone().with_path(path))),
             );
+            #[cfg(feature = "json")]
             if r.json {
                 docs.push(report.to_json(&path.display().to_string()));
                 continue;
@@ -145,6 +165,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             );
         }
         let name = path.display().to_string();
+        #[cfg(feature = "json")]
         if r.json {
             docs.push(show::render_json(
                 &read.profile,
@@ -181,6 +202,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         // The report was made from the file's bytes: they must still be the file's.
         file.check_unchanged()?;
     }
+    #[cfg(feature = "json")]
     if r.json {
         let v = if docs.len() == 1 {
             docs.pop().unwrap_or_default()
