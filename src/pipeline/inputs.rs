@@ -661,6 +661,50 @@ pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error:
 mod tests {
     use super::*;
 
+    /// Every family's input is recognised whatever the build; one whose feature is off is
+    /// refused with the feature's name, the others go on to their readers. (Run with
+    /// `--no-default-features` to see the refusals: `.ci/run` checks those builds.)
+    #[test]
+    fn inputs_of_disabled_families_are_refused_by_feature() {
+        let cases: [(&[u8], bool, &str); 5] = [
+            (
+                b"{\"types\": []}",
+                cfg!(feature = "iprof"),
+                "GraalVM .iprof",
+            ),
+            (
+                b"adcg*704\0",
+                cfg!(feature = "sample"),
+                "LLVM sample profile",
+            ),
+            (
+                b"DTiJ\x01\0\0\0",
+                cfg!(feature = "jit"),
+                "jitdump, perf map and perf script",
+            ),
+            (b"---\nheader:\n", cfg!(feature = "bolt"), "BOLT profile"),
+            (b"no_lbr\n", cfg!(feature = "bolt"), "BOLT profile"),
+        ];
+        for (bytes, on, what) in cases {
+            let r = check_feature(FormatKind::sniff(bytes), bytes);
+            if on {
+                assert!(r.is_ok(), "{what}: {r:?}");
+            } else {
+                let e = r.expect_err(what);
+                assert!(
+                    matches!(e.kind(), ErrorKind::FeatureDisabled { .. }),
+                    "{what}: {e}"
+                );
+                assert!(
+                    e.to_string()
+                        .starts_with(&format!("this build has no {what} support"))
+                );
+            }
+        }
+        let raw = 0xff6c_7072_6f66_7281u64.to_le_bytes();
+        assert!(check_feature(FormatKind::sniff(&raw), &raw).is_ok());
+    }
+
     #[test]
     fn llvm_weights() {
         let w = |s: &str| parse_llvm_weighted(OsStr::new(s)).map(|(w, f)| (w.to_string(), f));
