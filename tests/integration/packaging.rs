@@ -150,7 +150,6 @@ fn the_core_library_needs_few_packages() {
         "hashbrown",
         "rustc-hash",
         "self_cell",
-        "rand_mt",
     ];
     let extra: Vec<&String> = core
         .iter()
