@@ -82,7 +82,10 @@ impl<'a> ReadOutput<'a> {
 
 /// Reads a profile of any supported format from `data`.
 pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput<'a>> {
-    match FormatKind::sniff(data) {
+    let kind = FormatKind::sniff(data);
+    // A family this build leaves out: named with its feature rather than a step to take.
+    kind.check_feature(data)?;
+    match kind {
         FormatKind::RawProfile => {
             let r = profraw::read(data, cache)?;
             let version = r.headers.first().map_or(0, |h| h.version_word);

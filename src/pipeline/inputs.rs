@@ -18,48 +18,7 @@ use std::path::{Path, PathBuf};
 
 use super::{InputSpec, Message, request_error};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::FormatKind;
 use crate::passes::Weight;
-
-/// Refuses an input whose family of formats this build leaves out (its Cargo feature was
-/// off), with an error naming the feature; `Ok` for every other input, which goes on to its
-/// reader. `bytes` are the input's first bytes (BOLT profiles have no magic of their own:
-/// without the `bolt` feature, bytes no other format claims that start as BOLT's do are
-/// taken for one).
-pub(crate) fn check_feature(kind: FormatKind, bytes: &[u8]) -> Result<()> {
-    #[cfg(feature = "bolt")]
-    let _ = bytes;
-    let missing: Option<(&'static str, &'static str)> = match kind {
-        #[cfg(not(feature = "sample"))]
-        FormatKind::SampleBinary | FormatKind::SampleExtBinary | FormatKind::SampleGcc => {
-            Some(("LLVM sample profile", "sample"))
-        }
-        #[cfg(not(feature = "iprof"))]
-        FormatKind::Iprof => Some(("GraalVM .iprof", "iprof")),
-        #[cfg(not(feature = "jit"))]
-        FormatKind::JitDump | FormatKind::R2rMap | FormatKind::PerfMap | FormatKind::PerfScript => {
-            Some(("jitdump, perf map and perf script", "jit"))
-        }
-        #[cfg(not(feature = "bolt"))]
-        FormatKind::Unknown if looks_like_bolt(bytes) => Some(("BOLT profile", "bolt")),
-        _ => None,
-    };
-    match missing {
-        Some((what, feature)) => Err(Error::new(ErrorKind::FeatureDisabled { what, feature })),
-        None => Ok(()),
-    }
-}
-
-/// BOLT's fdata (`boltedcollection`, `no_lbr`, or a record line starting with a location
-/// kind 0–5) or YAML (`---`) profiles, as their readers' sniffers take them.
-#[cfg(not(feature = "bolt"))]
-fn looks_like_bolt(head: &[u8]) -> bool {
-    head.starts_with(b"boltedcollection\n")
-        || head.starts_with(b"no_lbr")
-        || matches!(head, [b'0'..=b'5', b' ', ..])
-        || head.starts_with(b"---\n")
-        || head.starts_with(b"---\r\n")
-}
 
 /// The identity of a file: its device and inode, the same whatever name reaches it (hard
 /// links, symbolic links, `./` and `../` spellings).
@@ -660,50 +619,6 @@ pub(crate) fn drop_non_regular(inputs: &mut Vec<InputSpec>) -> Vec<crate::error:
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// Every family's input is recognised whatever the build; one whose feature is off is
-    /// refused with the feature's name, the others go on to their readers. (Run with
-    /// `--no-default-features` to see the refusals: `.ci/run` checks those builds.)
-    #[test]
-    fn inputs_of_disabled_families_are_refused_by_feature() {
-        let cases: [(&[u8], bool, &str); 5] = [
-            (
-                b"{\"types\": []}",
-                cfg!(feature = "iprof"),
-                "GraalVM .iprof",
-            ),
-            (
-                b"adcg*704\0",
-                cfg!(feature = "sample"),
-                "LLVM sample profile",
-            ),
-            (
-                b"DTiJ\x01\0\0\0",
-                cfg!(feature = "jit"),
-                "jitdump, perf map and perf script",
-            ),
-            (b"---\nheader:\n", cfg!(feature = "bolt"), "BOLT profile"),
-            (b"no_lbr\n", cfg!(feature = "bolt"), "BOLT profile"),
-        ];
-        for (bytes, on, what) in cases {
-            let r = check_feature(FormatKind::sniff(bytes), bytes);
-            if on {
-                assert!(r.is_ok(), "{what}: {r:?}");
-            } else {
-                let e = r.expect_err(what);
-                assert!(
-                    matches!(e.kind(), ErrorKind::FeatureDisabled { .. }),
-                    "{what}: {e}"
-                );
-                assert!(
-                    e.to_string()
-                        .starts_with(&format!("this build has no {what} support"))
-                );
-            }
-        }
-        let raw = 0xff6c_7072_6f66_7281u64.to_le_bytes();
-        assert!(check_feature(FormatKind::sniff(&raw), &raw).is_ok());
-    }
 
     #[test]
     fn llvm_weights() {

@@ -74,7 +74,7 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
         ));
     }
     for f in [&bf, &tf] {
-        super::inputs::check_feature(FormatKind::sniff(f.bytes()), f.bytes())?;
+        FormatKind::sniff(f.bytes()).check_feature(f.bytes())?;
     }
     #[cfg(feature = "bolt")]
     if super::bolt_show::sniff(bf.bytes()).is_some()

@@ -76,7 +76,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     for (i, path) in r.files.iter().enumerate() {
         let file = InputFile::open(path)?.inflated()?;
         let kind = FormatKind::sniff(file.bytes());
-        super::inputs::check_feature(kind, file.bytes())?;
+        kind.check_feature(file.bytes())?;
         #[cfg(feature = "bolt")]
         if let Some(format) = super::bolt_show::sniff(file.bytes()) {
             // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
