@@ -273,3 +273,76 @@ impl Progress for NoProgress {
 pub(crate) fn request_error(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Request(message.into()))
 }
+
+/// What a build without a family's feature does with a request that needs it: refuses it,
+/// naming the feature. (These run in builds without those features: `.ci/run` runs the
+/// library's unit tests with no default features.)
+#[cfg(test)]
+mod feature_tests {
+    use super::*;
+
+    /// The feature an error names, if it is [`ErrorKind::FeatureDisabled`].
+    #[cfg(not(all(feature = "json", feature = "iprof", feature = "regex")))]
+    fn disabled_feature(r: Result<impl std::fmt::Debug>) -> Option<&'static str> {
+        match r.expect_err("refused").kind() {
+            ErrorKind::FeatureDisabled { feature, .. } => Some(feature),
+            _ => None,
+        }
+    }
+
+    #[cfg(not(feature = "json"))]
+    #[test]
+    fn json_reports_need_the_json_feature() {
+        let raw = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/profraw/clang22/ir-basic-m32-run1.profraw");
+        let show_request = ShowRequest {
+            files: vec![raw.clone()],
+            json: true,
+            ..ShowRequest::default()
+        };
+        assert_eq!(disabled_feature(show(&show_request)), Some("json"));
+        let overlap_request = OverlapRequest {
+            base: raw.clone(),
+            test: raw,
+            json: true,
+            ..OverlapRequest::default()
+        };
+        assert_eq!(disabled_feature(overlap(&overlap_request)), Some("json"));
+    }
+
+    #[cfg(not(feature = "iprof"))]
+    #[test]
+    fn graalvm_merges_need_the_iprof_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.iprof");
+        std::fs::write(&input, b"{\"types\": []}\n").unwrap();
+        let mut request = MergeRequest::new(dir.path().join("out.profdata"));
+        request.inputs = vec![input];
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("iprof")
+        );
+        // An .iprof output is refused the same way, whatever the inputs.
+        let mut request = MergeRequest::new(dir.path().join("out.iprof"));
+        request.inputs = vec![dir.path().join("a.iprof")];
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("iprof")
+        );
+    }
+
+    #[cfg(not(feature = "regex"))]
+    #[test]
+    fn name_patterns_need_the_regex_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/profraw/clang22/ir-basic-m32-run1.profraw");
+        let mut request = MergeRequest::new(dir.path().join("out.profdata"));
+        request.inputs = vec![raw];
+        request.function = Some("main".into());
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("regex")
+        );
+    }
+}

@@ -61,9 +61,6 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 /// Compares the two profiles of `r` and writes the report.
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
-    let reader = LlvmReader::new();
-    let bf = InputFile::open(&r.base)?.inflated()?;
-    let tf = InputFile::open(&r.test)?.inflated()?;
     #[cfg(not(feature = "json"))]
     if r.json {
         return Err(crate::error::Error::new(
@@ -73,6 +70,9 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
             },
         ));
     }
+    let reader = LlvmReader::new();
+    let bf = InputFile::open(&r.base)?.inflated()?;
+    let tf = InputFile::open(&r.test)?.inflated()?;
     for f in [&bf, &tf] {
         FormatKind::sniff(f.bytes()).check_feature(f.bytes())?;
     }
