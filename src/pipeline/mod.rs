@@ -277,12 +277,11 @@ pub(crate) fn request_error(message: impl Into<String>) -> Error {
 /// What a build without a family's feature does with a request that needs it: refuses it,
 /// naming the feature. (These run in builds without those features: `.ci/run` runs the
 /// library's unit tests with no default features.)
-#[cfg(test)]
+#[cfg(all(test, not(all(feature = "json", feature = "iprof", feature = "regex"))))]
 mod feature_tests {
     use super::*;
 
     /// The feature an error names, if it is [`ErrorKind::FeatureDisabled`].
-    #[cfg(not(all(feature = "json", feature = "iprof", feature = "regex")))]
     fn disabled_feature(r: Result<impl std::fmt::Debug>) -> Option<&'static str> {
         match r.expect_err("refused").kind() {
             ErrorKind::FeatureDisabled { feature, .. } => Some(feature),
