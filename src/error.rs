@@ -13,11 +13,10 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 
 /// What went wrong. Variants are stable enough to match on; their `Display` is the message a
 /// user sees (without location, which [`Error`] adds).
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum ErrorKind {
     /// The input ended before a structure it announces.
-    #[error("unexpected end of data reading {what}: {needed} bytes needed, {available} left")]
     Truncated {
         /// The structure being read.
         what: &'static str,
@@ -27,19 +26,13 @@ pub enum ErrorKind {
         available: u64,
     },
     /// The input is empty (zero bytes).
-    #[error("the file is empty")]
     Empty,
     /// The content is not any format this crate reads.
-    #[error(
-        "unrecognised file format (first bytes {head}); expected an LLVM raw profile (.profraw), \
-         an indexed profile (.profdata) or a text profile (.proftext)"
-    )]
     UnknownFormat {
         /// Hex dump of up to the first 8 bytes.
         head: String,
     },
     /// A magic number is not the one expected at this position.
-    #[error("bad magic {found:#018x}: expected {expected}")]
     BadMagic {
         /// The 8 bytes read, as a little-endian u64.
         found: u64,
@@ -47,7 +40,6 @@ pub enum ErrorKind {
         expected: &'static str,
     },
     /// A format version this build does not read.
-    #[error("{format} version {version} is not supported: {supported}")]
     UnsupportedVersion {
         /// Format name, e.g. "raw profile".
         format: &'static str,
@@ -58,7 +50,6 @@ pub enum ErrorKind {
     },
     /// A count or size read from the input is above a named limit (see
     /// [`crate::bytes::limits`]); refusing it keeps allocations bounded.
-    #[error("{what} is {value}, above the limit of {limit}")]
     LimitExceeded {
         /// The field.
         what: &'static str,
@@ -68,7 +59,6 @@ pub enum ErrorKind {
         limit: u64,
     },
     /// A field has a value that is inconsistent with the format.
-    #[error("{what}: {detail}")]
     Malformed {
         /// The field or structure.
         what: &'static str,
@@ -76,19 +66,12 @@ pub enum ErrorKind {
         detail: String,
     },
     /// zlib data that does not inflate to the announced size.
-    #[error("compressed names: {0}")]
     Zlib(String),
     /// gzip data that does not inflate (a gzip-compressed iprof profile).
-    #[error("gzip-compressed input: {0}")]
     Gzip(String),
     /// An operating-system error.
-    #[error("{0}")]
-    Io(#[from] std::io::Error),
+    Io(std::io::Error),
     /// Two inputs disagree about a function in a way that cannot be merged.
-    #[error(
-        "function {function}: {what} ({first_value} in {first}, {second_value} in {second}); \
-         make sure that all profiles to be merged come from the same binary"
-    )]
     MergeMismatch {
         /// Function name (or hash if unknown).
         function: String,
@@ -104,12 +87,10 @@ pub enum ErrorKind {
         second: String,
     },
     /// Inputs of incompatible kinds (e.g. IR-level and front-end profiles).
-    #[error("{0}")]
     KindConflict(String),
     /// A JSON input (GraalVM `.iprof`) that is not JSON, has the wrong structure, or breaks a
     /// rule of its format. `json_path` locates the value (`conditionalProfiles[12].records`);
     /// syntax and type errors also carry the 1-based (line, column).
-    #[error("{json_path}: {detail}{}", position.map(|(l, c)| format!(" (line {l}, column {c})")).unwrap_or_default())]
     Json {
         /// Where in the document, e.g. `methods[3].signature[1]`.
         json_path: String,
@@ -121,18 +102,9 @@ pub enum ErrorKind {
     /// The input changed while it was read (truncated, rewritten or grown by another
     /// process): what was read is not a consistent copy of any version of the file, so it is
     /// not used. The text says what changed.
-    #[error(
-        "the file changed while it was being read ({0}); a process may still be writing it, \
-         and nothing read from it is used"
-    )]
     InputChanged(String),
     /// An input that is not a regular file (a pipe, a FIFO, a device) went on past the
     /// limit of what is read from such inputs.
-    #[error(
-        "more than {limit} bytes from an input that is not a regular file (a pipe, FIFO or \
-         device); reading stopped there. Set {env}=SIZE (bytes, or with a K, M or G suffix) \
-         to read more"
-    )]
     StreamTooLong {
         /// The limit in bytes.
         limit: u64,
@@ -142,17 +114,9 @@ pub enum ErrorKind {
     /// A file found by walking a directory that is not a regular file (a FIFO, a socket, a
     /// device put there since the walk): it is not opened, since reading it could wait for
     /// ever. The text says what it is.
-    #[error(
-        "{0}, not a regular file: only regular files are read from a directory (name it as an \
-         input to read it)"
-    )]
     NotRegularFile(String),
     /// Memory that the system refused (`ulimit -v`, a memory cgroup): a size read from an
     /// input, or an input's own size, was more than the process may have.
-    #[error(
-        "cannot allocate {bytes} bytes for {what}: the system refused the memory (a limit \
-         on this process's memory such as ulimit -v or a memory cgroup)"
-    )]
     OutOfMemory {
         /// What the memory was for.
         what: &'static str,
@@ -161,10 +125,6 @@ pub enum ErrorKind {
     },
     /// Compressed data that inflates to more than the limit of decompressed bytes per input
     /// (a "zip bomb" inflates a small file to gigabytes).
-    #[error(
-        "{what} inflates to more than {limit} bytes, the limit of decompressed bytes per \
-         input; set {env}=SIZE (bytes, or with a K, M or G suffix) to allow more"
-    )]
     InflateLimit {
         /// The compressed data.
         what: &'static str,
@@ -176,26 +136,146 @@ pub enum ErrorKind {
     /// A lightweight raw profile (`-profile-correlate=binary`: counters without data records
     /// or names) that cannot be completed from the binaries named: none carries its build ID,
     /// or the binary cannot have written it. The text names the IDs on both sides.
-    #[error("{0}")]
     Uncorrelated(String),
     /// An option or argument combination that cannot work, whatever the inputs hold (a bad
     /// option value, options that cannot go together, an option a kind of input does not
     /// take): the binary exits with its usage code, as for [`ErrorKind::Request`].
-    #[error("{0}")]
     Usage(String),
     /// The output cannot be written as asked from what the inputs hold (a profile the chosen
     /// format or layout cannot carry, a size limit no output meets): the work failed, not the
     /// request.
-    #[error("{0}")]
     CannotWrite(String),
     /// A broken promise inside this crate (a caller of a library function broke its
     /// documented precondition, or a bug), neither the inputs' fault nor the request's.
-    #[error("{0}")]
     Internal(String),
     /// A request to the driver that cannot work as asked (options that do not fit the
     /// inputs, no inputs, no output): the binary exits with its usage code.
-    #[error("{0}")]
     Request(String),
+    /// An input format or a facility that this build of the library leaves out: the Cargo
+    /// feature that brings it was off (the binary has every feature).
+    FeatureDisabled {
+        /// What is missing, e.g. "GraalVM .iprof".
+        what: &'static str,
+        /// The Cargo feature that brings it, e.g. "iprof".
+        feature: &'static str,
+    },
+}
+
+impl fmt::Display for ErrorKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Self::Truncated {
+                what,
+                needed,
+                available,
+            } => write!(
+                f,
+                "unexpected end of data reading {what}: {needed} bytes needed, {available} left"
+            ),
+            Self::Empty => f.write_str("the file is empty"),
+            Self::UnknownFormat { head } => write!(
+                f,
+                "unrecognised file format (first bytes {head}); expected an LLVM raw profile \
+                 (.profraw), an indexed profile (.profdata) or a text profile (.proftext)"
+            ),
+            Self::BadMagic { found, expected } => {
+                write!(f, "bad magic {found:#018x}: expected {expected}")
+            }
+            Self::UnsupportedVersion {
+                format,
+                version,
+                supported,
+            } => {
+                write!(
+                    f,
+                    "{format} version {version} is not supported: {supported}"
+                )
+            }
+            Self::LimitExceeded { what, value, limit } => {
+                write!(f, "{what} is {value}, above the limit of {limit}")
+            }
+            Self::Malformed { what, detail } => write!(f, "{what}: {detail}"),
+            Self::Zlib(m) => write!(f, "compressed names: {m}"),
+            Self::Gzip(m) => write!(f, "gzip-compressed input: {m}"),
+            Self::Io(e) => write!(f, "{e}"),
+            Self::MergeMismatch {
+                function,
+                what,
+                first_value,
+                first,
+                second_value,
+                second,
+            } => {
+                write!(
+                    f,
+                    "function {function}: {what} ({first_value} in {first}, {second_value} in \
+                     {second}); make sure that all profiles to be merged come from the same binary"
+                )
+            }
+            Self::Json {
+                json_path,
+                position,
+                detail,
+            } => {
+                write!(f, "{json_path}: {detail}")?;
+                match position {
+                    Some((l, c)) => write!(f, " (line {l}, column {c})"),
+                    None => Ok(()),
+                }
+            }
+            Self::InputChanged(m) => write!(
+                f,
+                "the file changed while it was being read ({m}); a process may still be writing \
+                 it, and nothing read from it is used"
+            ),
+            Self::StreamTooLong { limit, env } => write!(
+                f,
+                "more than {limit} bytes from an input that is not a regular file (a pipe, FIFO \
+                 or device); reading stopped there. Set {env}=SIZE (bytes, or with a K, M or G \
+                 suffix) to read more"
+            ),
+            Self::NotRegularFile(m) => write!(
+                f,
+                "{m}, not a regular file: only regular files are read from a directory (name it \
+                 as an input to read it)"
+            ),
+            Self::OutOfMemory { what, bytes } => write!(
+                f,
+                "cannot allocate {bytes} bytes for {what}: the system refused the memory (a \
+                 limit on this process's memory such as ulimit -v or a memory cgroup)"
+            ),
+            Self::InflateLimit { what, limit, env } => write!(
+                f,
+                "{what} inflates to more than {limit} bytes, the limit of decompressed bytes per \
+                 input; set {env}=SIZE (bytes, or with a K, M or G suffix) to allow more"
+            ),
+            Self::KindConflict(m)
+            | Self::Usage(m)
+            | Self::CannotWrite(m)
+            | Self::Internal(m)
+            | Self::Uncorrelated(m)
+            | Self::Request(m) => f.write_str(m),
+            Self::FeatureDisabled { what, feature } => write!(
+                f,
+                "this build has no {what} support: rebuild with --features {feature}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ErrorKind {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            Self::Io(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+impl From<std::io::Error> for ErrorKind {
+    fn from(e: std::io::Error) -> Self {
+        Self::Io(e)
+    }
 }
 
 /// An error with the location it refers to.

@@ -86,7 +86,9 @@ pub use error::{Error, ErrorKind, Result, Warning};
 pub use error::Location;
 pub use ir::{FunctionKey, FunctionRecord, Profile, ProfileKind};
 pub use passes::Weight;
+#[cfg(feature = "jit")]
+pub use pipeline::SymbolizeRequest;
 pub use pipeline::{
     InputSpec, MergeOutcome, MergeRequest, MergedMemory, Message, NoProgress, OutputFormat,
-    OverlapRequest, Progress, ShowRequest, SymbolizeRequest,
+    OverlapRequest, Progress, ShowRequest,
 };

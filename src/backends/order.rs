@@ -7,6 +7,7 @@
 
 use std::io::Write;
 
+#[cfg(feature = "json")]
 use serde_json::{Value, json};
 
 use crate::ir::SymbolTable;
@@ -78,6 +79,8 @@ fn c_exponent(x: f32) -> String {
 
 /// The order of `order`'s functions named from `names`, as `format`.
 pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -> Vec<u8> {
+    // Without the `json` feature the driver refuses a JSON order before it gets here.
+    #[cfg(feature = "json")]
     if format == OrderFormat::Json {
         return json(order, names);
     }
@@ -118,6 +121,7 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
 }
 
 /// The JSON document of `order` (`schemas/order.schema.json`).
+#[cfg(feature = "json")]
 fn json(order: &FunctionOrder, names: &SymbolTable) -> Vec<u8> {
     let functions: Vec<Value> = order
         .functions

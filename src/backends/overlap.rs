@@ -4,11 +4,14 @@
 
 use std::fmt::Write;
 
+#[cfg(feature = "json")]
 use serde_json::{Value, json};
 
 use super::cfmt;
 use crate::ir::ValueKind;
-use crate::ir::overlap::{CountSum, OverlapStats};
+#[cfg(feature = "json")]
+use crate::ir::overlap::CountSum;
+use crate::ir::overlap::OverlapStats;
 
 /// What `overlap` reports of two LLVM instrumentation profiles: the figures
 /// `passes::overlap` computed, the names to print and how many differences to list.
@@ -29,7 +32,8 @@ pub(crate) struct OverlapReport<'a> {
     pub differences: &'a [(String, f64, f64)],
     /// How many of `differences` to list (0: none).
     pub top_differences: usize,
-    /// Whether the comparison was of context-sensitive records.
+    /// Whether the comparison was of context-sensitive records (said in the JSON form).
+    #[cfg(feature = "json")]
     pub context_sensitive: bool,
     /// The llvm-profdata release whose words to print (the drop-in's); None: the newest.
     /// Before 22 (14 and 19 compared) the heading says "infomation".
@@ -75,11 +79,13 @@ pub(crate) fn text(r: &OverlapReport<'_>) -> String {
 
 /// A ratio as a JSON number; `null` when it is not a number (never the case for figures
 /// computed from profiles with counts, but JSON has no NaN).
+#[cfg(feature = "json")]
 fn ratio(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
 /// A sum of counts kept as `f64` (as LLVM keeps it) written as the integer it is.
+#[cfg(feature = "json")]
 fn count(x: f64) -> Value {
     // Sums of u64 counts: whole numbers in [0, 2^64]; `as` saturates at the ends.
     json!(x as u64)
@@ -88,6 +94,7 @@ fn count(x: f64) -> Value {
 /// The figures of one kind of counts (edge counters, or the values of one value kind): the
 /// overlap and the shares of mismatched and test-only functions (fractions of the test
 /// profile's count), and both sides' sums.
+#[cfg(feature = "json")]
 fn kind_json(s: &OverlapStats, of: impl Fn(&CountSum) -> f64) -> Value {
     json!({
         "overlap": ratio(of(&s.overlap)),
@@ -99,6 +106,7 @@ fn kind_json(s: &OverlapStats, of: impl Fn(&CountSum) -> f64) -> Value {
 }
 
 /// One `OverlapStats` (program or function level) as JSON.
+#[cfg(feature = "json")]
 fn stats_json(s: &OverlapStats) -> Value {
     let mut values = serde_json::Map::new();
     for k in ValueKind::ALL {
@@ -135,6 +143,7 @@ fn stats_json(s: &OverlapStats) -> Value {
 
 /// The JSON document (`schemas/overlap.schema.json`, kind `llvm-instrumentation`): the
 /// same figures as [`text`], ratios as fractions (1 = 100 %), counts as integers.
+#[cfg(feature = "json")]
 pub(crate) fn json(r: &OverlapReport<'_>) -> Value {
     let zero = r.zero_side.is_some();
     json!({

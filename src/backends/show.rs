@@ -22,6 +22,7 @@ pub enum FunctionFilter {
     /// Names containing the string (llvm-profdata's `show --function`).
     Substring(String),
     /// Names matching the regular expression anywhere.
+    #[cfg(feature = "regex")]
     Regex(regex::Regex),
 }
 
@@ -30,6 +31,7 @@ impl FunctionFilter {
     pub fn matches(&self, name: &str) -> bool {
         match self {
             FunctionFilter::Substring(s) => name.contains(s.as_str()),
+            #[cfg(feature = "regex")]
             FunctionFilter::Regex(r) => r.is_match(name),
         }
     }
@@ -660,6 +662,7 @@ pub fn hot_count_threshold(s: &Summary) -> u64 {
 
 /// A reader's warning in a JSON report: its message, and where it is (a byte offset, a
 /// 1-based line or a JSON path; `null` for the others) and which function it concerns.
+#[cfg(feature = "iprof")]
 pub(crate) fn warning_json(w: &crate::error::Warning) -> serde_json::Value {
     use crate::error::Location;
     let loc = w.location.as_ref();
@@ -673,6 +676,7 @@ pub(crate) fn warning_json(w: &crate::error::Warning) -> serde_json::Value {
 }
 
 /// The JSON form: everything the text form shows, for every record (filters apply).
+#[cfg(feature = "json")]
 pub fn render_json(
     p: &Profile<'_>,
     o: &ShowOptions,

@@ -5,6 +5,7 @@
 mod cursor;
 pub mod leb128;
 pub mod limits;
+#[cfg(feature = "sample")]
 pub mod stack;
 mod writer;
 

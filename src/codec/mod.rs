@@ -10,10 +10,12 @@
 
 pub mod chained_hash;
 pub mod indexed_header;
+#[cfg(feature = "sample")]
 pub mod llvm_hash;
 pub mod magic;
 pub mod names_blob;
 pub mod sample_binary;
 pub mod summary;
+#[cfg(any(feature = "sample", feature = "bolt"))]
 pub mod unordered_order;
 pub mod value_prof_data;

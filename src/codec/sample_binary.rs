@@ -18,9 +18,11 @@
 //! #entries, (cutoff, min count, #counts) × #entries`.
 
 use crate::bytes::leb128::write_uleb;
+#[cfg(feature = "sample")]
 use crate::bytes::stack::deep;
 use crate::bytes::{Cursor, Endian};
 use crate::error::{Error, ErrorKind, Result};
+#[cfg(feature = "sample")]
 use crate::ir::sample::{FunctionId, FunctionSamples};
 
 /// The sample-profile format version both binary encodings carry (LLVM's `SPVersion`).
@@ -363,6 +365,7 @@ pub fn write_summary(out: &mut Vec<u8>, s: &crate::ir::summary::Summary) {
 
 /// Writes a plain name table (MD5 identities are written as their decimal text, as LLVM's
 /// `operator<<` prints them).
+#[cfg(feature = "sample")]
 pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
     write_uleb(out, names.len() as u64);
     for n in names {
@@ -372,10 +375,12 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
 }
 
 /// Index of every function name in a name table, for writers.
+#[cfg(feature = "sample")]
 pub type NameIndex = std::collections::HashMap<FunctionId, u64>;
 
 /// Writes one function body (without the head count and context index of a top-level
 /// profile; with the callee's name index for nested ones, written by the caller).
+#[cfg(feature = "sample")]
 pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
     write_uleb(out, fs.total_samples);
     write_uleb(out, fs.body.len() as u64);
@@ -404,6 +409,7 @@ pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
 
 /// Adds the names a function's body refers to (call targets, inlined callees, recursively),
 /// as LLVM's `addNames` does.
+#[cfg(feature = "sample")]
 pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTreeSet<FunctionId>) {
     for rec in fs.body.values() {
         for t in rec.call_targets.keys() {
@@ -422,6 +428,7 @@ pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTre
     }
 }
 
+#[cfg(feature = "sample")]
 #[cfg(test)]
 mod tests {
     use super::*;

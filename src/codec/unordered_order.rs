@@ -15,7 +15,9 @@
 //! bucket is empty goes to the front of the list; otherwise it goes to the front of its
 //! bucket's run. A rehash walks the old list and rebuilds the list the same way.
 
+#[cfg(feature = "sample")]
 use crate::codec::llvm_hash::ContextHash;
+#[cfg(feature = "sample")]
 use crate::ir::sample::{SampleContext, SampleProfile};
 
 /// libstdc++'s `__fast_bkt`: bucket counts for requests below 14.
@@ -566,6 +568,7 @@ pub fn iteration_order(keys: &[u64]) -> Vec<usize> {
 /// The key LLVM's `SampleProfileMap` stores a top-level profile under: the MD5 of a plain
 /// function's name; for a calling context, `hash_combine_range` of its frames' hashes
 /// (`SampleContext::getHashCode`), hashed as the release `hash` stands for does.
+#[cfg(feature = "sample")]
 pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> u64 {
     match ctx {
         SampleContext::Function(f) => f.hash_code(),
@@ -590,6 +593,7 @@ pub fn sample_map_key(ctx: &SampleContext, hash: ContextHash) -> u64 {
 /// [`SampleProfile::insertion_order`] and its [`SampleProfile::erased`] keys (each erased
 /// after the number of insertions [`SampleProfile::erased_after`] says); `None` when it
 /// cannot be (order unknown or stale).
+#[cfg(feature = "sample")]
 pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> {
     let order = &profile.insertion_order;
     let erased = &profile.erased;
@@ -657,6 +661,7 @@ pub fn sample_map_order(profile: &SampleProfile) -> Option<Vec<&SampleContext>> 
 /// The insertion order of the map `llvm-profdata merge --sample` builds from `inputs` (in
 /// input order): each input's contexts in that input map's iteration order, each context
 /// once. Inputs whose order cannot be replayed contribute theirs as recorded.
+#[cfg(feature = "sample")]
 pub fn merged_insertion_order<'p>(
     inputs: impl IntoIterator<Item = &'p SampleProfile>,
 ) -> Vec<SampleContext> {
@@ -674,6 +679,7 @@ pub fn merged_insertion_order<'p>(
     out
 }
 
+#[cfg(feature = "sample")]
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@ use crate::frontends::profraw;
 
 use crate::codec::magic::INDEXED_MAGIC;
 use crate::codec::sample_binary::SampleMagic;
+use crate::error::{Error, ErrorKind, Result};
 
 /// The formats this crate can recognise.
 #[non_exhaustive]
@@ -40,6 +41,77 @@ pub enum FormatKind {
     Empty,
     /// Anything else.
     Unknown,
+}
+
+/// GCC AutoFDO's magic. Without the `sample` feature the magic alone is checked, so that
+/// such a file is still named and refused as a sample profile.
+fn sniff_gcov(data: &[u8]) -> bool {
+    #[cfg(feature = "sample")]
+    return crate::frontends::sample::gcov::sniff(data);
+    #[cfg(not(feature = "sample"))]
+    return data.starts_with(b"adcg*704");
+}
+
+/// A GraalVM profile: without the `iprof` feature, the reader's rule (gzip data, or JSON
+/// text opening an object) restated, so that such a file is named and refused as one.
+fn sniff_iprof(data: &[u8]) -> bool {
+    #[cfg(feature = "iprof")]
+    return crate::frontends::iprof::sniff(data);
+    #[cfg(not(feature = "iprof"))]
+    {
+        let data = data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data);
+        data.starts_with(&[0x1f, 0x8b])
+            || data
+                .iter()
+                .find(|b| !b.is_ascii_whitespace())
+                .is_some_and(|&b| b == b'{')
+    }
+}
+
+/// The inputs of JIT symbolisation. Text formats: before the proftext rule, which they pass.
+/// A proftext starts with a comment, a `:` flag or a function name alone on its line, never
+/// with `HEX HEX name` or a perf script sample header. Without the `jit` feature only the
+/// formats with a magic (jitdumps, r2rmaps) are recognised: perf maps and `perf script`
+/// text have none, and their rules are the readers'.
+fn sniff_jit(data: &[u8]) -> Option<FormatKind> {
+    #[cfg(feature = "jit")]
+    {
+        use crate::frontends::{jitdump, perf_script, perfmap};
+        if jitdump::sniff(data) {
+            return Some(FormatKind::JitDump);
+        }
+        if perfmap::sniff_r2rmap(data) {
+            return Some(FormatKind::R2rMap);
+        }
+        if perfmap::sniff_perf_map(data) {
+            return Some(FormatKind::PerfMap);
+        }
+        if perf_script::sniff(data) {
+            return Some(FormatKind::PerfScript);
+        }
+        None
+    }
+    #[cfg(not(feature = "jit"))]
+    {
+        if data.starts_with(b"DTiJ") || data.starts_with(b"JiTD") {
+            return Some(FormatKind::JitDump);
+        }
+        if data.starts_with(b"FFFFFFFF 00 ") || data.starts_with(b"ffffffff 00 ") {
+            return Some(FormatKind::R2rMap);
+        }
+        None
+    }
+}
+
+/// BOLT's fdata (`boltedcollection`, `no_lbr`, or a record line starting with a location
+/// kind 0–5) or YAML (`---`) profiles, as their readers' sniffers take them.
+#[cfg(not(feature = "bolt"))]
+fn looks_like_bolt(head: &[u8]) -> bool {
+    head.starts_with(b"boltedcollection\n")
+        || head.starts_with(b"no_lbr")
+        || matches!(head, [b'0'..=b'5', b' ', ..])
+        || head.starts_with(b"---\n")
+        || head.starts_with(b"---\r\n")
 }
 
 impl FormatKind {
@@ -92,33 +164,51 @@ impl FormatKind {
             Some(SampleMagic::ExtBinary) => return FormatKind::SampleExtBinary,
             Some(SampleMagic::CompactBinary) | None => {}
         }
-        if crate::frontends::sample::gcov::sniff(data) {
+        if sniff_gcov(data) {
             return FormatKind::SampleGcc;
         }
         // Before the text rule: JSON text would pass it too.
-        if crate::frontends::iprof::sniff(data) {
+        if sniff_iprof(data) {
             return FormatKind::Iprof;
         }
-        if crate::frontends::jitdump::sniff(data) {
-            return FormatKind::JitDump;
-        }
-        // Text formats of JIT symbolisation; before the proftext rule, which they pass. A
-        // proftext starts with a comment, a `:` flag or a function name alone on its line,
-        // never with `HEX HEX name` or a perf script sample header.
-        if crate::frontends::perfmap::sniff_r2rmap(data) {
-            return FormatKind::R2rMap;
-        }
-        if crate::frontends::perfmap::sniff_perf_map(data) {
-            return FormatKind::PerfMap;
-        }
-        if crate::frontends::perf_script::sniff(data) {
-            return FormatKind::PerfScript;
+        if let Some(kind) = sniff_jit(data) {
+            return kind;
         }
         // LLVM's rule (the first bytes are text), and a first record that parses as one.
         if crate::frontends::proftext::sniff(data) {
             return FormatKind::TextProfile;
         }
         FormatKind::Unknown
+    }
+
+    /// Refuses an input of this format when this build leaves its family out (its Cargo
+    /// feature was off), with an error naming the feature; `Ok` for every other input, which
+    /// goes on to its reader. `head` is the input's first bytes (BOLT profiles have no magic
+    /// of their own: without the `bolt` feature, bytes no other format claims that start as
+    /// BOLT's do are taken for one).
+    pub(crate) fn check_feature(self, head: &[u8]) -> Result<()> {
+        #[cfg(feature = "bolt")]
+        let _ = head;
+        let missing: Option<(&'static str, &'static str)> = match self {
+            #[cfg(not(feature = "sample"))]
+            FormatKind::SampleBinary | FormatKind::SampleExtBinary | FormatKind::SampleGcc => {
+                Some(("LLVM sample profile", "sample"))
+            }
+            #[cfg(not(feature = "iprof"))]
+            FormatKind::Iprof => Some(("GraalVM .iprof", "iprof")),
+            #[cfg(not(feature = "jit"))]
+            FormatKind::JitDump
+            | FormatKind::R2rMap
+            | FormatKind::PerfMap
+            | FormatKind::PerfScript => Some(("jitdump, perf map and perf script", "jit")),
+            #[cfg(not(feature = "bolt"))]
+            FormatKind::Unknown if looks_like_bolt(head) => Some(("BOLT profile", "bolt")),
+            _ => None,
+        };
+        match missing {
+            Some((what, feature)) => Err(Error::new(ErrorKind::FeatureDisabled { what, feature })),
+            None => Ok(()),
+        }
     }
 
     /// A short name for messages.
@@ -144,6 +234,49 @@ impl FormatKind {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every family's input is recognised whatever the build; one whose feature is off is
+    /// refused with the feature's name, the others go on to their readers. (`.ci/run` runs this test without default features too.)
+    #[test]
+    fn inputs_of_disabled_families_are_refused_by_feature() {
+        let cases: [(&[u8], bool, &str); 5] = [
+            (
+                b"{\"types\": []}",
+                cfg!(feature = "iprof"),
+                "GraalVM .iprof",
+            ),
+            (
+                b"adcg*704\0",
+                cfg!(feature = "sample"),
+                "LLVM sample profile",
+            ),
+            (
+                b"DTiJ\x01\0\0\0",
+                cfg!(feature = "jit"),
+                "jitdump, perf map and perf script",
+            ),
+            (b"---\nheader:\n", cfg!(feature = "bolt"), "BOLT profile"),
+            (b"no_lbr\n", cfg!(feature = "bolt"), "BOLT profile"),
+        ];
+        for (bytes, on, what) in cases {
+            let r = FormatKind::sniff(bytes).check_feature(bytes);
+            if on {
+                assert!(r.is_ok(), "{what}: {r:?}");
+            } else {
+                let e = r.expect_err(what);
+                assert!(
+                    matches!(e.kind(), ErrorKind::FeatureDisabled { .. }),
+                    "{what}: {e}"
+                );
+                assert!(
+                    e.to_string()
+                        .starts_with(&format!("this build has no {what} support"))
+                );
+            }
+        }
+        let raw = 0xff6c_7072_6f66_7281u64.to_le_bytes();
+        assert!(FormatKind::sniff(&raw).check_feature(&raw).is_ok());
+    }
 
     #[test]
     fn sniffs_magics() {
@@ -183,13 +316,20 @@ mod tests {
             FormatKind::sniff(b"FFFFFFFF 00 734D59D6DE0E96AA3C77B3E2ED498097\n"),
             FormatKind::R2rMap
         );
+        // Text without a magic: recognised by the readers' rules, which only the `jit`
+        // feature has (without it, the text is no format this build reads).
+        let (map, script) = if cfg!(feature = "jit") {
+            (FormatKind::PerfMap, FormatKind::PerfScript)
+        } else {
+            (FormatKind::Unknown, FormatKind::Unknown)
+        };
         assert_eq!(
             FormatKind::sniff(b"18c4000 300 Builtin:DeoptimizationEntry_Eager\n"),
-            FormatKind::PerfMap
+            map
         );
         assert_eq!(
             FormatKind::sniff(b"node 31327/31327  5873.004406: \n\t  14f02 f (/x)\n"),
-            FormatKind::PerfScript
+            script
         );
         assert_eq!(
             FormatKind::sniff(b"main\n# Func Hash:\n1\n"),

@@ -12,10 +12,13 @@
 //! `jitdump`, `perfmap`, `perf_script`, ...) is public only for this crate's tests and fuzz
 //! targets, hidden from the documentation and not a stable interface.
 
+#[cfg(feature = "bolt")]
 #[doc(hidden)]
 pub mod bolt;
+#[cfg(feature = "jit")]
 #[doc(hidden)]
 pub mod code_regions;
+#[cfg(feature = "correlate")]
 #[doc(hidden)]
 pub mod correlate;
 #[doc(hidden)]
@@ -25,15 +28,19 @@ pub mod fault_guard;
 #[doc(hidden)]
 pub mod gzip;
 mod input;
+#[cfg(feature = "iprof")]
 #[doc(hidden)]
 pub mod iprof;
+#[cfg(feature = "jit")]
 #[doc(hidden)]
 pub mod jitdump;
 #[doc(hidden)]
 pub mod merge_input;
 pub mod open;
+#[cfg(feature = "jit")]
 #[doc(hidden)]
 pub mod perf_script;
+#[cfg(feature = "jit")]
 #[doc(hidden)]
 pub mod perfmap;
 #[doc(hidden)]
@@ -42,6 +49,7 @@ pub mod profdata;
 pub mod profraw;
 #[doc(hidden)]
 pub mod proftext;
+#[cfg(feature = "sample")]
 #[doc(hidden)]
 pub mod sample;
 
@@ -94,7 +102,10 @@ impl<'a> ReadOutput<'a> {
 
 /// Reads a profile of any supported format from `data`.
 pub fn read<'a>(data: &'a [u8], cache: &profraw::NameCache) -> Result<ReadOutput<'a>> {
-    match FormatKind::sniff(data) {
+    let kind = FormatKind::sniff(data);
+    // A family this build leaves out: named with its feature rather than a step to take.
+    kind.check_feature(data)?;
+    match kind {
         FormatKind::RawProfile => {
             let r = profraw::read(data, cache)?;
             let version = r.headers.first().map_or(0, |h| h.version_word);

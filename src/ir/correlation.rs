@@ -1,6 +1,16 @@
 //! What a binary's debug info says about the counters of a lightweight build, as
 //! `llvm-profdata show --debug-info` reports it.
 
+/// Which of the two correlation modes a binary was built for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CorrelateKind {
+    /// `-profile-correlate=binary`: data records in `__llvm_covdata`.
+    Binary,
+    /// `-profile-correlate=debug-info` / `-debug-info-correlate`: DWARF.
+    DebugInfo,
+}
+
 /// One function's counters as its debug info describes them (a "probe").
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DescribedProbe {

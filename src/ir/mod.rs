@@ -6,10 +6,14 @@
 //! Passes only ever see this representation.
 
 // BOLT profiles (legacy fdata, YAML).
+#[cfg(feature = "bolt")]
 pub mod bolt;
+#[cfg(feature = "bolt")]
 pub mod bolt_report;
+#[cfg(feature = "bolt")]
 pub mod bolt_yaml;
 // Code regions of JIT/AOT code and sampled stacks (symbolisation).
+#[cfg(feature = "jit")]
 pub mod code;
 pub mod function;
 pub mod kind;
@@ -19,12 +23,16 @@ pub mod order;
 pub mod overlap;
 pub mod profile;
 // LLVM sample profiles (AutoFDO, CSSPGO).
+#[cfg(feature = "sample")]
 pub mod sample;
 // GraalVM `.iprof` IR: Java symbols, context trees, per-section payloads.
+#[cfg(feature = "iprof")]
 pub mod context;
 pub mod correlation;
 pub mod fx;
+#[cfg(feature = "iprof")]
 pub mod iprof;
+#[cfg(feature = "iprof")]
 pub mod java_symbols;
 pub mod summary;
 pub mod symbols;

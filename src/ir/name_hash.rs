@@ -3,12 +3,10 @@
 //! This is `llvm::MD5Hash`, used for raw-profile NameRefs, indexed-profile keys, indirect-call
 //! target values and vtable hashes. The value does not depend on any file's byte order.
 
-use md5::{Digest, Md5};
-
 /// Low 64 bits of MD5(name), little-endian.
 #[inline]
 pub fn md5_hash(name: &[u8]) -> u64 {
-    let digest = Md5::digest(name);
+    let digest = md5::compute(name).0;
     let mut low = [0u8; 8];
     low.copy_from_slice(&digest[..8]);
     u64::from_le_bytes(low)

@@ -124,11 +124,21 @@ impl Default for Weight {
 }
 
 /// Why a weight could not be parsed.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error(
-    "invalid weight {0:?}: expected a positive number such as 2, 0.5 or 1.25 (at most 18 digits)"
-)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct WeightParseError(pub String);
+
+impl std::fmt::Display for WeightParseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "invalid weight {:?}: expected a positive number such as 2, 0.5 or 1.25 (at most 18 \
+             digits)",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for WeightParseError {}
 
 impl FromStr for Weight {
     type Err = WeightParseError;

@@ -12,11 +12,14 @@
 //!   methods that nothing references removed. Two profiles that are equal by names have
 //!   byte-identical canonical output.
 
+#[cfg(feature = "iprof")]
 use crate::ir::context::{ContextTree, NodeId, Site};
+#[cfg(feature = "iprof")]
 use crate::ir::iprof::{
     IprofProfile, MAX_COUNT, Section, SectionTotals, SiteMap, TypeCount, sort_branches,
     sort_histogram,
 };
+#[cfg(feature = "iprof")]
 use crate::ir::java_symbols::{JavaSymbols, MethodId, TypeId};
 
 /// `--normalize`.
@@ -34,6 +37,7 @@ pub enum NormalizeMode {
 
 /// An exact scale factor `num / den`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[cfg(feature = "iprof")]
 pub struct Ratio {
     /// Numerator.
     pub num: u64,
@@ -41,6 +45,7 @@ pub struct Ratio {
     pub den: u64,
 }
 
+#[cfg(feature = "iprof")]
 impl Ratio {
     /// Factor 1.
     pub const ONE: Ratio = Ratio { num: 1, den: 1 };
@@ -62,6 +67,7 @@ impl Ratio {
     }
 }
 
+#[cfg(feature = "iprof")]
 impl Default for Ratio {
     fn default() -> Self {
         Ratio::ONE
@@ -69,10 +75,12 @@ impl Default for Ratio {
 }
 
 /// Per-section factors of one input (indexed by `Section as usize`).
+#[cfg(feature = "iprof")]
 pub type SectionScales = [Ratio; 6];
 
 /// The factors that normalise inputs with the given totals (one entry per input, same
 /// order). With [`NormalizeMode::None`] every factor is 1.
+#[cfg(feature = "iprof")]
 pub fn scales(mode: NormalizeMode, totals: &[SectionTotals]) -> Vec<SectionScales> {
     let pick = |t: &SectionTotals, s: Section| match mode {
         NormalizeMode::None => 0,
@@ -107,6 +115,7 @@ pub fn scales(mode: NormalizeMode, totals: &[SectionTotals]) -> Vec<SectionScale
 }
 
 /// Multiplies every count of `p` in place by its section's factor.
+#[cfg(feature = "iprof")]
 pub fn scale_in_place(p: &mut IprofProfile, f: &SectionScales) {
     let get = |s: Section| f.get(s as usize).copied().unwrap_or(Ratio::ONE);
     let r = get(Section::CallCount);
@@ -135,6 +144,7 @@ pub fn scale_in_place(p: &mut IprofProfile, f: &SectionScales) {
 }
 
 /// Site `s` with its node translated by `node_map` (old id → new id; `None`: dropped).
+#[cfg(feature = "iprof")]
 fn site_in(node_map: &[Option<NodeId>], s: &Site) -> Option<Site> {
     node_map
         .get(s.node.0 as usize)
@@ -143,6 +153,7 @@ fn site_in(node_map: &[Option<NodeId>], s: &Site) -> Option<Site> {
         .map(|node| Site { node, bci: s.bci })
 }
 
+#[cfg(feature = "iprof")]
 fn mark_types(h: &[TypeCount], used: &mut [bool]) {
     for tc in h {
         if let Some(u) = used.get_mut(tc.ty.0 as usize) {
@@ -153,6 +164,7 @@ fn mark_types(h: &[TypeCount], used: &mut [bool]) {
 
 /// The canonical form of `p` (see the module docs). With `keep_all_symbols` no type or
 /// method is removed.
+#[cfg(feature = "iprof")]
 pub fn canonicalize(p: &IprofProfile, keep_all_symbols: bool) -> IprofProfile {
     canonicalize_owned(p.clone(), keep_all_symbols)
 }
@@ -160,6 +172,7 @@ pub fn canonicalize(p: &IprofProfile, keep_all_symbols: bool) -> IprofProfile {
 /// [`canonicalize`], consuming `p`: its symbols and context tree are dropped once the new
 /// ones are built, and each section once it is carried over, so that the peak is about
 /// one profile plus one section, not two profiles (this runs at the end of every merge).
+#[cfg(feature = "iprof")]
 pub fn canonicalize_owned(mut p: IprofProfile, keep_all_symbols: bool) -> IprofProfile {
     let (symbols, contexts, type_map, node_map) = canonical_ids(&p, keep_all_symbols);
     p.symbols = JavaSymbols::new();
@@ -212,6 +225,7 @@ pub fn canonicalize_owned(mut p: IprofProfile, keep_all_symbols: bool) -> IprofP
 /// The new ids of the canonical form of `p`: its symbol table, its context tree, and the
 /// maps from old to new type ids and node ids (`None`: dropped).
 #[allow(clippy::type_complexity)]
+#[cfg(feature = "iprof")]
 fn canonical_ids(
     p: &IprofProfile,
     keep_all_symbols: bool,
@@ -350,6 +364,7 @@ fn canonical_ids(
 /// ids follow `method_order` (each a permutation, or a subset: symbols left out are appended
 /// in their old order). The profile is unchanged as a profile; only ids and arena order
 /// differ. Tests and benchmarks use it to make inputs with shuffled ids.
+#[cfg(feature = "iprof")]
 pub fn renumbered(
     p: &IprofProfile,
     type_order: &[TypeId],

@@ -19,10 +19,13 @@
 //! None of these changes the per-method totals ([`IprofProfile::method_totals`]) except
 //! `--sparse`, which only removes zeros; depth folding is idempotent.
 
+#[cfg(feature = "iprof")]
 use crate::ir::iprof::{merge_branches, merge_histogram};
 use std::str::FromStr;
 
+#[cfg(feature = "iprof")]
 use crate::ir::context::{ContextTree, Frame, Site};
+#[cfg(feature = "iprof")]
 use crate::ir::iprof::{IprofProfile, Section, SiteMap, add_counts};
 
 /// `--cold-threshold`: absolute, or a fraction `num / den` of each section's total.
@@ -133,6 +136,7 @@ pub struct TrimStats {
 
 /// Rebuilds `p` with each site moved to `dest(section, site, weight)` (a frame count to
 /// keep, innermost first), merging payloads that land together.
+#[cfg(feature = "iprof")]
 fn refold(
     p: &IprofProfile,
     mut keep_frames: impl FnMut(Section, Site, u64) -> usize,
@@ -202,6 +206,7 @@ fn refold(
 /// `n` frames, and sampling stacks deeper than `sampling` frames (`None`: sampling stacks
 /// are kept whole). Returns the new profile and how many entries were shortened (other
 /// sections, sampling).
+#[cfg(feature = "iprof")]
 pub fn fold_depths(
     p: &IprofProfile,
     n: Option<u32>,
@@ -229,6 +234,7 @@ pub fn fold_depths(
 /// Folds contexts deeper than `n` frames (n ≥ 1; 0 is treated as 1) into their innermost
 /// `n` frames, in every section (sampling stacks too). Returns the new profile and how many
 /// entries were shortened.
+#[cfg(feature = "iprof")]
 pub fn fold_depth(p: &IprofProfile, n: u32) -> (IprofProfile, u64) {
     let (out, a, b) = fold_depths(p, Some(n), Some(n));
     (out, a + b)
@@ -236,6 +242,7 @@ pub fn fold_depth(p: &IprofProfile, n: u32) -> (IprofProfile, u64) {
 
 /// Folds entries lighter than the threshold (per section) into their context-free base;
 /// sampling stacks are left whole.
+#[cfg(feature = "iprof")]
 pub fn fold_cold(p: &IprofProfile, t: ColdThreshold) -> (IprofProfile, u64) {
     let totals = p.totals();
     let mut folded = 0u64;
@@ -252,6 +259,7 @@ pub fn fold_cold(p: &IprofProfile, t: ColdThreshold) -> (IprofProfile, u64) {
 }
 
 /// Drops all-zero entries and zero-count histogram types, in place; returns entries dropped.
+#[cfg(feature = "iprof")]
 pub fn drop_zeros(p: &mut IprofProfile) -> u64 {
     let before = p.entry_count();
     p.call_counts.retain(|_, c| *c != 0);
@@ -267,6 +275,7 @@ pub fn drop_zeros(p: &mut IprofProfile) -> u64 {
 }
 
 /// Applies all requested trimming: depth, then cold folding, then sparse.
+#[cfg(feature = "iprof")]
 pub fn trim(p: &IprofProfile, o: &TrimOptions) -> (IprofProfile, TrimStats) {
     let mut stats = TrimStats::default();
     let mut cur = if o.max_depth.is_some() || o.max_sampling_depth.is_some() {
@@ -288,6 +297,7 @@ pub fn trim(p: &IprofProfile, o: &TrimOptions) -> (IprofProfile, TrimStats) {
     (cur, stats)
 }
 
+#[cfg(feature = "iprof")]
 #[cfg(test)]
 mod tests {
     use super::*;

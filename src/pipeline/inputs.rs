@@ -114,6 +114,7 @@ pub(crate) enum Select {
     /// convert between GraalVM and LLVM profiles).
     IprofAndLlvm,
     /// `*.fdata` (BOLT profiles).
+    #[cfg(feature = "bolt")]
     Fdata,
 }
 
@@ -208,6 +209,7 @@ impl Select {
             Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
             Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
+            #[cfg(feature = "bolt")]
             Select::Fdata => path.extension().is_some_and(|e| e == "fdata"),
         }
     }

@@ -8,33 +8,45 @@
 //! opened to route a run (a merge of thousands of `.profraw` files opens each once); other
 //! files are recognised by their first bytes.
 
+#[cfg(feature = "iprof")]
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::inputs::{
     Collect, Collected, Collector, Family, Select, Sources, has_iprof_extension, has_llvm_extension,
 };
+#[cfg(feature = "iprof")]
 use super::iprof::{IprofMergeOptions, IprofMergeOutput, merge_iprof_files};
+#[cfg(feature = "iprof")]
+use super::merge_files;
 use super::output::{self, Destination};
 use super::{
-    InputSpec, MergedMemory, Message, Progress, ReadOptions, merge_files, merge_files_correlating,
-    request_error,
+    InputSpec, MergedMemory, Message, Progress, ReadOptions, merge_files_correlating, request_error,
 };
+#[cfg(feature = "iprof")]
 use crate::backends::iprof as iprof_writer;
 use crate::backends::profdata::{self, ProfdataOptions};
 use crate::backends::proftext::{self, ProftextOptions};
 use crate::codec::indexed_header::RELEASES;
 use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::{CorrelateKind, Correlator, FormatKind, IprofReadOptions, LlvmReader};
+#[cfg(feature = "iprof")]
+use crate::frontends::open::IprofReadOptions;
+use crate::frontends::open::{CorrelateKind, Correlator, FormatKind, LlvmReader};
 use crate::ir::Profile;
+#[cfg(feature = "iprof")]
 use crate::ir::iprof::IprofProfile;
+#[cfg(feature = "iprof")]
 use crate::passes::convert::{ConvertReport, ToLlvmOptions, iprof_to_llvm, llvm_to_iprof};
+#[cfg(feature = "regex")]
+use crate::passes::filter;
 use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput, merge_profiles};
 use crate::passes::normalise::NormalizeMode;
 use crate::passes::remap::Remapping;
-use crate::passes::trim::{ColdThreshold, TrimOptions, TrimStats};
-use crate::passes::{Weight, filter, llvm_normalise};
+#[cfg(feature = "iprof")]
+use crate::passes::trim::TrimOptions;
+use crate::passes::trim::{ColdThreshold, TrimStats};
+use crate::passes::{Weight, llvm_normalise};
 
 /// The output format of a merge.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -225,6 +237,7 @@ pub enum Written {
     /// A text profile.
     Proftext,
     /// A sample profile (AutoFDO, CSSPGO) in this encoding.
+    #[cfg(feature = "sample")]
     Sample {
         /// The encoding.
         format: crate::ir::sample::SampleFormat,
@@ -415,11 +428,28 @@ fn route(
 ) -> Result<MergeOutcome> {
     match plan_route(r, collector)? {
         Route::Llvm => merge_llvm(r, collector, None, progress),
+        // Routing sees GraalVM inputs and outputs whatever the build: without the feature
+        // that reads and writes them, the run is refused by name.
+        #[cfg(not(feature = "iprof"))]
+        Route::ToIprof {
+            kinds, messages, ..
+        }
+        | Route::IprofToLlvm {
+            kinds, messages, ..
+        } => {
+            drop((kinds, messages));
+            Err(Error::new(ErrorKind::FeatureDisabled {
+                what: "GraalVM .iprof",
+                feature: "iprof",
+            }))
+        }
+        #[cfg(feature = "iprof")]
         Route::ToIprof {
             inputs,
             kinds,
             messages,
         } => merge_to_iprof(r, inputs, &kinds, messages, progress),
+        #[cfg(feature = "iprof")]
         Route::IprofToLlvm {
             inputs,
             kinds,
@@ -539,7 +569,8 @@ fn plan_route(r: &MergeRequest, collector: &mut Collector) -> Result<Route> {
     })
 }
 
-/// GraalVM inputs merged and converted to an LLVM profile.
+/// GraalVM inputs merged and converted to an LLVM profile. (Without the `iprof` feature
+/// none is made, and [`merge_llvm`] is never handed one.)
 struct Converted {
     profile: Profile<'static>,
     paths: std::collections::HashSet<PathBuf>,
@@ -547,6 +578,7 @@ struct Converted {
 }
 
 /// The iprof merge options of a request.
+#[cfg(feature = "iprof")]
 fn iprof_options(r: &MergeRequest) -> IprofMergeOptions {
     IprofMergeOptions {
         threads: r.threads,
@@ -571,6 +603,7 @@ fn merge_messages(out: &mut Vec<Message>, warnings: Vec<Warning>, skipped: Vec<(
     out.extend(skipped.into_iter().map(|(p, e)| Message::Skipped(p, e)));
 }
 
+#[cfg(feature = "iprof")]
 fn report_messages(out: &mut Vec<Message>, what: &'static str, r: ConvertReport) {
     out.extend(
         r.lines
@@ -580,6 +613,7 @@ fn report_messages(out: &mut Vec<Message>, what: &'static str, r: ConvertReport)
 }
 
 /// Merges the GraalVM inputs and converts them for an LLVM output.
+#[cfg(feature = "iprof")]
 fn iprof_for_llvm(
     r: &MergeRequest,
     inputs: &[InputSpec],
@@ -659,7 +693,9 @@ struct LlvmPlan {
     merge: MergeOptions,
     profdata: ProfdataOptions,
     proftext: ProftextOptions,
+    #[cfg(feature = "regex")]
     keep: Option<regex::Regex>,
+    #[cfg(feature = "regex")]
     drop: Option<regex::Regex>,
 }
 
@@ -719,12 +755,20 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
         })?,
         (None, None) => profdata::DEFAULT_VERSION,
     };
+    #[cfg(feature = "regex")]
     let regex = |p: &Option<String>| {
         p.as_deref()
             .map(filter::compile)
             .transpose()
             .map_err(|e| request_error(e.to_string()))
     };
+    #[cfg(not(feature = "regex"))]
+    if r.function.is_some() || r.no_function.is_some() {
+        return Err(Error::new(ErrorKind::FeatureDisabled {
+            what: "function-name pattern (--function, --no-function)",
+            feature: "regex",
+        }));
+    }
     Ok(LlvmPlan {
         output,
         format,
@@ -751,7 +795,9 @@ fn llvm_plan(r: &MergeRequest) -> Result<LlvmPlan> {
             keep_vtable_symbols: r.keep_vtable_symbols,
             llvm_compatible: r.llvm_compatible || r.llvm_profdata,
         },
+        #[cfg(feature = "regex")]
         keep: regex(&r.function)?,
+        #[cfg(feature = "regex")]
         drop: regex(&r.no_function)?,
     })
 }
@@ -866,6 +912,7 @@ fn merge_llvm(
         std::mem::take(&mut merged.warnings),
         std::mem::take(&mut merged.skipped),
     );
+    #[cfg(feature = "regex")]
     if plan.keep.is_some() || plan.drop.is_some() {
         let (removed, total) =
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
@@ -948,8 +995,6 @@ fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<Warning>> {
     Ok(writer_warnings)
 }
 
-/// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
-/// its total equal to the largest input's (see [`llvm_normalise`]). Reads every input once
 /// The binaries of `r` that lightweight raw profiles are completed from, read once; their
 /// warnings go to `messages`.
 fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlator> {
@@ -967,7 +1012,7 @@ fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlato
     messages.extend(warnings.into_iter().map(Message::Warning));
     match (r.correlate, r.debug_file_directories.is_empty()) {
         (Some(kind), false) => {
-            correlator = correlator.with_build_id_trees(r.debug_file_directories.clone(), kind);
+            correlator = correlator.with_build_id_trees(r.debug_file_directories.clone(), kind)?;
         }
         (None, false) => {
             return Err(request_error(
@@ -986,6 +1031,8 @@ fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlato
     Ok(correlator)
 }
 
+/// `--normalize` for LLVM inputs: each input's weight multiplied by the factor that makes
+/// its total equal to the largest input's (see [`llvm_normalise`]). Reads every input once
 /// for its total; an unreadable input is left to the merge, which reports it.
 fn llvm_normalise_inputs(
     inputs: &[InputSpec],
@@ -1065,6 +1112,7 @@ fn with_converted(
 }
 
 /// An iprof run: merges the GraalVM inputs (and the LLVM ones, converted) into an iprof.
+#[cfg(feature = "iprof")]
 fn merge_to_iprof(
     r: &MergeRequest,
     inputs: Vec<InputSpec>,
@@ -1155,6 +1203,7 @@ fn merge_to_iprof(
 }
 
 /// Merges LLVM inputs and converts them for an iprof output.
+#[cfg(feature = "iprof")]
 fn llvm_as_iprof(
     r: &MergeRequest,
     inputs: &[InputSpec],
@@ -1173,6 +1222,7 @@ fn llvm_as_iprof(
 }
 
 /// Streams an iprof profile to `dest`; returns the bytes written.
+#[cfg(feature = "iprof")]
 pub(crate) fn write_iprof(dest: &Destination, p: &IprofProfile) -> Result<u64> {
     let mut counter = 0u64;
     output::write_stream(dest, |w| {
@@ -1185,8 +1235,10 @@ pub(crate) fn write_iprof(dest: &Destination, p: &IprofProfile) -> Result<u64> {
 }
 
 /// Writes to `W` and counts the bytes.
+#[cfg(feature = "iprof")]
 struct Counting<'c, W: Write>(W, &'c mut u64);
 
+#[cfg(feature = "iprof")]
 impl<W: Write> Write for Counting<'_, W> {
     fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
         let n = self.0.write(buf)?;

@@ -36,17 +36,22 @@
 //! # Ok::<(), pgo_merge::Error>(())
 //! ```
 
+#[cfg(feature = "bolt")]
 pub mod bolt;
+#[cfg(feature = "bolt")]
 mod bolt_show;
 pub mod inputs;
+#[cfg(feature = "iprof")]
 pub mod iprof;
 mod llvm;
 pub mod merge;
 pub mod order;
 pub mod output;
 pub mod overlap;
+#[cfg(feature = "sample")]
 pub mod sample;
 pub mod show;
+#[cfg(feature = "jit")]
 pub mod symbolize;
 
 use std::fmt;
@@ -68,12 +73,14 @@ pub use merge::{
 };
 pub use order::{OrderFormat, OrderRequest, order};
 pub use overlap::{OverlapRequest, overlap};
+#[cfg(feature = "sample")]
 pub use sample::{
     ColdContextOptions, ExtBinaryOptions, SampleFormat, SampleLayout, SampleMergeRequest,
     SampleOverlapOptions, SampleOverlapRequest, SampleShowOptions, SampleShowRequest, merge_sample,
     overlap_sample, show_sample,
 };
 pub use show::{ShowRequest, show};
+#[cfg(feature = "jit")]
 pub use symbolize::{SymbolizeFormat, SymbolizeOutcome, SymbolizeRequest, symbolize};
 
 /// The index version of a `.profdata` output when neither an index version nor an LLVM
@@ -269,4 +276,76 @@ impl Progress for NoProgress {
 /// An error about the request itself (a usage error: exit code 2 for the binary).
 pub(crate) fn request_error(message: impl Into<String>) -> Error {
     Error::new(ErrorKind::Request(message.into()))
+}
+
+/// What a build without a family's feature does with a request that needs it: refuses it,
+/// naming the feature. (These run in builds without those features: `.ci/run` runs the
+/// library's unit tests with no default features.)
+#[cfg(all(test, not(all(feature = "json", feature = "iprof", feature = "regex"))))]
+mod feature_tests {
+    use super::*;
+
+    /// The feature an error names, if it is [`ErrorKind::FeatureDisabled`].
+    fn disabled_feature(r: Result<impl std::fmt::Debug>) -> Option<&'static str> {
+        match r.expect_err("refused").kind() {
+            ErrorKind::FeatureDisabled { feature, .. } => Some(feature),
+            _ => None,
+        }
+    }
+
+    #[cfg(not(feature = "json"))]
+    #[test]
+    fn json_reports_need_the_json_feature() {
+        let raw = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/profraw/clang22/ir-basic-m32-run1.profraw");
+        let show_request = ShowRequest {
+            files: vec![raw.clone()],
+            json: true,
+            ..ShowRequest::default()
+        };
+        assert_eq!(disabled_feature(show(&show_request)), Some("json"));
+        let overlap_request = OverlapRequest {
+            base: raw.clone(),
+            test: raw,
+            json: true,
+            ..OverlapRequest::default()
+        };
+        assert_eq!(disabled_feature(overlap(&overlap_request)), Some("json"));
+    }
+
+    #[cfg(not(feature = "iprof"))]
+    #[test]
+    fn graalvm_merges_need_the_iprof_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("a.iprof");
+        std::fs::write(&input, b"{\"types\": []}\n").unwrap();
+        let mut request = MergeRequest::new(dir.path().join("out.profdata"));
+        request.inputs = vec![input];
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("iprof")
+        );
+        // An .iprof output is refused the same way, whatever the inputs.
+        let mut request = MergeRequest::new(dir.path().join("out.iprof"));
+        request.inputs = vec![dir.path().join("a.iprof")];
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("iprof")
+        );
+    }
+
+    #[cfg(not(feature = "regex"))]
+    #[test]
+    fn name_patterns_need_the_regex_feature() {
+        let dir = tempfile::tempdir().unwrap();
+        let raw = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("testdata/profraw/clang22/ir-basic-m32-run1.profraw");
+        let mut request = MergeRequest::new(dir.path().join("out.profdata"));
+        request.inputs = vec![raw];
+        request.function = Some("main".into());
+        assert_eq!(
+            disabled_feature(merge(&request, &NoProgress)),
+            Some("regex")
+        );
+    }
 }

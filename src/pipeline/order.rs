@@ -66,6 +66,13 @@ pub fn order(r: &OrderRequest) -> Result<Vec<Message>> {
             "no input: order takes one or more profiles".into(),
         )));
     }
+    #[cfg(not(feature = "json"))]
+    if r.format == OrderFormat::Json {
+        return Err(Error::new(ErrorKind::FeatureDisabled {
+            what: "JSON output",
+            feature: "json",
+        }));
+    }
     if let Some(o) = &r.output
         && let Some(same) = r.files.iter().find(|f| super::inputs::same_file(f, o))
     {

@@ -241,7 +241,7 @@ fn write_in_place(
     fill: impl FnOnce(&mut std::fs::File) -> Result<()>,
 ) -> Result<()> {
     let io = |e: std::io::Error| write_error(path, &e);
-    let mut tmp = tempfile::tempfile().map_err(io)?;
+    let mut tmp = anonymous_temp().map_err(io)?;
     fill(&mut tmp).map_err(|e| e.with_path(path))?;
     let mut out = open_in_place(target).map_err(io)?;
     std::io::Seek::rewind(&mut tmp).map_err(io)?;
@@ -287,21 +287,129 @@ enum Staged {
     #[cfg(target_os = "linux")]
     Unnamed { file: std::fs::File, dir: PathBuf },
     /// A file under a temporary name, removed if dropped before it is persisted.
-    Named(tempfile::NamedTempFile),
+    Named(std::fs::File, TempName),
 }
 
-/// Temporary names: `.pgo-merge-XXXXXX.tmp` (hidden, and plainly not an output).
-fn temp_names() -> tempfile::Builder<'static, 'static> {
-    let mut b = tempfile::Builder::new();
-    b.prefix(".pgo-merge-").suffix(".tmp");
-    // A temporary file is private (0600) by default; the output is an ordinary file, made
-    // as `File::create` would make it (0666 less the umask), not one only its owner reads.
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        b.permissions(std::fs::Permissions::from_mode(0o666));
+/// A temporary name, `.pgo-merge-XXXXXXXXXXXX.tmp` (hidden, and plainly not an output):
+/// the file under it is removed when this is dropped, unless [`TempName::persist`] renamed
+/// it into place.
+struct TempName(Option<PathBuf>);
+
+/// How many random names are tried before giving up (each taken one is a file that another
+/// process created under a name of the same pattern).
+const TEMP_ATTEMPTS: u32 = 64;
+
+impl TempName {
+    /// Picks a free name in `dir` and calls `make` to create the file under it; `make` fails
+    /// with [`std::io::ErrorKind::AlreadyExists`] when the name is taken, and another name
+    /// is tried.
+    fn make_in(
+        dir: &Path,
+        mut make: impl FnMut(&Path) -> std::io::Result<()>,
+    ) -> std::io::Result<TempName> {
+        for attempt in 0..TEMP_ATTEMPTS {
+            let path = dir.join(format!(".pgo-merge-{}.tmp", random_suffix(attempt)));
+            match make(&path) {
+                Ok(()) => return Ok(TempName(Some(path))),
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Err(std::io::Error::new(
+            std::io::ErrorKind::AlreadyExists,
+            "every temporary name tried was taken",
+        ))
     }
-    b
+
+    /// Renames the file to `target`, atomically replacing what was there. If the rename
+    /// fails, the file is removed when `self` is dropped.
+    fn persist(mut self, target: &Path) -> std::io::Result<()> {
+        if let Some(p) = &self.0 {
+            std::fs::rename(p, target)?;
+            self.0 = None;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for TempName {
+    fn drop(&mut self) {
+        if let Some(p) = self.0.take() {
+            // Nothing more can be done about a file that cannot be removed.
+            let _ = std::fs::remove_file(p);
+        }
+    }
+}
+
+/// Twelve hex digits that differ between calls, processes and attempts (std's randomly
+/// seeded hasher over the process ID, the attempt and the time): names, not secrets.
+fn random_suffix(attempt: u32) -> String {
+    use std::hash::{BuildHasher, Hasher};
+    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
+    h.write_u32(std::process::id());
+    h.write_u32(attempt);
+    if let Ok(t) = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH) {
+        h.write_u128(t.as_nanos());
+    }
+    format!("{:012x}", h.finish() & 0xffff_ffff_ffff)
+}
+
+/// A new file under a temporary name in `dir`, open for reading and writing, created with
+/// `mode` (less the umask) where modes exist.
+fn create_named(dir: &Path, mode: u32) -> std::io::Result<(std::fs::File, TempName)> {
+    let mut file = None;
+    let name = TempName::make_in(dir, |p| {
+        let mut o = std::fs::OpenOptions::new();
+        o.read(true).write(true).create_new(true);
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut o, mode);
+        #[cfg(not(unix))]
+        let _ = mode;
+        file = Some(o.open(p)?);
+        Ok(())
+    })?;
+    match file {
+        Some(f) => Ok((f, name)),
+        None => Err(std::io::Error::other("no temporary file was created")),
+    }
+}
+
+/// The mode of an output before the umask: an ordinary file, as `File::create` makes it,
+/// not one only its owner reads.
+const OUTPUT_MODE: u32 = 0o666;
+
+/// A private temporary file without a name, in the system's temporary directory:
+/// `O_TMPFILE` where the system has it, else a named file removed at once.
+fn anonymous_temp() -> std::io::Result<std::fs::File> {
+    let dir = std::env::temp_dir();
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        match std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .mode(0o600)
+            .custom_flags(libc::O_TMPFILE)
+            .open(&dir)
+        {
+            Ok(file) => return Ok(file),
+            Err(e) if !unsupported_tmpfile(&e) => return Err(e),
+            Err(_) => {}
+        }
+    }
+    let (file, name) = create_named(&dir, 0o600)?;
+    drop(name);
+    Ok(file)
+}
+
+/// True if `e`, from an `O_TMPFILE` open, says that the kernel (EISDIR, EINVAL before
+/// 3.11) or the file system (EOPNOTSUPP) does not support it.
+#[cfg(target_os = "linux")]
+fn unsupported_tmpfile(e: &std::io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
+    )
 }
 
 impl Staged {
@@ -314,7 +422,7 @@ impl Staged {
             match std::fs::OpenOptions::new()
                 .read(true)
                 .write(true)
-                .mode(0o666)
+                .mode(OUTPUT_MODE)
                 .custom_flags(libc::O_TMPFILE)
                 .open(dir)
             {
@@ -324,24 +432,21 @@ impl Staged {
                         dir: dir.to_path_buf(),
                     });
                 }
-                // Not supported by the kernel (EISDIR, EINVAL before 3.11) or the file
-                // system (EOPNOTSUPP): a named temporary file instead.
-                Err(e)
-                    if matches!(
-                        e.raw_os_error(),
-                        Some(libc::EOPNOTSUPP | libc::EISDIR | libc::EINVAL)
-                    ) => {}
+                // Not supported by the kernel or the file system: a named temporary file
+                // instead.
+                Err(e) if unsupported_tmpfile(&e) => {}
                 Err(e) => return Err(e),
             }
         }
-        Ok(Staged::Named(temp_names().tempfile_in(dir)?))
+        let (file, name) = create_named(dir, OUTPUT_MODE)?;
+        Ok(Staged::Named(file, name))
     }
 
     fn file(&mut self) -> &mut std::fs::File {
         match self {
             #[cfg(target_os = "linux")]
             Staged::Unnamed { file, .. } => file,
-            Staged::Named(t) => t.as_file_mut(),
+            Staged::Named(file, _) => file,
         }
     }
 
@@ -354,35 +459,35 @@ impl Staged {
                 // No /proc to name the file by (a minimal chroot): copied to a named file.
                 Err(_) => copy_to_named(&mut file, &dir)?,
             },
-            Staged::Named(t) => t.into_temp_path(),
+            Staged::Named(_, name) => name,
         };
         // Removed again if the rename fails.
-        named.persist(target).map_err(|e| e.error)
+        named.persist(target)
     }
 }
 
 /// A copy of `file` (from its start) under a temporary name in `dir` (synced to disk with
 /// [`SYNC_ENV`]).
-fn copy_to_named(file: &mut std::fs::File, dir: &Path) -> std::io::Result<tempfile::TempPath> {
-    let mut t = temp_names().tempfile_in(dir)?;
+fn copy_to_named(file: &mut std::fs::File, dir: &Path) -> std::io::Result<TempName> {
+    let (mut t, name) = create_named(dir, OUTPUT_MODE)?;
     std::io::Seek::rewind(file)?;
-    std::io::copy(file, t.as_file_mut())?;
+    std::io::copy(file, &mut t)?;
     if sync_outputs() {
-        t.as_file().sync_all()?;
+        t.sync_all()?;
     }
-    Ok(t.into_temp_path())
+    Ok(name)
 }
 
 /// Gives the `O_TMPFILE` file `file` a temporary name in `dir` (then it is renamed over
 /// the output: `linkat` cannot replace an existing file). The name exists only between the
 /// two calls.
 #[cfg(target_os = "linux")]
-fn link_unnamed(file: &std::fs::File, dir: &Path) -> std::io::Result<tempfile::TempPath> {
+fn link_unnamed(file: &std::fs::File, dir: &Path) -> std::io::Result<TempName> {
     use std::os::unix::ffi::OsStrExt;
     use std::os::unix::io::AsRawFd;
     let from = std::ffi::CString::new(format!("/proc/self/fd/{}", file.as_raw_fd()))
         .map_err(std::io::Error::other)?;
-    let linked = temp_names().make_in(dir, |to| {
+    TempName::make_in(dir, |to| {
         let to =
             std::ffi::CString::new(to.as_os_str().as_bytes()).map_err(std::io::Error::other)?;
         // SAFETY: both paths are NUL-terminated strings that outlive the call.
@@ -400,8 +505,7 @@ fn link_unnamed(file: &std::fs::File, dir: &Path) -> std::io::Result<tempfile::T
         } else {
             Err(std::io::Error::last_os_error())
         }
-    })?;
-    Ok(linked.into_temp_path())
+    })
 }
 
 /// Why no file can be created in `dir`, the directory of the output `path`, as an error about
@@ -419,7 +523,8 @@ fn directory_error(path: &Path, dir: &Path, e: std::io::Error) -> Error {
             "cannot write the output: no permission to create files in the directory {shown}"
         ),
         _ => {
-            // tempfile appends the temporary file's name; the OS message is what matters.
+            // An error may end with the file's name (" at path ..."); the OS message is
+            // what matters.
             let os = e.to_string();
             let os = os.rfind(" at path ").map_or(os.as_str(), |i| &os[..i]);
             format!("cannot write the output: cannot create a file in the directory {shown}: {os}")
@@ -512,7 +617,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.profdata");
         std::fs::write(&target, b"old").unwrap();
-        let mut s = Staged::Named(temp_names().tempfile_in(dir.path()).unwrap());
+        let (file, name) = create_named(dir.path(), OUTPUT_MODE).unwrap();
+        let mut s = Staged::Named(file, name);
         s.file().write_all(b"new contents").unwrap();
         s.persist(&target).unwrap();
         assert_eq!(std::fs::read(&target).unwrap(), b"new contents");
@@ -532,7 +638,8 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let target = dir.path().join("out.profdata");
         std::fs::write(&target, b"old").unwrap();
-        let mut s = Staged::Named(temp_names().tempfile_in(dir.path()).unwrap());
+        let (file, name) = create_named(dir.path(), OUTPUT_MODE).unwrap();
+        let mut s = Staged::Named(file, name);
         s.file().write_all(b"half").unwrap();
         assert_eq!(names(dir.path()).len(), 2);
         drop(s);

@@ -7,7 +7,7 @@ use super::output::{self, Destination};
 use super::request_error;
 use crate::backends::overlap as overlap_report;
 use crate::error::Result;
-use crate::frontends::open::{InputFile, LlvmReader};
+use crate::frontends::open::{FormatKind, InputFile, LlvmReader};
 use crate::passes::Weight;
 use crate::passes::merge::{FailureMode, MergeOptions, merge_profiles};
 use crate::passes::overlap::{OverlapOptions, overlap as compare};
@@ -61,9 +61,22 @@ pub(crate) fn refuse_output_input(base: &Path, test: &Path, output: Option<&Path
 /// Compares the two profiles of `r` and writes the report.
 pub fn overlap(r: &OverlapRequest) -> Result<()> {
     refuse_output_input(&r.base, &r.test, r.output.as_deref())?;
+    #[cfg(not(feature = "json"))]
+    if r.json {
+        return Err(crate::error::Error::new(
+            crate::error::ErrorKind::FeatureDisabled {
+                what: "JSON output",
+                feature: "json",
+            },
+        ));
+    }
     let reader = LlvmReader::new();
     let bf = InputFile::open(&r.base)?.inflated()?;
     let tf = InputFile::open(&r.test)?.inflated()?;
+    for f in [&bf, &tf] {
+        FormatKind::sniff(f.bytes()).check_feature(f.bytes())?;
+    }
+    #[cfg(feature = "bolt")]
     if super::bolt_show::sniff(bf.bytes()).is_some()
         || super::bolt_show::sniff(tf.bytes()).is_some()
     {
@@ -105,19 +118,24 @@ pub fn overlap(r: &OverlapRequest) -> Result<()> {
         } else {
             r.top_differences
         },
+        #[cfg(feature = "json")]
         context_sensitive: r.cs,
         llvm_release: r.llvm_release,
     };
+    #[cfg(feature = "json")]
     let out = if r.json {
         json_text(&overlap_report::json(&report))
     } else {
         overlap_report::text(&report)
     };
+    #[cfg(not(feature = "json"))]
+    let out = overlap_report::text(&report);
     let dest = Destination::of(r.output.as_deref().unwrap_or(std::path::Path::new("-")));
     output::write_bytes(&dest, out.as_bytes())
 }
 
 /// A JSON document as written: pretty-printed, with a final newline.
+#[cfg(feature = "json")]
 pub(crate) fn json_text(v: &serde_json::Value) -> String {
     let mut s = serde_json::to_string_pretty(v).unwrap_or_default();
     s.push('\n');
@@ -125,6 +143,7 @@ pub(crate) fn json_text(v: &serde_json::Value) -> String {
 }
 
 /// `overlap` of two BOLT profiles (fdata or YAML): the report of `pipeline::bolt_show`.
+#[cfg(feature = "bolt")]
 fn overlap_bolt(r: &OverlapRequest, bf: &InputFile, tf: &InputFile) -> Result<()> {
     if r.cs {
         return Err(request_error(

@@ -6,12 +6,16 @@ use std::path::{Path, PathBuf};
 
 use super::Message;
 use super::output::{self, Destination};
+use crate::backends::debug_info;
+#[cfg(feature = "jit")]
+use crate::backends::jit_show;
 use crate::backends::show::{self, ShowOptions};
-use crate::backends::{debug_info, jit_show};
 use crate::error::{Error, ErrorKind, Result, Warning};
-use crate::frontends::open::{
-    self, FormatKind, InputFile, IprofReadOptions, LlvmReader, describe_debug_info,
-};
+#[cfg(feature = "jit")]
+use crate::frontends::open;
+#[cfg(feature = "iprof")]
+use crate::frontends::open::IprofReadOptions;
+use crate::frontends::open::{FormatKind, InputFile, LlvmReader, describe_debug_info};
 
 /// What to show.
 #[derive(Debug, Clone, Default)]
@@ -59,6 +63,13 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
             same.display()
         ))));
     }
+    #[cfg(not(feature = "json"))]
+    if r.json {
+        return Err(Error::new(ErrorKind::FeatureDisabled {
+            what: "JSON output",
+            feature: "json",
+        }));
+    }
     let report = render(r)?;
     let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
     output::write_bytes(&dest, report.0.as_bytes())?;
@@ -73,12 +84,15 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
     let mut opts = r.options.clone();
     let reader = LlvmReader::new();
     let mut out = String::new();
+    #[cfg(feature = "json")]
     let mut docs = Vec::new();
     let mut messages = Vec::new();
     let several = r.files.len() > 1;
     for (i, path) in r.files.iter().enumerate() {
         let file = InputFile::open(path)?.inflated()?;
         let kind = FormatKind::sniff(file.bytes());
+        kind.check_feature(file.bytes())?;
+        #[cfg(feature = "bolt")]
         if let Some(format) = super::bolt_show::sniff(file.bytes()) {
             // BOLT profiles (fdata, YAML): totals, hottest functions and branches.
             let shown = super::bolt_show::show_one(
@@ -91,6 +105,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             .map_err(|e| file.or_changed(e))?;
             file.check_unchanged()?;
             match shown {
+                #[cfg(feature = "json")]
                 super::bolt_show::Shown::Json(doc) => docs.push(doc),
                 super::bolt_show::Shown::Text(text) => {
                     if several {
@@ -104,6 +119,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             }
             continue;
         }
+        #[cfg(feature = "jit")]
         if matches!(
             kind,
             FormatKind::JitDump | FormatKind::PerfMap | FormatKind::R2rMap
@@ -113,6 +129,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                 open::describe_code(kind, file.bytes()).map_err(|e| file.or_changed(e))?;
             // Maps and jitdumps of a running process grow: what was read is still whole.
             file.check_not_shrunk()?;
+            #[cfg(feature = "json")]
             if r.json {
                 docs.push(jit_show::json(&path.display().to_string(), &described));
                 continue;
@@ -124,6 +141,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             out.push_str(&report);
             continue;
         }
+        #[cfg(feature = "iprof")]
         if kind == FormatKind::Iprof {
             // GraalVM profiles: sections, sizes and the reduction a canonical write gives.
             let read = IprofReadOptions {
@@ -139,6 +157,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
                     .iter()
                     .map(|w| Message::Warning(w.clone().with_path(path))),
             );
+            #[cfg(feature = "json")]
             if r.json {
                 docs.push(report.to_json(&path.display().to_string()));
                 continue;
@@ -161,6 +180,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
             );
         }
         let name = path.display().to_string();
+        #[cfg(feature = "json")]
         if r.json {
             docs.push(show::render_json(
                 &read.profile,
@@ -197,6 +217,7 @@ fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
         // The report was made from the file's bytes: they must still be the file's.
         file.check_unchanged()?;
     }
+    #[cfg(feature = "json")]
     if r.json {
         let v = if docs.len() == 1 {
             docs.pop().unwrap_or_default()

@@ -8,4 +8,5 @@
 
 pub mod alloc;
 pub mod libstdcxx;
+pub mod mt19937;
 pub mod threads;

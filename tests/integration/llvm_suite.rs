@@ -119,8 +119,7 @@ fn pad8(n: u64) -> u64 {
 /// A raw profile's NameRef of a function: the first 8 bytes of the MD5 of its name, read as a
 /// little-endian integer.
 fn name_ref(name: &str) -> u64 {
-    use md5::{Digest, Md5};
-    let d = Md5::digest(name.as_bytes());
+    let d = md5::compute(name.as_bytes()).0;
     u64::from_le_bytes(d[..8].try_into().unwrap())
 }
 

@@ -101,3 +101,110 @@ fn the_benchmark_generator_builds_without_the_dev_dependencies() {
     }
     assert!(tree.lines().any(|l| l.starts_with("pgo-merge ")), "{tree}");
 }
+
+/// The packages of a library build with `features` on top of no default features (itself
+/// included), by name, from `cargo tree -e normal` (build-dependencies and dev-dependencies
+/// are not part of the library).
+fn library_packages(features: &[&str]) -> std::collections::BTreeSet<String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut cmd = std::process::Command::new(&cargo);
+    cmd.args(["tree", "--offline", "--locked", "--no-default-features"])
+        .args(["-e", "normal", "--prefix", "none"]);
+    if !features.is_empty() {
+        cmd.args(["--features", &features.join(",")]);
+    }
+    let out = cmd
+        .current_dir(root())
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("run cargo tree");
+    assert!(
+        out.status.success(),
+        "cargo tree: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Reading, merging and writing LLVM instrumentation profiles (the library without default
+/// features) needs a handful of packages: no thread pool, command line, pattern matching,
+/// JSON or proc-macro stack, and nothing beyond the list below (docs/architecture.md,
+/// "Cargo features", says what each is for).
+#[test]
+fn the_core_library_needs_few_packages() {
+    let core = library_packages(&[]);
+    let allowed = [
+        "pgo-merge",
+        "flate2",
+        "crc32fast",
+        "cfg-if",
+        "libz-sys",
+        "libc",
+        "memchr",
+        "memmap2",
+        "md5",
+        "hashbrown",
+        "rustc-hash",
+        "self_cell",
+    ];
+    let extra: Vec<&String> = core
+        .iter()
+        .filter(|p| !allowed.contains(&p.as_str()))
+        .collect();
+    assert!(
+        extra.is_empty(),
+        "the core library needs more packages: {extra:?}"
+    );
+    for absent in [
+        "rayon",
+        "clap",
+        "regex",
+        "serde",
+        "serde_json",
+        "syn",
+        "tempfile",
+    ] {
+        assert!(!core.contains(absent), "{absent} in the core library");
+    }
+}
+
+/// Each feature brings what its comment in Cargo.toml says, and the rest stays out: the
+/// format families do not pull in the command line, and `parallel` only rayon's packages.
+#[test]
+fn each_feature_brings_only_its_own_packages() {
+    let core = library_packages(&[]);
+    for (feature, brings, absent) in [
+        ("parallel", &["rayon"][..], &["clap", "regex", "serde"][..]),
+        ("json", &["serde_json"], &["clap", "regex", "rayon"]),
+        ("regex", &["regex"], &["clap", "serde", "rayon"]),
+        ("sample", &["stacker", "xxhash-rust"], &["clap", "rayon"]),
+        (
+            "iprof",
+            &["serde_path_to_error"],
+            &["clap", "regex", "rayon"],
+        ),
+        ("bolt", &["saphyr-parser"], &["clap", "regex", "rayon"]),
+        (
+            "correlate",
+            &["object", "gimli"],
+            &["clap", "regex", "rayon", "serde"],
+        ),
+        ("cli", &["clap", "object", "gimli"], &[]),
+    ] {
+        let with = library_packages(&[feature]);
+        assert!(
+            with.is_superset(&core),
+            "{feature}: the core's packages are kept"
+        );
+        for p in brings {
+            assert!(with.contains(*p), "--features {feature} brings {p}");
+        }
+        for p in absent {
+            assert!(!with.contains(*p), "--features {feature} brings {p} too");
+        }
+    }
+}

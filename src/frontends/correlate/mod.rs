@@ -27,15 +27,7 @@ const COVDATA: &str = "__llvm_covdata";
 /// ELF section of the function names of a binary-correlated build (LLVM's names blob).
 const COVNAMES: &str = "__llvm_covnames";
 
-/// Which of the two correlation modes a binary was built for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CorrelateKind {
-    /// `-profile-correlate=binary`: data records in `__llvm_covdata`.
-    Binary,
-    /// `-profile-correlate=debug-info` / `-debug-info-correlate`: DWARF.
-    DebugInfo,
-}
+pub use crate::ir::correlation::CorrelateKind;
 
 /// What LLVM's correlator keeps of one function: the fields of a data record that a
 /// lightweight profile lacks (no value sites, no MC/DC bitmap).

@@ -7,10 +7,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::error::{Error, ErrorKind, Result, Warning};
-pub use crate::frontends::correlate::CorrelateKind;
 use crate::frontends::correlate::CorrelationBinary;
 use crate::frontends::input::InputFile;
 use crate::frontends::profraw;
+use crate::ir::correlation::{CorrelateKind, DebugInfoCounters};
 
 /// Where lightweight raw profiles of a merge are completed from: the binaries named
 /// (`--binary-file`, `--debug-info`) and `.build-id` trees (`--debug-file-directory` with
@@ -52,10 +52,10 @@ impl Correlator {
     /// Also looks up the binary of a profile that none of the named binaries matches in the
     /// `.build-id` trees `trees` (`DIR/.build-id/xx/rest-of-the-id.debug`, as LLVM's
     /// `--debug-file-directory`), read for correlation mode `kind`.
-    pub fn with_build_id_trees(mut self, trees: Vec<PathBuf>, kind: CorrelateKind) -> Self {
+    pub fn with_build_id_trees(mut self, trees: Vec<PathBuf>, kind: CorrelateKind) -> Result<Self> {
         self.trees = trees;
         self.tree_kind = Some(kind);
-        self
+        Ok(self)
     }
 
     /// True if no binary was named and no tree is searched.
@@ -159,4 +159,10 @@ fn read_binary(
         );
     }
     Ok((binary, warnings))
+}
+
+/// What the debug info of the binary `bytes` (read from `path`) says about its counters,
+/// for `show --debug-info`, with the warnings about DIEs left out.
+pub fn describe_debug_info(path: &Path, bytes: &[u8]) -> Result<(DebugInfoCounters, Vec<Warning>)> {
+    crate::frontends::correlate::describe_debug_info(path, bytes)
 }

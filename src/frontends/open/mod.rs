@@ -23,24 +23,37 @@
 //! built from the LLVM release it follows). `tests/integration/architecture.rs` checks that
 //! `pipeline/` names no other module of `frontends`.
 
+#[cfg(feature = "bolt")]
 mod bolt;
+#[cfg(feature = "jit")]
 mod code;
+#[cfg(feature = "correlate")]
 mod correlate;
+// Without the feature, the same names refuse lightweight profiles' binaries.
+#[cfg(not(feature = "correlate"))]
+#[path = "correlate_off.rs"]
+mod correlate;
+#[cfg(feature = "iprof")]
 mod iprof;
+#[cfg(feature = "sample")]
 mod sample;
 
 pub use super::ReadOutput;
 pub use super::detect::FormatKind;
 pub use super::input::{InputFile, file_type_name};
 pub use super::merge_input::{Known, MergeInput, MergeReader, Part, Parts};
-pub use crate::frontends::correlate::describe_debug_info;
+pub use crate::ir::correlation::CorrelateKind;
+#[cfg(feature = "bolt")]
 pub use bolt::{
     FdataReader, looks_like_bolt_profile, looks_like_bolt_yaml, read_bolt_yaml, read_report,
     sniff_bolt,
 };
+#[cfg(feature = "jit")]
 pub use code::{CodeInput, code_source, describe_code, sampled_stacks};
-pub use correlate::{CorrelateKind, Correlator};
+pub use correlate::{Correlator, describe_debug_info};
+#[cfg(feature = "iprof")]
 pub use iprof::{CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, read_iprof_file};
+#[cfg(feature = "sample")]
 pub use sample::{SampleRead, SampleReader, SectionInfo};
 
 use crate::error::Result;

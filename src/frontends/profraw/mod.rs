@@ -17,6 +17,7 @@
 //! exactly as `llvm-profdata` does.
 
 mod build;
+#[cfg(feature = "correlate")]
 pub mod correlate;
 pub mod header;
 pub mod layout;

@@ -24,8 +24,6 @@
 //! sorted values ([`structural_hash`]), so two records have the same key only if they have the
 //! same shape, and profiles of different bytecode never merge silently.
 
-use md5::{Digest, Md5};
-
 /// What a shape value says.
 #[non_exhaustive]
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -129,12 +127,12 @@ impl ShapeItem {
 /// MD5 of a domain tag and the values (little-endian), so that bit 60 (LLVM's
 /// context-sensitive flag) and the bits above are clear.
 pub fn structural_hash(sorted_values: &[u64]) -> u64 {
-    let mut h = Md5::new();
-    h.update(b"pgo-merge iprof shape 1\0");
+    let mut h = md5::Context::new();
+    h.consume(b"pgo-merge iprof shape 1\0");
     for v in sorted_values {
-        h.update(v.to_le_bytes());
+        h.consume(v.to_le_bytes());
     }
-    let d = h.finalize();
+    let d = h.finalize().0;
     let mut low = [0u8; 8];
     low.copy_from_slice(&d[..8]);
     u64::from_le_bytes(low) & ((1u64 << 60) - 1)

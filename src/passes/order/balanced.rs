@@ -14,7 +14,7 @@
 //! nodes with its own generator, so the result does not depend on it, and we run them one
 //! after the other.
 
-use rand_mt::Mt;
+use crate::sys::mt19937::Mt;
 
 use super::nodes::FunctionNode;
 use crate::error::Result;

@@ -19,20 +19,33 @@
 //! * MOVE records add the moved code at its new address from the move's time on; the old
 //!   range stays mapped until other code is loaded over it, as with `perf inject --jit`.
 
+#[cfg(feature = "jit")]
 mod history;
+#[cfg(feature = "jit")]
 pub mod index;
 mod methods;
+#[cfg(feature = "jit")]
 pub mod names;
+#[cfg(feature = "jit")]
 pub mod sample;
+#[cfg(feature = "jit")]
 mod stacks;
+#[cfg(feature = "jit")]
 mod stats;
+#[cfg(feature = "jit")]
 mod symbolizer;
+#[cfg(feature = "jit")]
 #[cfg(test)]
 mod tests;
 
+#[cfg(feature = "jit")]
 pub use crate::ir::code::SourceKind;
 pub use methods::{MethodSamples, method_samples};
+#[cfg(feature = "jit")]
 pub use sample::{ProcessMatch, SampleResolver};
+#[cfg(feature = "jit")]
 pub use stacks::{FrameNames, Stacks, SymbolizeOptions, frame_name, symbolize};
+#[cfg(feature = "jit")]
 pub use stats::SymbolizeStats;
+#[cfg(feature = "jit")]
 pub use symbolizer::{Resolved, SourceStats, Symbol, Symbolizer, SymbolizerBuilder};
