@@ -3,7 +3,7 @@
 //! either as data records in the sections `__llvm_covdata` and `__llvm_covnames` (not loaded
 //! at run time; `-mllvm -profile-correlate=binary`, clang 18+) or as DWARF describing each
 //! function's counters variable (`-mllvm -profile-correlate=debug-info`, clang 18+, or
-//! `-mllvm -debug-info-correlate`, clang 14–17; see [`dwarf`]). This module reads what a
+//! `-mllvm -debug-info-correlate`, clang 14–17; see `dwarf`). This module reads what a
 //! binary holds for that; `profraw::correlate` puts it back into the raw profile.
 //!
 //! ELF only (32/64-bit, either byte order): COFF and Mach-O are refused with a message
