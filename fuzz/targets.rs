@@ -59,6 +59,7 @@ pub const TARGETS: &[(&str, Body)] = &[
     ("bolt_fdata", bolt_fdata),
     ("bolt_yaml", bolt_yaml),
     ("gzip_input", gzip_input),
+    ("correlate", correlate),
 ];
 
 /// Separates the parts of a multi-input target's bytes (the seed script writes the same).

@@ -583,21 +583,6 @@ pub struct ShowArgs {
     /// The format is detected from the content.
     #[arg(required_unless_present = "debug_info")]
     pub files: Vec<PathBuf>,
-    /// Instead of files, describe the profile counters that this binary's debug info holds
-    /// (a build with `-g -mllvm -profile-correlate=debug-info`), as llvm-profdata does:
-    /// the number of functions, with --show-prof-sym-list their names, with
-    /// --detailed-summary the counters section's size, with --show-format=yaml every probe.
-    #[arg(long = "debug-info", value_name = "BINARY")]
-    #[arg(help_heading = heading::DETAILS)]
-    pub debug_info: Option<PathBuf>,
-    /// With --debug-info: warnings shown about incomplete counters DIEs (0: all).
-    #[arg(
-        long = "max-debug-info-correlation-warnings",
-        value_name = "N",
-        default_value_t = 5
-    )]
-    #[arg(help_heading = heading::DETAILS)]
-    pub max_debug_info_correlation_warnings: usize,
     /// Details for every function.
     #[arg(long = "all-functions")]
     #[arg(help_heading = heading::FUNCTIONS)]
@@ -719,6 +704,21 @@ pub struct ShowArgs {
     #[arg(long = "show-sec-info-only")]
     #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub show_sec_info_only: bool,
+    /// Instead of files, describe the profile counters that this binary's debug info holds
+    /// (a build with `-g -mllvm -profile-correlate=debug-info`), as llvm-profdata does:
+    /// the number of functions, with --show-prof-sym-list their names, with
+    /// --detailed-summary the counters section's size, with --show-format=yaml every probe.
+    #[arg(long = "debug-info", value_name = "BINARY")]
+    #[arg(help_heading = heading::DETAILS)]
+    pub debug_info: Option<PathBuf>,
+    /// With --debug-info: warnings shown about incomplete counters DIEs (0: all).
+    #[arg(
+        long = "max-debug-info-correlation-warnings",
+        value_name = "N",
+        default_value_t = 5
+    )]
+    #[arg(help_heading = heading::DETAILS)]
+    pub max_debug_info_correlation_warnings: usize,
 }
 
 /// `pgo-merge order PROFILE...`: a function order for the linker from temporal traces.
