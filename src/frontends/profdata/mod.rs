@@ -126,8 +126,9 @@ pub struct IndexedScan<'a> {
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let mut records = Vec::new();
     let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
-        records.push(p.build(file)?);
-        Ok(true)
+        let (record, read) = p.build(file)?;
+        records.push(record);
+        Ok(Some(read))
     })?;
     // The sink above never stops the walk, so the parts are always there; should that change,
     // a read that stopped early is an error, not a panic.
@@ -157,7 +158,7 @@ pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<Index
         return Ok(Some(s));
     }
     let mut out = Described::default();
-    let parts = read_parts(data, cache, &mut |_, p| p.describe(&mut out))?;
+    let parts = read_parts(data, cache, &mut |file, p| p.describe(file, &mut out))?;
     Ok(parts.map(|r| IndexedScan {
         layout: CounterLayout {
             kind: r.profile.kind,
@@ -199,15 +200,35 @@ enum Bitmap {
 /// One record as the walk found it, borrowed from the file: what a sink of [`read_parts`]
 /// decides to materialise ([`RecordView::build`]: an IR record; [`RecordView::describe`]:
 /// its place, for a merge).
-pub(crate) struct RecordView<'a> {
+#[derive(Clone, Copy)]
+pub(crate) struct RecordView {
     key: FunctionKey,
-    version: u32,
     /// Absolute offset of the first 8-byte counter (any alignment).
     counters: usize,
     num_counters: usize,
     bitmap: Bitmap,
-    /// At the record's value block (version 3 and later); the sink must read it to its end.
-    values: Cursor<'a>,
+    /// The record's value block, if it has sites; the sink reads it to its end. `None`
+    /// before version 3 (no value blocks) and for the block of most records, its 8-byte
+    /// header alone (total size 8, no kinds: [`EMPTY_VALUE_BLOCK`]), which the grammar steps
+    /// over: read by the value-block codec it is a block without sites, equivalent to none.
+    values: Option<ValueBlock>,
+}
+
+/// Where a record's value block starts, and the end of its key's data, which it must not
+/// pass (absolute offsets). Plain offsets rather than a cursor: the view stays in registers
+/// on the walk's hot path, and a cursor is made only for the blocks that have sites.
+#[derive(Clone, Copy)]
+struct ValueBlock {
+    at: usize,
+    end: usize,
+}
+
+impl ValueBlock {
+    /// A cursor over the block and the rest of its key's data.
+    #[inline(always)]
+    fn cursor(self, file: &[u8]) -> Cursor<'_> {
+        Cursor::new(&file[self.at..self.end], self.at as u64, Endian::Little)
+    }
 }
 
 /// Records described where they lie, and their value blocks: what [`scan`] gives.
@@ -232,16 +253,19 @@ impl Described {
     }
 }
 
-impl<'a> RecordView<'a> {
-    /// The record built (IR), its counters borrowed from `file`; reads the value block.
-    fn build(&mut self, file: &'a [u8]) -> Result<FunctionRecord<'a>> {
-        let values = if self.version >= 3 {
-            let v = value_prof_data::parse(&mut self.values)?;
-            (!v.is_empty()).then(|| Box::new(v))
-        } else {
-            None
+impl RecordView {
+    /// The record built (IR), its counters borrowed from `file`, and the number of bytes of
+    /// its value block, which it reads.
+    fn build(self, file: &[u8]) -> Result<(FunctionRecord<'_>, usize)> {
+        let (values, read) = match self.values {
+            Some(b) => {
+                let mut c = b.cursor(file);
+                let v = value_prof_data::parse(&mut c)?;
+                ((!v.is_empty()).then(|| Box::new(v)), c.position())
+            }
+            None => (None, 0),
         };
-        Ok(FunctionRecord {
+        let record = FunctionRecord {
             key: self.key,
             counters: Counters::Raw64 {
                 bytes: &file[self.counters..self.counters + 8 * self.num_counters],
@@ -254,32 +278,28 @@ impl<'a> RecordView<'a> {
                 }
             },
             values,
-        })
+        };
+        Ok((record, read))
     }
 
     /// Describes the record into `out` (where its counters and bitmap lie, its value block
-    /// flat); reads the value block. False (nothing added) for a bitmap stored in 8-byte
-    /// words (index versions 11 to 13), which a description cannot place.
+    /// flat) and returns the number of bytes of its value block, which it reads. `None`
+    /// (nothing added) for a bitmap stored in 8-byte words (index versions 11 to 13), which
+    /// a description cannot place.
     #[inline(always)]
-    fn describe(&mut self, out: &mut Described) -> Result<bool> {
+    fn describe(self, file: &[u8], out: &mut Described) -> Result<Option<usize>> {
         let bitmap = match self.bitmap {
             Bitmap::Bytes(at, n) => (at, n),
             Bitmap::Words(_, 0) => (0, 0),
-            Bitmap::Words(..) => return Ok(false),
+            Bitmap::Words(..) => return Ok(None),
         };
-        let block = if self.version < 3 {
-            None
-        } else if self.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
-            // Most records have no value sites: their block is its 8-byte header alone
-            // (total size 8, no kinds), which `parse_flat` would accept and store as a
-            // block without sites, equivalent to none.
-            self.values.skip(8, "value profile block")?;
-            None
-        } else {
-            Some(value_prof_data::parse_flat(
-                &mut self.values,
-                &mut out.values,
-            )?)
+        let (block, read) = match self.values {
+            Some(b) => {
+                let mut c = b.cursor(file);
+                let block = value_prof_data::parse_flat(&mut c, &mut out.values)?;
+                (Some(block), c.position())
+            }
+            None => (None, 0),
         };
         out.records.push(LayoutRecord {
             key: self.key,
@@ -289,7 +309,7 @@ impl<'a> RecordView<'a> {
             bitmap_len: bitmap.1,
             values: block,
         });
-        Ok(true)
+        Ok(Some(read))
     }
 }
 
@@ -301,9 +321,8 @@ struct Parts<'a> {
 }
 
 /// What [`read_parts`] hands each record to: the whole file and the record; it reads the
-/// record's value block through `values` (leaving the cursor after it) and returns false to
-/// stop the walk.
-type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + 's;
+/// record's value block and returns the number of bytes it read, or `None` to stop the walk.
+type Sink<'s, 'a> = dyn FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + 's;
 
 /// Reads everything of an indexed profile but its records, handing each record to `sink` in
 /// file order. The sink reads the record's value block through `values` and returns false to
@@ -358,7 +377,7 @@ fn read_parts<'a>(
     let names = cache.names_of(data, &items);
     warnings.extend(names.warnings);
     for (it, &h_name) in items.iter().zip(names.hashes.iter()) {
-        if !parse_records(data, version, it.data, h_name, sink)? {
+        if !parse_records_of(data, version, it.data, h_name, sink)? {
             return Ok(None);
         }
     }
@@ -538,6 +557,14 @@ fn read_temporal(data: &[u8], off: u64) -> Result<TemporalProfile> {
     Ok(temporal)
 }
 
+/// The little-endian word in `w` (8 bytes, which the caller's split guarantees).
+#[inline(always)]
+fn le_u64(w: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(w);
+    u64::from_le_bytes(b)
+}
+
 /// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] at positions
 /// it keeps in a register: little-endian words, and errors worded and placed as a
 /// [`Cursor`]'s.
@@ -602,20 +629,73 @@ impl KeyData<'_> {
     }
 }
 
-/// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
-/// Inlined into its two callers: the one pass calls it once per item, and a call there cost
-/// more than the walk of the item's one record.
-#[inline(always)]
-fn parse_records<'a, S>(
+/// [`parse_records`] for a file of index version `version`, whichever it is (see
+/// [`RecordShape`]).
+fn parse_records_of<'a, S>(
     file: &'a [u8],
     version: u32,
+    item: (u64, u64),
+    name: u64,
+    sink: &mut S,
+) -> Result<bool>
+where
+    S: FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + ?Sized,
+{
+    match RecordShape::of(version) {
+        RecordShape::V1 => parse_records::<1, S>(file, item, name, sink),
+        RecordShape::V2 => parse_records::<2, S>(file, item, name, sink),
+        RecordShape::V3 => parse_records::<3, S>(file, item, name, sink),
+        RecordShape::V11 => parse_records::<11, S>(file, item, name, sink),
+        RecordShape::V14 => parse_records::<14, S>(file, item, name, sink),
+    }
+}
+
+/// The forms a record takes across index versions, named by the first version of each: the
+/// record grammar ([`parse_records`]) is instantiated once per form, so that a file's walk
+/// tests no version per record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum RecordShape {
+    /// Version 1: one record per key, no counter count (the rest of the data is counters).
+    V1,
+    /// Version 2: counted counters, records one after another.
+    V2,
+    /// Versions 3 to 10: a value block after the counters.
+    V3,
+    /// Versions 11 to 13: MC/DC bitmap bytes, one per 8-byte word, before the value block.
+    V11,
+    /// Version 14 and later: packed bitmap bytes and uniformity bytes.
+    V14,
+}
+
+impl RecordShape {
+    /// The form of the records of index version `version`.
+    pub(crate) fn of(version: u32) -> RecordShape {
+        match version {
+            0 | 1 => RecordShape::V1,
+            2 => RecordShape::V2,
+            3..=10 => RecordShape::V3,
+            11..=13 => RecordShape::V11,
+            _ => RecordShape::V14,
+        }
+    }
+}
+
+/// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
+/// `V` is the first index version of the file's [`RecordShape`] (1, 2, 3, 11 or 14): every
+/// test of the version below is a test of that constant. Inlined into its callers: the one
+/// pass calls it once per item, and a call there cost more than the walk of the item's one
+/// record.
+#[inline(always)]
+fn parse_records<'a, const V: u32, S>(
+    file: &'a [u8],
     (at, len): (u64, u64),
     name: u64,
     sink: &mut S,
 ) -> Result<bool>
 where
-    S: FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + ?Sized,
+    S: FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + ?Sized,
 {
+    let version = V;
     if len % 8 != 0 {
         return Err(Error::malformed(
             at,
@@ -628,12 +708,23 @@ where
     let mut pos = 0usize;
     while pos < bytes.len() {
         let rec_at = at + pos as u64;
-        let cfg = k.u64(&mut pos, "record: function hash")?;
-        let n = if version == 1 {
-            // Version 1 has one record per key and no count: the rest is counters.
-            ((bytes.len() - pos) / 8) as u64
-        } else {
-            k.u64(&mut pos, "record: number of counters")?
+        let (cfg, n) = match (version, bytes[pos..].first_chunk::<16>()) {
+            // The common case first: both header words in one bounds check.
+            (2.., Some(head)) => {
+                pos += 16;
+                let (cfg, n) = head.split_at(8);
+                (le_u64(cfg), le_u64(n))
+            }
+            _ => {
+                let cfg = k.u64(&mut pos, "record: function hash")?;
+                let n = if version == 1 {
+                    // Version 1 has one record per key and no count: the rest is counters.
+                    ((bytes.len() - pos) / 8) as u64
+                } else {
+                    k.u64(&mut pos, "record: number of counters")?
+                };
+                (cfg, n)
+            }
         };
         if n.saturating_mul(8) > (bytes.len() - pos) as u64 {
             return Err(Error::malformed(
@@ -649,18 +740,28 @@ where
         } else {
             Bitmap::Bytes(0, 0)
         };
-        let mut view = RecordView {
+        let values = if version < 3 {
+            None
+        } else if bytes[pos..].first_chunk::<8>() == Some(&EMPTY_VALUE_BLOCK) {
+            pos += 8;
+            None
+        } else {
+            Some(ValueBlock {
+                at: at as usize + pos,
+                end: at as usize + bytes.len(),
+            })
+        };
+        let view = RecordView {
             key: FunctionKey { name, cfg },
-            version,
             counters,
             num_counters: n as usize,
             bitmap,
-            values: Cursor::new(&bytes[pos..], at + pos as u64, Endian::Little),
+            values,
         };
-        if !sink(file, &mut view)? {
+        let Some(read) = sink(file, view)? else {
             return Ok(false);
-        }
-        pos += view.values.position();
+        };
+        pos += read;
         if version == 1 {
             break;
         }
