@@ -565,68 +565,96 @@ fn le_u64(w: &[u8]) -> u64 {
     u64::from_le_bytes(b)
 }
 
-/// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] at positions
-/// it keeps in a register: little-endian words, and errors worded and placed as a
-/// [`Cursor`]'s.
+/// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] front to
+/// back: `rest` is what is left of it, so that each read is one length check (positions,
+/// for offsets and errors, are `bytes.len() - rest.len()`); little-endian words, and errors
+/// worded and placed as a [`Cursor`]'s.
 struct KeyData<'a> {
     bytes: &'a [u8],
+    rest: &'a [u8],
     at: u64,
 }
 
-impl KeyData<'_> {
-    /// The word at `*pos`, moving past it.
+impl<'a> KeyData<'a> {
+    /// Position of the next byte in `bytes`.
     #[inline(always)]
-    fn u64(&self, pos: &mut usize, what: &'static str) -> Result<u64> {
-        match self.bytes.get(*pos..).and_then(<[u8]>::first_chunk::<8>) {
-            Some(w) => {
-                *pos += 8;
-                Ok(u64::from_le_bytes(*w))
+    fn pos(&self) -> usize {
+        self.bytes.len() - self.rest.len()
+    }
+
+    /// Absolute offset of the next byte.
+    #[inline(always)]
+    fn offset(&self) -> usize {
+        self.at as usize + self.pos()
+    }
+
+    /// The next `N` bytes, moving past them; `None` (having moved nowhere) if fewer are left.
+    #[inline(always)]
+    fn chunk<const N: usize>(&mut self) -> Option<&'a [u8; N]> {
+        let (c, tail) = self.rest.split_first_chunk::<N>()?;
+        self.rest = tail;
+        Some(c)
+    }
+
+    /// The next word, moving past it.
+    #[inline(always)]
+    fn u64(&mut self, what: &'static str) -> Result<u64> {
+        match self.chunk::<8>() {
+            Some(w) => Ok(u64::from_le_bytes(*w)),
+            None => Err(self.truncated(what, 8)),
+        }
+    }
+
+    /// Moves past `n` bytes.
+    #[inline(always)]
+    fn skip(&mut self, n: u64, what: &'static str) -> Result<()> {
+        match usize::try_from(n).ok().and_then(|n| self.rest.get(n..)) {
+            Some(tail) => {
+                self.rest = tail;
+                Ok(())
             }
-            None => Err(self.truncated(*pos, what, 8)),
+            None => Err(self.truncated(what, n)),
         }
     }
 
-    /// Moves `*pos` past `n` bytes.
+    /// A record's MC/DC bitmap next (index version 11 and later), moving past it (and, from
+    /// version 14, past the uniformity bytes after it).
     #[inline(always)]
-    fn skip(&self, pos: &mut usize, n: u64, what: &'static str) -> Result<()> {
-        if n > (self.bytes.len() - *pos) as u64 {
-            return Err(self.truncated(*pos, what, n));
-        }
-        *pos += n as usize;
-        Ok(())
-    }
-
-    /// A record's MC/DC bitmap at `*pos` (index version 11 and later), moving past it (and,
-    /// from version 14, past the uniformity bytes after it).
-    #[inline(always)]
-    fn bitmap(&self, pos: &mut usize, version: u32) -> Result<Bitmap> {
-        let nb = self.u64(pos, "record: number of bitmap bytes")?;
+    fn bitmap(&mut self, version: u32) -> Result<Bitmap> {
+        let nb = self.u64("record: number of bitmap bytes")?;
+        let b_at = self.offset();
         if version >= 14 {
-            let b_at = self.at as usize + *pos;
-            self.skip(pos, nb.saturating_add(pad8(nb)), "record: bitmap bytes")?;
-            let nu = self.u64(pos, "record: number of uniformity bytes")?;
-            self.skip(pos, nu.saturating_add(pad8(nu)), "record: uniformity bytes")?;
+            self.skip(nb.saturating_add(pad8(nb)), "record: bitmap bytes")?;
+            let nu = self.u64("record: number of uniformity bytes")?;
+            self.skip(nu.saturating_add(pad8(nu)), "record: uniformity bytes")?;
             Ok(Bitmap::Bytes(b_at, nb as usize))
         } else {
-            let w_at = self.at as usize + *pos;
-            self.skip(pos, nb.saturating_mul(8), "record: bitmap bytes")?;
-            Ok(Bitmap::Words(w_at, nb as usize))
+            self.skip(nb.saturating_mul(8), "record: bitmap bytes")?;
+            Ok(Bitmap::Words(b_at, nb as usize))
         }
     }
 
-    /// The error of `needed` bytes `what` at `pos`, as [`Cursor::truncated`] words it.
-    #[cold]
-    #[inline(never)]
-    fn truncated(&self, pos: usize, what: &'static str, needed: u64) -> Error {
-        Error::at(
-            self.at + pos as u64,
-            ErrorKind::Truncated {
-                what,
-                needed,
-                available: (self.bytes.len() - pos) as u64,
-            },
-        )
+    /// The error of `needed` bytes `what` next, as [`Cursor::truncated`] words it.
+    #[inline(always)]
+    fn truncated(&self, what: &'static str, needed: u64) -> Error {
+        truncated_at(self.at + self.pos() as u64, what, needed, self.rest.len())
     }
+}
+
+/// The error of `needed` bytes `what` at absolute offset `at` where `available` are left.
+/// Apart and given plain values, so that the reader's state never has its address taken and
+/// stays in registers.
+#[cold]
+#[inline(never)]
+fn truncated_at(at: u64, what: &'static str, needed: u64, available: usize) -> Error {
+    Error::at(
+        at,
+        ErrorKind::Truncated {
+            what,
+            needed,
+            available: available as u64,
+        },
+    )
 }
 
 /// [`parse_records`] for a file of index version `version`, whichever it is (see
@@ -704,50 +732,57 @@ where
         ));
     }
     let bytes = &file[at as usize..(at + len) as usize];
-    let k = KeyData { bytes, at };
-    let mut pos = 0usize;
-    while pos < bytes.len() {
-        let rec_at = at + pos as u64;
-        let (cfg, n) = match (version, bytes[pos..].first_chunk::<16>()) {
-            // The common case first: both header words in one bounds check.
-            (2.., Some(head)) => {
-                pos += 16;
+    let mut k = KeyData {
+        bytes,
+        rest: bytes,
+        at,
+    };
+    while !k.rest.is_empty() {
+        let rec_at = k.offset() as u64;
+        // The common case first: both header words in one length check.
+        let head = if version >= 2 { k.chunk::<16>() } else { None };
+        let (cfg, n) = match head {
+            Some(head) => {
                 let (cfg, n) = head.split_at(8);
                 (le_u64(cfg), le_u64(n))
             }
-            _ => {
-                let cfg = k.u64(&mut pos, "record: function hash")?;
+            None => {
+                let cfg = k.u64("record: function hash")?;
                 let n = if version == 1 {
                     // Version 1 has one record per key and no count: the rest is counters.
-                    ((bytes.len() - pos) / 8) as u64
+                    (k.rest.len() / 8) as u64
                 } else {
-                    k.u64(&mut pos, "record: number of counters")?
+                    k.u64("record: number of counters")?
                 };
                 (cfg, n)
             }
         };
-        if n.saturating_mul(8) > (bytes.len() - pos) as u64 {
+        let counters = k.offset();
+        let Some(tail) = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(8))
+            .and_then(|b| k.rest.get(b..))
+        else {
             return Err(Error::malformed(
                 rec_at,
                 "record",
                 format!("{n} counters do not fit in the key's data"),
             ));
-        }
-        let counters = at as usize + pos;
-        pos += n as usize * 8;
+        };
+        k.rest = tail;
         let bitmap = if version >= 11 {
-            k.bitmap(&mut pos, version)?
+            k.bitmap(version)?
         } else {
             Bitmap::Bytes(0, 0)
         };
         let values = if version < 3 {
             None
-        } else if bytes[pos..].first_chunk::<8>() == Some(&EMPTY_VALUE_BLOCK) {
-            pos += 8;
+        } else if k.rest.first_chunk::<8>() == Some(&EMPTY_VALUE_BLOCK) {
+            k.rest = &k.rest[8..];
             None
         } else {
             Some(ValueBlock {
-                at: at as usize + pos,
+                at: k.offset(),
                 end: at as usize + bytes.len(),
             })
         };
@@ -761,7 +796,7 @@ where
         let Some(read) = sink(file, view)? else {
             return Ok(false);
         };
-        pos += read;
+        k.rest = k.rest.get(read..).unwrap_or_default();
         if version == 1 {
             break;
         }
