@@ -324,6 +324,9 @@ impl Shard {
         true
     }
 
+    // Always inlined: in `merge_described` the source's counters are then known to be bytes
+    // in a file, and the general merge's tests of their variant fold away.
+    #[inline(always)]
     fn merge_slot(&mut self, slot: usize, src: &SrcRecord<'_, '_>, at: At, how: MergeHow) {
         let Some(dst) = self.records.get_mut(slot) else {
             return;
