@@ -803,3 +803,99 @@ where
     }
     Ok(true)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Little-endian words as bytes.
+    fn words(ws: &[u64]) -> Vec<u8> {
+        ws.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The records of one key's data (`file[8..]`, after 8 bytes of something else), built.
+    fn built(file: &[u8], version: u32) -> Result<Vec<FunctionRecord<'_>>> {
+        let mut out = Vec::new();
+        let item = (8, file.len() as u64 - 8);
+        parse_records_of(file, version, item, 7, &mut |f, v: RecordView| {
+            let (r, read) = v.build(f)?;
+            out.push(r);
+            Ok(Some(read))
+        })?;
+        Ok(out)
+    }
+
+    /// Version 1 has no counter count: everything after the hash is counters, one record.
+    /// (Reading two header words at once must not apply to it.)
+    #[test]
+    fn version_1_key_is_one_record_of_the_rest() {
+        let file = words(&[0, 0xc0, 1, 2, 3]);
+        let recs = built(&file, 1).unwrap();
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].key, FunctionKey { name: 7, cfg: 0xc0 });
+        assert_eq!(recs[0].counters.len(), 3);
+    }
+
+    /// Records with the empty value block (its 8-byte header alone) and with sites, one after
+    /// another: the grammar steps over the first and hands the second to the sink, and the
+    /// record after each starts where it ends.
+    #[test]
+    fn empty_and_real_value_blocks_in_a_row() {
+        // v12 records: hash, count, counters, bitmap byte count 0, value block. The middle
+        // one's block is 40 bytes: one kind (0, indirect calls) with one site (its count byte
+        // in a padded word) of one value.
+        let file = words(&[
+            0,
+            0x11,
+            1,
+            5,
+            0,
+            8,
+            0x22,
+            2,
+            6,
+            7,
+            0,
+            40 | (1 << 32),
+            1 << 32,
+            1,
+            0xabc,
+            9,
+            0x33,
+            1,
+            4,
+            0,
+            8,
+        ]);
+        let recs = built(&file, 12).unwrap();
+        let keys: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
+        assert_eq!(keys, vec![0x11, 0x22, 0x33]);
+        assert!(recs[0].values.is_none());
+        assert!(recs[1].values.is_some());
+        assert_eq!(recs[1].counters.len(), 2);
+        assert!(recs[2].values.is_none());
+        assert_eq!(recs[2].counters.get(0), Some(4));
+    }
+
+    /// A key's data ending inside a record's header: the error names the field it cut and its
+    /// offset, as the word-by-word reading does.
+    #[test]
+    fn a_header_cut_short_names_the_field() {
+        // One whole v12 record, then a hash alone (8 of the header's 16 bytes).
+        let file = words(&[0, 0x11, 1, 5, 0, 8, 0x22]);
+        let err = built(&file, 12).unwrap_err();
+        // The pad word, the whole record (5 words), the lone hash.
+        assert_eq!(err.offset(), Some(8 + 8 * 5 + 8));
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::Truncated {
+                    what: "record: number of counters",
+                    needed: 8,
+                    available: 0
+                }
+            ),
+            "{err}"
+        );
+    }
+}
