@@ -696,7 +696,8 @@ pub(crate) enum RecordShape {
 }
 
 impl RecordShape {
-    /// The form of the records of index version `version`.
+    /// The form of the records of index version `version` (never 0 here: the header reader
+    /// refuses version 0 before any record is read).
     pub(crate) fn of(version: u32) -> RecordShape {
         match version {
             0 | 1 => RecordShape::V1,
