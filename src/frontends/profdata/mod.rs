@@ -126,8 +126,9 @@ pub struct IndexedScan<'a> {
 pub fn read(data: &[u8]) -> Result<IndexedRead<'_>> {
     let mut records = Vec::new();
     let parts = read_parts(data, &IndexedNameCache::new(), &mut |file, p| {
-        records.push(p.build(file)?);
-        Ok(true)
+        let (record, read) = p.build(file)?;
+        records.push(record);
+        Ok(Some(read))
     })?;
     // The sink above never stops the walk, so the parts are always there; should that change,
     // a read that stopped early is an error, not a panic.
@@ -157,7 +158,7 @@ pub fn scan<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Result<Option<Index
         return Ok(Some(s));
     }
     let mut out = Described::default();
-    let parts = read_parts(data, cache, &mut |_, p| p.describe(&mut out))?;
+    let parts = read_parts(data, cache, &mut |file, p| p.describe(file, &mut out))?;
     Ok(parts.map(|r| IndexedScan {
         layout: CounterLayout {
             kind: r.profile.kind,
@@ -199,15 +200,35 @@ enum Bitmap {
 /// One record as the walk found it, borrowed from the file: what a sink of [`read_parts`]
 /// decides to materialise ([`RecordView::build`]: an IR record; [`RecordView::describe`]:
 /// its place, for a merge).
-pub(crate) struct RecordView<'a> {
+#[derive(Clone, Copy)]
+pub(crate) struct RecordView {
     key: FunctionKey,
-    version: u32,
     /// Absolute offset of the first 8-byte counter (any alignment).
     counters: usize,
     num_counters: usize,
     bitmap: Bitmap,
-    /// At the record's value block (version 3 and later); the sink must read it to its end.
-    values: Cursor<'a>,
+    /// The record's value block, if it has sites; the sink reads it to its end. `None`
+    /// before version 3 (no value blocks) and for the block of most records, its 8-byte
+    /// header alone (total size 8, no kinds: [`EMPTY_VALUE_BLOCK`]), which the grammar steps
+    /// over: read by the value-block codec it is a block without sites, equivalent to none.
+    values: Option<ValueBlock>,
+}
+
+/// Where a record's value block starts, and the end of its key's data, which it must not
+/// pass (absolute offsets). Plain offsets rather than a cursor: the view stays in registers
+/// on the walk's hot path, and a cursor is made only for the blocks that have sites.
+#[derive(Clone, Copy)]
+struct ValueBlock {
+    at: usize,
+    end: usize,
+}
+
+impl ValueBlock {
+    /// A cursor over the block and the rest of its key's data.
+    #[inline(always)]
+    fn cursor(self, file: &[u8]) -> Cursor<'_> {
+        Cursor::new(&file[self.at..self.end], self.at as u64, Endian::Little)
+    }
 }
 
 /// Records described where they lie, and their value blocks: what [`scan`] gives.
@@ -232,16 +253,19 @@ impl Described {
     }
 }
 
-impl<'a> RecordView<'a> {
-    /// The record built (IR), its counters borrowed from `file`; reads the value block.
-    fn build(&mut self, file: &'a [u8]) -> Result<FunctionRecord<'a>> {
-        let values = if self.version >= 3 {
-            let v = value_prof_data::parse(&mut self.values)?;
-            (!v.is_empty()).then(|| Box::new(v))
-        } else {
-            None
+impl RecordView {
+    /// The record built (IR), its counters borrowed from `file`, and the number of bytes of
+    /// its value block, which it reads.
+    fn build(self, file: &[u8]) -> Result<(FunctionRecord<'_>, usize)> {
+        let (values, read) = match self.values {
+            Some(b) => {
+                let mut c = b.cursor(file);
+                let v = value_prof_data::parse(&mut c)?;
+                ((!v.is_empty()).then(|| Box::new(v)), c.position())
+            }
+            None => (None, 0),
         };
-        Ok(FunctionRecord {
+        let record = FunctionRecord {
             key: self.key,
             counters: Counters::Raw64 {
                 bytes: &file[self.counters..self.counters + 8 * self.num_counters],
@@ -254,32 +278,28 @@ impl<'a> RecordView<'a> {
                 }
             },
             values,
-        })
+        };
+        Ok((record, read))
     }
 
     /// Describes the record into `out` (where its counters and bitmap lie, its value block
-    /// flat); reads the value block. False (nothing added) for a bitmap stored in 8-byte
-    /// words (index versions 11 to 13), which a description cannot place.
+    /// flat) and returns the number of bytes of its value block, which it reads. `None`
+    /// (nothing added) for a bitmap stored in 8-byte words (index versions 11 to 13), which
+    /// a description cannot place.
     #[inline(always)]
-    fn describe(&mut self, out: &mut Described) -> Result<bool> {
+    fn describe(self, file: &[u8], out: &mut Described) -> Result<Option<usize>> {
         let bitmap = match self.bitmap {
             Bitmap::Bytes(at, n) => (at, n),
             Bitmap::Words(_, 0) => (0, 0),
-            Bitmap::Words(..) => return Ok(false),
+            Bitmap::Words(..) => return Ok(None),
         };
-        let block = if self.version < 3 {
-            None
-        } else if self.values.rest().get(..8) == Some(&EMPTY_VALUE_BLOCK) {
-            // Most records have no value sites: their block is its 8-byte header alone
-            // (total size 8, no kinds), which `parse_flat` would accept and store as a
-            // block without sites, equivalent to none.
-            self.values.skip(8, "value profile block")?;
-            None
-        } else {
-            Some(value_prof_data::parse_flat(
-                &mut self.values,
-                &mut out.values,
-            )?)
+        let (block, read) = match self.values {
+            Some(b) => {
+                let mut c = b.cursor(file);
+                let block = value_prof_data::parse_flat(&mut c, &mut out.values)?;
+                (Some(block), c.position())
+            }
+            None => (None, 0),
         };
         out.records.push(LayoutRecord {
             key: self.key,
@@ -289,7 +309,7 @@ impl<'a> RecordView<'a> {
             bitmap_len: bitmap.1,
             values: block,
         });
-        Ok(true)
+        Ok(Some(read))
     }
 }
 
@@ -301,9 +321,8 @@ struct Parts<'a> {
 }
 
 /// What [`read_parts`] hands each record to: the whole file and the record; it reads the
-/// record's value block through `values` (leaving the cursor after it) and returns false to
-/// stop the walk.
-type Sink<'s, 'a> = dyn FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + 's;
+/// record's value block and returns the number of bytes it read, or `None` to stop the walk.
+type Sink<'s, 'a> = dyn FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + 's;
 
 /// Reads everything of an indexed profile but its records, handing each record to `sink` in
 /// file order. The sink reads the record's value block through `values` and returns false to
@@ -358,7 +377,7 @@ fn read_parts<'a>(
     let names = cache.names_of(data, &items);
     warnings.extend(names.warnings);
     for (it, &h_name) in items.iter().zip(names.hashes.iter()) {
-        if !parse_records(data, version, it.data, h_name, sink)? {
+        if !parse_records_of(data, version, it.data, h_name, sink)? {
             return Ok(None);
         }
     }
@@ -538,84 +557,174 @@ fn read_temporal(data: &[u8], off: u64) -> Result<TemporalProfile> {
     Ok(temporal)
 }
 
-/// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] at positions
-/// it keeps in a register: little-endian words, and errors worded and placed as a
-/// [`Cursor`]'s.
+/// The little-endian word in `w` (8 bytes, which the caller's split guarantees).
+#[inline(always)]
+fn le_u64(w: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    b.copy_from_slice(w);
+    u64::from_le_bytes(b)
+}
+
+/// One key's data (`bytes`, at absolute offset `at`), read by [`parse_records`] front to
+/// back: `rest` is what is left of it, so that each read is one length check (positions,
+/// for offsets and errors, are `bytes.len() - rest.len()`); little-endian words, and errors
+/// worded and placed as a [`Cursor`]'s.
 struct KeyData<'a> {
     bytes: &'a [u8],
+    rest: &'a [u8],
     at: u64,
 }
 
-impl KeyData<'_> {
-    /// The word at `*pos`, moving past it.
+impl<'a> KeyData<'a> {
+    /// Position of the next byte in `bytes`.
     #[inline(always)]
-    fn u64(&self, pos: &mut usize, what: &'static str) -> Result<u64> {
-        match self.bytes.get(*pos..).and_then(<[u8]>::first_chunk::<8>) {
-            Some(w) => {
-                *pos += 8;
-                Ok(u64::from_le_bytes(*w))
+    fn pos(&self) -> usize {
+        self.bytes.len() - self.rest.len()
+    }
+
+    /// Absolute offset of the next byte.
+    #[inline(always)]
+    fn offset(&self) -> usize {
+        self.at as usize + self.pos()
+    }
+
+    /// The next `N` bytes, moving past them; `None` (having moved nowhere) if fewer are left.
+    #[inline(always)]
+    fn chunk<const N: usize>(&mut self) -> Option<&'a [u8; N]> {
+        let (c, tail) = self.rest.split_first_chunk::<N>()?;
+        self.rest = tail;
+        Some(c)
+    }
+
+    /// The next word, moving past it.
+    #[inline(always)]
+    fn u64(&mut self, what: &'static str) -> Result<u64> {
+        match self.chunk::<8>() {
+            Some(w) => Ok(u64::from_le_bytes(*w)),
+            None => Err(self.truncated(what, 8)),
+        }
+    }
+
+    /// Moves past `n` bytes.
+    #[inline(always)]
+    fn skip(&mut self, n: u64, what: &'static str) -> Result<()> {
+        match usize::try_from(n).ok().and_then(|n| self.rest.get(n..)) {
+            Some(tail) => {
+                self.rest = tail;
+                Ok(())
             }
-            None => Err(self.truncated(*pos, what, 8)),
+            None => Err(self.truncated(what, n)),
         }
     }
 
-    /// Moves `*pos` past `n` bytes.
+    /// A record's MC/DC bitmap next (index version 11 and later), moving past it (and, from
+    /// version 14, past the uniformity bytes after it).
     #[inline(always)]
-    fn skip(&self, pos: &mut usize, n: u64, what: &'static str) -> Result<()> {
-        if n > (self.bytes.len() - *pos) as u64 {
-            return Err(self.truncated(*pos, what, n));
-        }
-        *pos += n as usize;
-        Ok(())
-    }
-
-    /// A record's MC/DC bitmap at `*pos` (index version 11 and later), moving past it (and,
-    /// from version 14, past the uniformity bytes after it).
-    #[inline(always)]
-    fn bitmap(&self, pos: &mut usize, version: u32) -> Result<Bitmap> {
-        let nb = self.u64(pos, "record: number of bitmap bytes")?;
+    fn bitmap(&mut self, version: u32) -> Result<Bitmap> {
+        let nb = self.u64("record: number of bitmap bytes")?;
+        let b_at = self.offset();
         if version >= 14 {
-            let b_at = self.at as usize + *pos;
-            self.skip(pos, nb.saturating_add(pad8(nb)), "record: bitmap bytes")?;
-            let nu = self.u64(pos, "record: number of uniformity bytes")?;
-            self.skip(pos, nu.saturating_add(pad8(nu)), "record: uniformity bytes")?;
+            self.skip(nb.saturating_add(pad8(nb)), "record: bitmap bytes")?;
+            let nu = self.u64("record: number of uniformity bytes")?;
+            self.skip(nu.saturating_add(pad8(nu)), "record: uniformity bytes")?;
             Ok(Bitmap::Bytes(b_at, nb as usize))
         } else {
-            let w_at = self.at as usize + *pos;
-            self.skip(pos, nb.saturating_mul(8), "record: bitmap bytes")?;
-            Ok(Bitmap::Words(w_at, nb as usize))
+            self.skip(nb.saturating_mul(8), "record: bitmap bytes")?;
+            Ok(Bitmap::Words(b_at, nb as usize))
         }
     }
 
-    /// The error of `needed` bytes `what` at `pos`, as [`Cursor::truncated`] words it.
-    #[cold]
-    #[inline(never)]
-    fn truncated(&self, pos: usize, what: &'static str, needed: u64) -> Error {
-        Error::at(
-            self.at + pos as u64,
-            ErrorKind::Truncated {
-                what,
-                needed,
-                available: (self.bytes.len() - pos) as u64,
-            },
-        )
+    /// The error of `needed` bytes `what` next, as [`Cursor::truncated`] words it.
+    #[inline(always)]
+    fn truncated(&self, what: &'static str, needed: u64) -> Error {
+        truncated_at(self.at + self.pos() as u64, what, needed, self.rest.len())
+    }
+}
+
+/// The error of `needed` bytes `what` at absolute offset `at` where `available` are left.
+/// Apart and given plain values, so that the reader's state never has its address taken and
+/// stays in registers.
+#[cold]
+#[inline(never)]
+fn truncated_at(at: u64, what: &'static str, needed: u64, available: usize) -> Error {
+    Error::at(
+        at,
+        ErrorKind::Truncated {
+            what,
+            needed,
+            available: available as u64,
+        },
+    )
+}
+
+/// [`parse_records`] for a file of index version `version`, whichever it is (see
+/// [`RecordShape`]).
+fn parse_records_of<'a, S>(
+    file: &'a [u8],
+    version: u32,
+    item: (u64, u64),
+    name: u64,
+    sink: &mut S,
+) -> Result<bool>
+where
+    S: FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + ?Sized,
+{
+    match RecordShape::of(version) {
+        RecordShape::V1 => parse_records::<1, S>(file, item, name, sink),
+        RecordShape::V2 => parse_records::<2, S>(file, item, name, sink),
+        RecordShape::V3 => parse_records::<3, S>(file, item, name, sink),
+        RecordShape::V11 => parse_records::<11, S>(file, item, name, sink),
+        RecordShape::V14 => parse_records::<14, S>(file, item, name, sink),
+    }
+}
+
+/// The forms a record takes across index versions, named by the first version of each: the
+/// record grammar ([`parse_records`]) is instantiated once per form, so that a file's walk
+/// tests no version per record.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum RecordShape {
+    /// Version 1: one record per key, no counter count (the rest of the data is counters).
+    V1,
+    /// Version 2: counted counters, records one after another.
+    V2,
+    /// Versions 3 to 10: a value block after the counters.
+    V3,
+    /// Versions 11 to 13: MC/DC bitmap bytes, one per 8-byte word, before the value block.
+    V11,
+    /// Version 14 and later: packed bitmap bytes and uniformity bytes.
+    V14,
+}
+
+impl RecordShape {
+    /// The form of the records of index version `version` (never 0 here: the header reader
+    /// refuses version 0 before any record is read).
+    pub(crate) fn of(version: u32) -> RecordShape {
+        match version {
+            0 | 1 => RecordShape::V1,
+            2 => RecordShape::V2,
+            3..=10 => RecordShape::V3,
+            11..=13 => RecordShape::V11,
+            _ => RecordShape::V14,
+        }
     }
 }
 
 /// Walks the records of one key's data, handing each to `sink`; false if the sink stopped.
-/// Inlined into its two callers: the one pass calls it once per item, and a call there cost
-/// more than the walk of the item's one record.
+/// `V` is the first index version of the file's [`RecordShape`] (1, 2, 3, 11 or 14): every
+/// test of the version below is a test of that constant. Inlined into its callers: the one
+/// pass calls it once per item, and a call there cost more than the walk of the item's one
+/// record.
 #[inline(always)]
-fn parse_records<'a, S>(
+fn parse_records<'a, const V: u32, S>(
     file: &'a [u8],
-    version: u32,
     (at, len): (u64, u64),
     name: u64,
     sink: &mut S,
 ) -> Result<bool>
 where
-    S: FnMut(&'a [u8], &mut RecordView<'a>) -> Result<bool> + ?Sized,
+    S: FnMut(&'a [u8], RecordView) -> Result<Option<usize>> + ?Sized,
 {
+    let version = V;
     if len % 8 != 0 {
         return Err(Error::malformed(
             at,
@@ -624,46 +733,170 @@ where
         ));
     }
     let bytes = &file[at as usize..(at + len) as usize];
-    let k = KeyData { bytes, at };
-    let mut pos = 0usize;
-    while pos < bytes.len() {
-        let rec_at = at + pos as u64;
-        let cfg = k.u64(&mut pos, "record: function hash")?;
-        let n = if version == 1 {
-            // Version 1 has one record per key and no count: the rest is counters.
-            ((bytes.len() - pos) / 8) as u64
-        } else {
-            k.u64(&mut pos, "record: number of counters")?
+    let mut k = KeyData {
+        bytes,
+        rest: bytes,
+        at,
+    };
+    while !k.rest.is_empty() {
+        let rec_at = k.offset() as u64;
+        // The common case first: both header words in one length check.
+        let head = if version >= 2 { k.chunk::<16>() } else { None };
+        let (cfg, n) = match head {
+            Some(head) => {
+                let (cfg, n) = head.split_at(8);
+                (le_u64(cfg), le_u64(n))
+            }
+            None => {
+                let cfg = k.u64("record: function hash")?;
+                let n = if version == 1 {
+                    // Version 1 has one record per key and no count: the rest is counters.
+                    (k.rest.len() / 8) as u64
+                } else {
+                    k.u64("record: number of counters")?
+                };
+                (cfg, n)
+            }
         };
-        if n.saturating_mul(8) > (bytes.len() - pos) as u64 {
+        let counters = k.offset();
+        let Some(tail) = usize::try_from(n)
+            .ok()
+            .and_then(|n| n.checked_mul(8))
+            .and_then(|b| k.rest.get(b..))
+        else {
             return Err(Error::malformed(
                 rec_at,
                 "record",
                 format!("{n} counters do not fit in the key's data"),
             ));
-        }
-        let counters = at as usize + pos;
-        pos += n as usize * 8;
+        };
+        k.rest = tail;
         let bitmap = if version >= 11 {
-            k.bitmap(&mut pos, version)?
+            k.bitmap(version)?
         } else {
             Bitmap::Bytes(0, 0)
         };
-        let mut view = RecordView {
+        let values = if version < 3 {
+            None
+        } else if k.rest.first_chunk::<8>() == Some(&EMPTY_VALUE_BLOCK) {
+            k.rest = &k.rest[8..];
+            None
+        } else {
+            Some(ValueBlock {
+                at: k.offset(),
+                end: at as usize + bytes.len(),
+            })
+        };
+        let view = RecordView {
             key: FunctionKey { name, cfg },
-            version,
             counters,
             num_counters: n as usize,
             bitmap,
-            values: Cursor::new(&bytes[pos..], at + pos as u64, Endian::Little),
+            values,
         };
-        if !sink(file, &mut view)? {
+        let Some(read) = sink(file, view)? else {
             return Ok(false);
-        }
-        pos += view.values.position();
+        };
+        k.rest = k.rest.get(read..).unwrap_or_default();
         if version == 1 {
             break;
         }
     }
     Ok(true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Little-endian words as bytes.
+    fn words(ws: &[u64]) -> Vec<u8> {
+        ws.iter().flat_map(|w| w.to_le_bytes()).collect()
+    }
+
+    /// The records of one key's data (`file[8..]`, after 8 bytes of something else), built.
+    fn built(file: &[u8], version: u32) -> Result<Vec<FunctionRecord<'_>>> {
+        let mut out = Vec::new();
+        let item = (8, file.len() as u64 - 8);
+        parse_records_of(file, version, item, 7, &mut |f, v: RecordView| {
+            let (r, read) = v.build(f)?;
+            out.push(r);
+            Ok(Some(read))
+        })?;
+        Ok(out)
+    }
+
+    /// Version 1 has no counter count: everything after the hash is counters, one record.
+    /// (Reading two header words at once must not apply to it.)
+    #[test]
+    fn version_1_key_is_one_record_of_the_rest() {
+        let file = words(&[0, 0xc0, 1, 2, 3]);
+        let recs = built(&file, 1).unwrap();
+        assert_eq!(recs.len(), 1);
+        assert_eq!(recs[0].key, FunctionKey { name: 7, cfg: 0xc0 });
+        assert_eq!(recs[0].counters.len(), 3);
+    }
+
+    /// Records with the empty value block (its 8-byte header alone) and with sites, one after
+    /// another: the grammar steps over the first and hands the second to the sink, and the
+    /// record after each starts where it ends.
+    #[test]
+    fn empty_and_real_value_blocks_in_a_row() {
+        // v12 records: hash, count, counters, bitmap byte count 0, value block. The middle
+        // one's block is 40 bytes: one kind (0, indirect calls) with one site (its count byte
+        // in a padded word) of one value.
+        let file = words(&[
+            0,
+            0x11,
+            1,
+            5,
+            0,
+            8,
+            0x22,
+            2,
+            6,
+            7,
+            0,
+            40 | (1 << 32),
+            1 << 32,
+            1,
+            0xabc,
+            9,
+            0x33,
+            1,
+            4,
+            0,
+            8,
+        ]);
+        let recs = built(&file, 12).unwrap();
+        let keys: Vec<u64> = recs.iter().map(|r| r.key.cfg).collect();
+        assert_eq!(keys, vec![0x11, 0x22, 0x33]);
+        assert!(recs[0].values.is_none());
+        assert!(recs[1].values.is_some());
+        assert_eq!(recs[1].counters.len(), 2);
+        assert!(recs[2].values.is_none());
+        assert_eq!(recs[2].counters.get(0), Some(4));
+    }
+
+    /// A key's data ending inside a record's header: the error names the field it cut and its
+    /// offset, as the word-by-word reading does.
+    #[test]
+    fn a_header_cut_short_names_the_field() {
+        // One whole v12 record, then a hash alone (8 of the header's 16 bytes).
+        let file = words(&[0, 0x11, 1, 5, 0, 8, 0x22]);
+        let err = built(&file, 12).unwrap_err();
+        // The pad word, the whole record (5 words), the lone hash.
+        assert_eq!(err.offset(), Some(8 + 8 * 5 + 8));
+        assert!(
+            matches!(
+                err.kind(),
+                ErrorKind::Truncated {
+                    what: "record: number of counters",
+                    needed: 8,
+                    available: 0
+                }
+            ),
+            "{err}"
+        );
+    }
 }

@@ -20,8 +20,8 @@ use std::sync::Arc;
 
 use super::names::KnownNames;
 use super::{
-    Described, IndexedNameCache, IndexedScan, parse_header, parse_records, parse_summary,
-    read_sections,
+    Described, IndexedNameCache, IndexedScan, RecordShape, parse_header, parse_records,
+    parse_summary, read_sections,
 };
 use crate::bytes::{Cursor, Endian};
 use crate::codec::chained_hash::reader::Table;
@@ -64,9 +64,14 @@ pub(super) fn scan_known<'a>(data: &'a [u8], cache: &IndexedNameCache) -> Option
         data,
         table: &table,
         known: &known,
-        version,
     };
-    walk.items(payload, &mut out)?;
+    match RecordShape::of(version) {
+        RecordShape::V3 => walk.items::<3>(payload, &mut out)?,
+        RecordShape::V11 => walk.items::<11>(payload, &mut out)?,
+        RecordShape::V14 => walk.items::<14>(payload, &mut out)?,
+        // Versions 1 and 2 were left to the staged reading above.
+        RecordShape::V1 | RecordShape::V2 => return None,
+    }
     let sections = read_sections(data, &h, version, &mut kind, cache).ok()?;
     let (records, values) = out.into_parts();
     let [blocks, sites, nvalues] = values.lens();
@@ -110,14 +115,13 @@ fn le_word<const N: usize>(head: &[u8; N], at: usize) -> u64 {
     u64::from_le_bytes(w)
 }
 
-/// What the one pass walks: the file, its table, the known names it must hold, the index
-/// version.
+/// What the one pass walks: the file, its table, the known names it must hold (the index
+/// version's record form is the walk's type parameter).
 #[derive(Clone, Copy)]
 struct Walk<'w> {
     data: &'w [u8],
     table: &'w Table,
     known: &'w KnownNames,
-    version: u32,
 }
 
 impl Walk<'_> {
@@ -127,13 +131,9 @@ impl Walk<'_> {
     /// hash points, and the array has no other entry) and describes each item's records into
     /// `out` through the reader's own record walk ([`parse_records`]). `None` at the first
     /// difference or error.
-    fn items(&self, payload: usize, out: &mut Described) -> Option<()> {
-        let Walk {
-            data,
-            table,
-            known,
-            version,
-        } = *self;
+    /// `V` is the first version of the file's [`RecordShape`] (3, 11 or 14).
+    fn items<const V: u32>(&self, payload: usize, out: &mut Described) -> Option<()> {
+        let Walk { data, table, known } = *self;
         let mask = table.num_buckets - 1;
         let n = known.hashes.len();
         let end = data.len();
@@ -171,7 +171,7 @@ impl Walk<'_> {
                 }
                 let item = (data_at as u64, dlen as u64);
                 let described =
-                    parse_records(data, version, item, hash, &mut |_, r| r.describe(out));
+                    parse_records::<V, _>(data, item, hash, &mut |file, r| r.describe(file, out));
                 if !matches!(described, Ok(true)) {
                     return None;
                 }

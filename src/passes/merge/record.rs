@@ -113,6 +113,9 @@ pub(super) struct Dst<'d> {
 }
 
 /// LLVM's `InstrProfRecord::merge` followed by `sortValueData`.
+// Inlined into its two callers (built records, and records a file's layout describes), so
+// that each is specialised to its kind of counters.
+#[inline(always)]
 pub(super) fn merge_into(
     dst: Dst<'_>,
     src: &SrcRecord<'_, '_>,

@@ -246,25 +246,41 @@ impl Shard {
             let Some(raw) = file.layout.counters(file.bytes, r) else {
                 continue;
             };
+            if plain && self.add_plain(slot as usize, r, raw, (item.idx, ri)) {
+                continue;
+            }
             let at = At {
                 input: item.idx,
                 record: ri,
                 key: r.key,
             };
-            if plain && self.add_plain(slot as usize, r, raw, at) {
-                continue;
-            }
-            let Some(bitmap) = file.layout.bitmap(file.bytes, r) else {
-                continue;
-            };
-            let counters = Counters::from(raw);
-            let src = SrcRecord {
-                counters: &counters,
-                bitmap,
-                values: SrcValues::Flat(file.values, r.values),
-            };
-            self.merge_slot(slot as usize, &src, at, how);
+            self.merge_described(slot as usize, r, raw, file, at, how);
         }
+    }
+
+    /// [`Shard::merge_slot`] for a record `r` of `file` whose counters are `raw`. Kept out of
+    /// [`Shard::add_layout`]'s loop, whose common records take [`Shard::add_plain`]: the
+    /// general merge's setup would otherwise crowd that loop's registers.
+    #[inline(never)]
+    fn merge_described(
+        &mut self,
+        slot: usize,
+        r: &LayoutRecord,
+        raw: crate::ir::CounterBytes<'_>,
+        file: FileRecords<'_>,
+        at: At,
+        how: MergeHow,
+    ) {
+        let Some(bitmap) = file.layout.bitmap(file.bytes, r) else {
+            return;
+        };
+        let counters = Counters::from(raw);
+        let src = SrcRecord {
+            counters: &counters,
+            bitmap,
+            values: SrcValues::Flat(file.values, r.values),
+        };
+        self.merge_slot(slot, &src, at, how);
     }
 
     /// [`Shard::merge_slot`] at weight 1 for the common record, if `r` is one: no value
@@ -272,13 +288,13 @@ impl Shard {
     /// count. Then the merge is the counter adds alone (and an overflow event if they
     /// saturate), which is what `merge_into` does for such a record without its general
     /// checks. Returns false, having changed nothing, for any other record.
-    #[inline]
+    #[inline(always)]
     fn add_plain(
         &mut self,
         slot: usize,
         r: &LayoutRecord,
         src: crate::ir::CounterBytes<'_>,
-        at: At,
+        (input, record): (u32, u32),
     ) -> bool {
         if r.values.is_some() || r.bitmap_len != 0 {
             return false;
@@ -299,15 +315,18 @@ impl Shard {
         }
         if src.add_to(counters, Weight::ONE) {
             self.events.push(Event {
-                input: at.input,
-                record: at.record,
-                key: at.key,
+                input,
+                record,
+                key: r.key,
                 what: EventKind::Overflow,
             });
         }
         true
     }
 
+    // Always inlined: in `merge_described` the source's counters are then known to be bytes
+    // in a file, and the general merge's tests of their variant fold away.
+    #[inline(always)]
     fn merge_slot(&mut self, slot: usize, src: &SrcRecord<'_, '_>, at: At, how: MergeHow) {
         let Some(dst) = self.records.get_mut(slot) else {
             return;
