@@ -83,12 +83,21 @@ impl Seen {
     }
 }
 
-/// A length or index of the flat form as `u32` (its indices are 32-bit).
+/// A length or index of the flat form as `u32` (its indices are 32-bit). Called for every
+/// record read: inlined, its error built apart.
+#[inline]
 pub(super) fn len32(n: usize, what: &'static str, at: u64) -> Result<u32> {
-    u32::try_from(n)
-        .ok()
-        .filter(|&n| n != NONE)
-        .ok_or_else(|| Error::malformed(at, what, "more than 2^32-2 entries"))
+    match u32::try_from(n) {
+        Ok(n) if n != NONE => Ok(n),
+        _ => Err(too_many(what, at)),
+    }
+}
+
+/// The error of [`len32`]: more entries than 32-bit indices reach.
+#[cold]
+#[inline(never)]
+fn too_many(what: &'static str, at: u64) -> Error {
+    Error::malformed(at, what, "more than 2^32-2 entries")
 }
 
 /// Reads function profiles and name tables into a flat profile, checking as it goes
