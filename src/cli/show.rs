@@ -87,13 +87,7 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
     req.json = json;
     req.output = a.output;
     req.llvm_profdata = mode == Mode::LlvmProfdata;
-    match pipeline::show(&req) {
-        Ok(warnings) => {
-            messages::print("pgo-merge", &warnings, false);
-            EXIT_OK
-        }
-        Err(e) => messages::error("pgo-merge", &e, mode),
-    }
+    show_request(&req, mode)
 }
 
 /// `show --sample`: one sample profile, as llvm-profdata shows it.
@@ -180,7 +174,12 @@ fn run_debug_info_show(a: ShowArgs, mode: Mode) -> i32 {
     req.max_correlation_warnings = a.max_debug_info_correlation_warnings;
     req.output = a.output;
     req.llvm_profdata = mode == Mode::LlvmProfdata;
-    match pipeline::show(&req) {
+    show_request(&req, mode)
+}
+
+/// Runs a show request: its warnings printed, its exit code returned.
+fn show_request(req: &ShowRequest, mode: Mode) -> i32 {
+    match pipeline::show(req) {
         Ok(warnings) => {
             messages::print("pgo-merge", &warnings, false);
             EXIT_OK

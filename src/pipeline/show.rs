@@ -70,7 +70,10 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
             feature: "json",
         }));
     }
-    let report = render(r)?;
+    let report = match &r.debug_info {
+        Some(binary) => render_debug_info(r, binary)?,
+        None => render(r)?,
+    };
     let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
     output::write_bytes(&dest, report.0.as_bytes())?;
     Ok(report.1)
@@ -78,9 +81,6 @@ pub fn show(r: &ShowRequest) -> Result<Vec<Message>> {
 
 /// The report of `r`, and the readers' warnings.
 fn render(r: &ShowRequest) -> Result<(String, Vec<Message>)> {
-    if let Some(binary) = &r.debug_info {
-        return render_debug_info(r, binary);
-    }
     let mut opts = r.options.clone();
     let reader = LlvmReader::new();
     let mut out = String::new();

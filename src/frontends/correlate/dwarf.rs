@@ -109,8 +109,8 @@ fn walk_unit(
     let mut cursor = unit.entries();
     while let Some(die) = cursor.next_dfs()? {
         let depth = die.depth();
-        if pending.as_ref().is_some_and(|p| depth <= p.depth) {
-            done(pending.take().expect("checked"));
+        if let Some(p) = pending.take_if(|p| depth <= p.depth) {
+            done(p);
         }
         let level = usize::try_from(depth).unwrap_or(0);
         levels.truncate(level);

@@ -252,8 +252,8 @@ fn records_of(
             PointerWidth::W32 => e.u32_at(r, off).map(u64::from),
         };
         let fields = (
-            r.get(0..8),
-            r.get(8..16),
+            e.u64_at(r, 0),
+            e.u64_at(r, 8),
             ptr(layout.counter_ptr),
             ptr(layout.function_ptr),
             e.u32_at(r, layout.num_counters),
@@ -273,8 +273,8 @@ fn records_of(
         let counter_offset = counter_ptr - binary.counters.start;
         if seen.insert(counter_offset) {
             probes.push(Probe {
-                name_ref: e.u64(name.try_into().expect("8 bytes")),
-                func_hash: e.u64(hash.try_into().expect("8 bytes")),
+                name_ref: name,
+                func_hash: hash,
                 counter_offset,
                 function_ptr: fptr,
                 num_counters: nc,
