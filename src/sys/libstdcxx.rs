@@ -128,19 +128,8 @@ fn unguarded_linear_insert<T: Copy>(v: &mut [T], mut i: usize, less: &impl Fn(&T
 
 /// `std::__partial_sort(first, last, last)`: make a heap of everything, then pop it.
 fn heap_sort<T: Copy>(v: &mut [T], less: &impl Fn(&T, &T) -> bool) {
-    let len = v.len();
-    if len >= 2 {
-        let mut parent = (len - 2) / 2;
-        loop {
-            let x = v[parent];
-            adjust_heap(v, parent, len, x, less);
-            if parent == 0 {
-                break;
-            }
-            parent -= 1;
-        }
-    }
-    let mut last = len;
+    make_heap(v, less);
+    let mut last = v.len();
     while last > 1 {
         last -= 1;
         let x = v[last];
