@@ -134,17 +134,40 @@ fn or_raw(bytes: &[u8], decode: fn([u8; 8]) -> u64) -> u64 {
 }
 
 /// `dst[i] = min(dst[i] + src[i], MAX_COUNT)` for 8-byte counters in `bytes`, decoded by
-/// `decode`; returns true on saturation. Kept branch-free for the compiler: this loop is where
-/// most bytes of a merge go.
+/// `decode`; returns true on saturation. This loop is where most bytes of a merge go, so
+/// it adds with wrapping (a loop that vectorises: no compare per counter) and checks once,
+/// at the end, whether any operand reached 2^62; only then can a sum exceed [`MAX_COUNT`],
+/// and [`resaturate`] fixes the sums from what was added.
 #[inline(always)]
 fn add_raw(dst: &mut [u64], bytes: &[u8], decode: fn([u8; 8]) -> u64) -> bool {
     let (src, _) = bytes.as_chunks::<8>();
+    let n = dst.len().min(src.len());
+    let (dst, src) = (&mut dst[..n], &src[..n]);
+    let mut high = 0u64;
+    for (d, s) in dst.iter_mut().zip(src) {
+        let s = decode(*s);
+        high |= *d | s;
+        *d = d.wrapping_add(s);
+    }
+    // Both operands below 2^62: the sum is below 2^63, far from MAX_COUNT.
+    if high >> 62 == 0 {
+        return false;
+    }
+    resaturate(dst, src, decode)
+}
+
+/// After `dst[i] = dst[i] wrapping+ src[i]`: sets every sum that wrapped or exceeds
+/// [`MAX_COUNT`] to `MAX_COUNT`; returns true if there was one. A wrapped sum is smaller
+/// than what was added to it.
+#[cold]
+#[inline(never)]
+fn resaturate(dst: &mut [u64], src: &[[u8; 8]], decode: fn([u8; 8]) -> u64) -> bool {
     let mut sat = false;
     for (d, s) in dst.iter_mut().zip(src) {
-        let (v, o) = d.overflowing_add(decode(*s));
-        let over = o | (v > MAX_COUNT);
-        sat |= over;
-        *d = if over { MAX_COUNT } else { v };
+        if *d < decode(*s) || *d > MAX_COUNT {
+            *d = MAX_COUNT;
+            sat = true;
+        }
     }
     sat
 }
@@ -387,5 +410,63 @@ mod tests {
         assert_eq!(c.to_vec(), vec![1, 0, 1, 0]);
         assert!(!c.all_zero());
         assert!(Counters::Coverage(&[0xff, 0xff]).all_zero());
+    }
+
+    /// Adds `src` to `dst` through the borrowed-bytes path in both byte orders, and
+    /// through the plain saturating sum, and checks that all three agree.
+    fn add_both_ways(dst: &[u64], src: &[u64]) -> (Vec<u64>, bool) {
+        let mut expected = dst.to_vec();
+        let mut sat = false;
+        for (d, s) in expected.iter_mut().zip(src) {
+            let (v, o) = d.overflowing_add(*s);
+            sat |= o || v > MAX_COUNT;
+            *d = if o { MAX_COUNT } else { v.min(MAX_COUNT) };
+        }
+        for endian in [Endian::Little, Endian::Big] {
+            let bytes: Vec<u8> = src
+                .iter()
+                .flat_map(|v| match endian {
+                    Endian::Little => v.to_le_bytes(),
+                    Endian::Big => v.to_be_bytes(),
+                })
+                .collect();
+            let mut got = dst.to_vec();
+            let got_sat = CounterBytes::new(&bytes, endian).add_to(&mut got, Weight::ONE);
+            assert_eq!(
+                (&got, got_sat),
+                (&expected, sat),
+                "{dst:?} + {src:?} ({endian:?})"
+            );
+        }
+        (expected, sat)
+    }
+
+    #[test]
+    fn raw_counter_sums_saturate_at_llvm_max_wherever_they_overflow() {
+        const TOP: u64 = 1 << 62;
+        let (sum, sat) = add_both_ways(&[1, 2, TOP - 1], &[3, 4, TOP - 1]);
+        assert_eq!((sum, sat), (vec![4, 6, 2 * TOP - 2], false));
+        // Wrapped (d + s ≥ 2^64), exactly MAX_COUNT, one or two past it, and a small
+        // counter beside a saturating one that must keep its own sum.
+        let (sum, sat) = add_both_ways(
+            &[
+                u64::MAX,
+                MAX_COUNT - 1,
+                MAX_COUNT - 1,
+                MAX_COUNT,
+                7,
+                1 << 63,
+            ],
+            &[2, 1, 2, 2, 8, 1 << 63],
+        );
+        assert_eq!(
+            (sum, sat),
+            (
+                vec![MAX_COUNT, MAX_COUNT, MAX_COUNT, MAX_COUNT, 15, MAX_COUNT],
+                true
+            )
+        );
+        assert_eq!(add_both_ways(&[3 * TOP], &[0]), (vec![3 * TOP], false));
+        assert_eq!(add_both_ways(&[5, 6], &[1]), (vec![6, 6], false));
     }
 }
