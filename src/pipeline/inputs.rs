@@ -169,6 +169,16 @@ pub fn has_llvm_extension(p: &Path) -> bool {
     )
 }
 
+/// True for a name a directory walk takes as an LLVM profile: `*.profraw`, `*.profdata`, and
+/// the same gzip-compressed (`*.profraw.gz`, `*.profdata.gz`, as Bazel's coverage collection
+/// keeps raw profiles). Compressed files are sniffed like any other input.
+fn has_llvm_walk_name(p: &Path) -> bool {
+    let name = p.as_os_str().as_encoded_bytes();
+    [".profraw", ".profdata", ".profraw.gz", ".profdata.gz"]
+        .iter()
+        .any(|ext| name.ends_with(ext.as_bytes()))
+}
+
 /// What a directory walk found at a path under the directory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Found {
@@ -201,14 +211,13 @@ impl Select {
     /// True if the selection takes a file of this name, if it is a regular file.
     fn takes_name(self, path: &Path) -> bool {
         match self {
-            Select::Llvm => matches!(
-                path.extension().and_then(|e| e.to_str()),
-                Some("profraw" | "profdata")
-            ),
+            Select::Llvm => has_llvm_walk_name(path),
             // As llvm-profdata: every regular file, links to files included.
             Select::EveryFile => true,
             Select::Iprof => has_iprof_extension(path),
-            Select::IprofAndLlvm => has_iprof_extension(path) || has_llvm_extension(path),
+            Select::IprofAndLlvm => {
+                has_iprof_extension(path) || has_llvm_extension(path) || has_llvm_walk_name(path)
+            }
             #[cfg(feature = "bolt")]
             Select::Fdata => path.extension().is_some_and(|e| e == "fdata"),
         }

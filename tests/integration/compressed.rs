@@ -103,3 +103,37 @@ fn a_damaged_stream_names_the_file() {
     assert!(!err.contains("JSON") && !err.contains("GraalVM"), "{err}");
     assert!(!out.exists());
 }
+
+#[test]
+fn directory_walks_take_compressed_llvm_profiles_by_their_names() {
+    let d = tempdir();
+    let dir = d.path().join("profiles");
+    std::fs::create_dir(&dir).unwrap();
+    let raw = root().join("testdata/profraw/clang19/ir-basic-run1.profraw");
+    let other = root().join("testdata/profraw/clang19/ir-basic-run2.profraw");
+    std::fs::copy(&raw, dir.join("a.profraw")).unwrap();
+    gzip_to(&other, &dir.join("b.profraw.gz"));
+    // Compressed, but under a name no walk takes: left out.
+    gzip_to(&other, &dir.join("c.bin.gz"));
+    let plain = d.path().join("plain.profdata");
+    ok(&[
+        raw.as_os_str(),
+        other.as_os_str(),
+        "-o".as_ref(),
+        plain.as_os_str(),
+    ]);
+    let walked = d.path().join("walked.profdata");
+    ok(&[dir.as_os_str(), "-o".as_ref(), walked.as_os_str()]);
+    assert_eq!(
+        std::fs::read(&walked).unwrap(),
+        std::fs::read(&plain).unwrap()
+    );
+    let listed = ok(&[
+        "merge".as_ref(),
+        "--dump-input-file-list".as_ref(),
+        dir.as_os_str(),
+    ]);
+    let listed = String::from_utf8_lossy(&listed);
+    assert!(listed.contains("b.profraw.gz"), "{listed}");
+    assert!(!listed.contains("c.bin.gz"), "{listed}");
+}
