@@ -579,6 +579,9 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
         ("cxx-dbg-O0", 19, all),
         ("cxx-dbg-O0", 22, all),
         ("m32-dbg-O1", 22, all),
+        ("c23-dbg-O1", 23, text),
+        ("mcdc19-dbg", 19, all),
+        ("mcdc19-dbg", 22, all),
     ] {
         let name = format!("llvm-profdata-{release}");
         let Some(llvm) = tool(&name, test) else {
@@ -761,4 +764,46 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
         .step_by(2)
         .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
         .collect()
+}
+
+/// clang-23 builds (raw version 11, which only llvm-profdata-23 correlates) and MC/DC
+/// coverage builds (`-fcoverage-mcdc`) in both modes: our drop-in called as
+/// llvm-profdata-N writes the same indexed and text bytes as llvm-profdata-N. clang-19's
+/// MC/DC bitmaps are dropped by llvm-profdata-19 and -22 (their correlators keep no
+/// bitmap), as by ours; llvm-profdata-23 keeps clang-23's.
+#[test]
+fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
+    let test = "clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges";
+    let d = tempdir();
+    let r = recordings(d.path());
+    for (flag, binary, releases) in [
+        ("--binary-file", "c23-bin-O2", &[23][..]),
+        ("--debug-info", "c23-dbg-O1", &[23][..]),
+        ("--binary-file", "mcdc19-bin", &[19, 22][..]),
+        ("--debug-info", "mcdc19-dbg", &[19, 22][..]),
+    ] {
+        let runs = [1, 2].map(|k| r.join(format!("two-{binary}-{k}.profraw")));
+        let flag = format!("{flag}={}", r.join(binary).display());
+        for &v in releases {
+            let name = format!("llvm-profdata-{v}");
+            let Some(llvm) = tool(&name, test) else {
+                continue;
+            };
+            let work = d.path().join(format!("{binary}-{v}"));
+            std::fs::create_dir_all(&work).unwrap();
+            let link = work.join(&name);
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+            let theirs = merge_both(&llvm, Some(&flag), &runs, &work).unwrap();
+            let ours = merge_both(&link, Some(&flag), &runs, &work).unwrap();
+            assert!(
+                ours.0 == theirs.0,
+                "{name} merge {flag}: other indexed bytes"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&ours.1),
+                String::from_utf8_lossy(&theirs.1),
+                "{name} merge {flag} --text"
+            );
+        }
+    }
 }
