@@ -579,7 +579,8 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
         ("cxx-dbg-O0", 19, all),
         ("cxx-dbg-O0", 22, all),
         ("m32-dbg-O1", 22, all),
-        ("c23-dbg-O1", 23, text),
+        ("c23-dbg-O1", 23, all),
+        ("mcdc23-dbg", 23, all),
         ("mcdc19-dbg", 19, all),
         ("mcdc19-dbg", 22, all),
     ] {
@@ -781,6 +782,8 @@ fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
         ("--debug-info", "c23-dbg-O1", &[23][..]),
         ("--binary-file", "mcdc19-bin", &[19, 22][..]),
         ("--debug-info", "mcdc19-dbg", &[19, 22][..]),
+        ("--binary-file", "mcdc23-bin", &[23][..]),
+        ("--debug-info", "mcdc23-dbg", &[23][..]),
     ] {
         let runs = [1, 2].map(|k| r.join(format!("two-{binary}-{k}.profraw")));
         let flag = format!("{flag}={}", r.join(binary).display());
@@ -803,6 +806,12 @@ fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
                 String::from_utf8_lossy(&ours.1),
                 String::from_utf8_lossy(&theirs.1),
                 "{name} merge {flag} --text"
+            );
+            let bitmaps = String::from_utf8_lossy(&ours.1).contains("# Bitmap Byte Values:");
+            assert_eq!(
+                bitmaps,
+                binary.starts_with("mcdc23"),
+                "{name} merge {flag}: MC/DC bitmaps are kept for clang-23's builds only"
             );
         }
     }
