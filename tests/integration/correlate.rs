@@ -639,15 +639,12 @@ fn merge_both(
     Ok((outs.pop().unwrap(), text))
 }
 
-/// The build ID in the binary-IDs section of a 64-bit big-endian raw profile of version 10
-/// (header of 16 words, then the ID's length as a word, then the ID).
+/// The build ID in the binary-IDs section of a big-endian raw profile of version 10 (header
+/// of 16 words, then the ID's length as a word, then the ID).
 fn raw_v10_build_id(path: &Path) -> Vec<u8> {
     let bytes = std::fs::read(path).unwrap();
-    assert_eq!(
-        &bytes[..8],
-        b"\xfflprofr\x81",
-        "a 64-bit big-endian raw profile"
-    );
+    let magics: [&[u8]; 2] = [b"\xfflprofr\x81", b"\xfflprofR\x81"];
+    assert!(magics.contains(&&bytes[..8]), "a big-endian raw profile");
     assert_eq!(bytes[15], 10, "raw version 10");
     let len = u64::from_be_bytes(bytes[128..136].try_into().unwrap()) as usize;
     bytes[136..136 + len].to_vec()
@@ -671,8 +668,8 @@ fn replace_once(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
     out
 }
 
-/// Big-endian binaries (clang-19 for s390x, run under qemu-user; `regenerate-be.sh`), read
-/// on this little-endian host. Binary correlation: llvm-profdata-19 and -22 refuse the
+/// Big-endian binaries (clang-19 for 64-bit s390x and 32-bit PowerPC, run under qemu-user;
+/// `regenerate-be.sh`), read on this little-endian host. Binary correlation: llvm-profdata-19 and -22 refuse the
 /// profiles (their correlator swaps the records' fields a second time: "number of counters
 /// 50331648 is greater than the maximum"), so the truth is what the program counted: the
 /// same program built with ordinary `-fprofile-generate` (records and names in its raw
@@ -688,18 +685,22 @@ fn big_endian_builds_merge_to_what_they_counted() {
     let d = tempdir();
     let r = recordings(d.path());
     let runs = |name: &str| [1, 2].map(|k| r.join(format!("be-{name}-{k}.profraw")));
-    let full = runs("s390x-full-O2");
-    let light = runs("s390x-bin-O2");
-    let full_id = raw_v10_build_id(&full[0]);
-    let light_id = hex_bytes(&build_id(&r.join("s390x-bin-O2")));
-    let bin_flag = format!("--binary-file={}", r.join("s390x-bin-O2").display());
-    let dbg_flag = format!("--debug-info={}", r.join("s390x-dbg-O1").display());
-    for v in [19, 22] {
+    for (arch, v) in [("s390x", 19), ("s390x", 22), ("ppc32", 19), ("ppc32", 22)] {
+        let full = runs(&format!("{arch}-full-O2"));
+        let light = runs(&format!("{arch}-bin-O2"));
+        let full_id = raw_v10_build_id(&full[0]);
+        let light_id = hex_bytes(&build_id(&r.join(format!("{arch}-bin-O2"))));
+        let bin = r.join(format!("{arch}-bin-O2"));
+        let bin_flag = format!("--binary-file={}", bin.display());
+        let dbg_flag = format!(
+            "--debug-info={}",
+            r.join(format!("{arch}-dbg-O1")).display()
+        );
         let name = format!("llvm-profdata-{v}");
         let Some(llvm) = tool(&name, test) else {
             continue;
         };
-        let work = d.path().join(format!("w{v}"));
+        let work = d.path().join(format!("{arch}-{v}"));
         std::fs::create_dir_all(&work).unwrap();
         let link = work.join(&name);
         std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
@@ -732,7 +733,7 @@ fn big_endian_builds_merge_to_what_they_counted() {
             Err(e) => eprintln!("{test}: {name} --binary-file on big-endian (known): {e}"),
         }
 
-        let dbg_runs = runs("s390x-dbg-O1");
+        let dbg_runs = runs(&format!("{arch}-dbg-O1"));
         let theirs = merge_both(&llvm, Some(&dbg_flag), &dbg_runs, &work).unwrap();
         let ours = merge_both(&link, Some(&dbg_flag), &dbg_runs, &work).unwrap();
         assert!(ours.0 == theirs.0, "{name} {dbg_flag}: other indexed bytes");
