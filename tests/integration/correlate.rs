@@ -817,3 +817,40 @@ fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
         }
     }
 }
+
+/// A clang-23 MC/DC build whose data record puts its bitmap past `__llvm_prf_bits` is an
+/// error naming the record, never bytes read from elsewhere (before bitmaps were kept, this
+/// merged silently).
+#[test]
+fn a_bitmap_outside_its_section_is_an_error_naming_the_record() {
+    let d = tempdir();
+    let r = recordings(d.path());
+    let mut bytes = std::fs::read(r.join("mcdc23-bin")).unwrap();
+    let (at, end) = {
+        use object::{Object, ObjectSection};
+        let f = object::File::parse(&*bytes).unwrap();
+        let cov = f.section_by_name("__llvm_covdata").unwrap();
+        let bits = f.section_by_name("__llvm_prf_bits").unwrap();
+        (
+            cov.file_range().unwrap().0 as usize,
+            bits.address() + bits.size(),
+        )
+    };
+    // Record 1 (main) has the bitmap: its BitmapPtr is at offset 32 of the 72-byte v11 record.
+    let rec = at + 72;
+    assert_eq!(bytes[rec + 68], 1, "main has one bitmap byte");
+    bytes[rec + 32..rec + 40].copy_from_slice(&end.to_le_bytes());
+    let bad = d.path().join("bad-mcdc");
+    std::fs::write(&bad, bytes).unwrap();
+    let flag = format!("--binary-file={}", bad.display());
+    let out = d.path().join("out.profdata");
+    let run1 = r.join("two-mcdc23-bin-1.profraw");
+    let o = run_ours([flag.as_ref(), os(&run1), "-o".as_ref(), os(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && o.status.code() != Some(101), "{err}");
+    assert!(
+        err.contains("__llvm_covdata record 1") && err.contains("outside __llvm_prf_bits"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no output is written");
+}
