@@ -581,6 +581,7 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
         ("m32-dbg-O1", 22, all),
         ("c23-dbg-O1", 23, all),
         ("mcdc23-dbg", 23, all),
+        ("mcdc23-inl-dbg", 23, all),
         ("mcdc19-dbg", 19, all),
         ("mcdc19-dbg", 22, all),
     ] {
@@ -772,7 +773,8 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
 /// coverage builds (`-fcoverage-mcdc`) in both modes: our drop-in called as
 /// llvm-profdata-N writes the same indexed and text bytes as llvm-profdata-N. clang-19's
 /// MC/DC bitmaps are dropped by llvm-profdata-19 and -22 (their correlators keep no
-/// bitmap), as by ours; llvm-profdata-23 keeps clang-23's.
+/// bitmap), as by ours; llvm-profdata-23 keeps clang-23's, also those of functions inlined
+/// at -O2 (`mcdc.c`).
 #[test]
 fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
     let test = "clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges";
@@ -785,6 +787,8 @@ fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
         ("--debug-info", "mcdc19-dbg", &[19, 22][..]),
         ("--binary-file", "mcdc23-bin", &[23][..]),
         ("--debug-info", "mcdc23-dbg", &[23][..]),
+        ("--binary-file", "mcdc23-inl-bin", &[23][..]),
+        ("--debug-info", "mcdc23-inl-dbg", &[23][..]),
     ] {
         let runs = [1, 2].map(|k| r.join(format!("two-{binary}-{k}.profraw")));
         let flag = format!("{flag}={}", r.join(binary).display());
