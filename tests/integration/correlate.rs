@@ -858,3 +858,73 @@ fn a_bitmap_outside_its_section_is_an_error_naming_the_record() {
     );
     assert!(!out.exists(), "no output is written");
 }
+
+/// Raw versions 10 and 11 and both byte orders in one merge (a clang-19 x86-64 build, a
+/// clang-23 build and a big-endian s390x debug-info build): the same bytes as
+/// llvm-profdata-23 merging what llvm-profdata-22 and -23 wrote for their own parts (no
+/// single llvm-profdata reads them all, and none reads the big-endian one with
+/// `--binary-file`).
+#[test]
+fn raw_versions_10_and_11_and_both_byte_orders_merge_in_one_step() {
+    let test = "raw_versions_10_and_11_and_both_byte_orders_merge_in_one_step";
+    let (Some(l22), Some(l23)) = (
+        tool("llvm-profdata-22", test),
+        tool("llvm-profdata-23", test),
+    ) else {
+        return;
+    };
+    let d = tempdir();
+    let r = recordings(d.path());
+    let parts = [
+        (&l22, "--binary-file", "exe-pie-O2", "run-pie-1.profraw"),
+        (
+            &l23,
+            "--binary-file",
+            "c23-bin-O2",
+            "two-c23-bin-O2-1.profraw",
+        ),
+        (
+            &l22,
+            "--debug-info",
+            "s390x-dbg-O1",
+            "be-s390x-dbg-O1-1.profraw",
+        ),
+    ];
+    let mut indexed = Vec::new();
+    for (k, (llvm, flag, binary, run_name)) in parts.iter().enumerate() {
+        let out = d.path().join(format!("part{k}.profdata"));
+        let flag = format!("{flag}={}", r.join(binary).display());
+        let input = r.join(run_name);
+        let args: [&OsStr; 5] = [
+            "merge".as_ref(),
+            flag.as_ref(),
+            os(&input),
+            "-o".as_ref(),
+            os(&out),
+        ];
+        ok(run(llvm, &args), binary);
+        indexed.push(out);
+    }
+    let theirs = d.path().join("theirs.profdata");
+    let mut args: Vec<&OsStr> = vec!["merge".as_ref()];
+    args.extend(indexed.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&theirs)]);
+    ok(run(&l23, &args), "llvm-profdata-23 merge of the parts");
+
+    let flags: Vec<String> = parts
+        .iter()
+        .map(|(_, flag, binary, _)| format!("{flag}={}", r.join(binary).display()))
+        .collect();
+    let runs: Vec<PathBuf> = parts.iter().map(|p| r.join(p.3)).collect();
+    let ours = d.path().join("ours.profdata");
+    let mut args: Vec<&OsStr> = vec!["--target-llvm".as_ref(), "23".as_ref()];
+    args.extend(flags.iter().map(OsStr::new));
+    args.extend(runs.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&ours)]);
+    ok(run_ours(&args), "pgo-merge, one step");
+    assert!(
+        std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap(),
+        "raw v10 and v11, both byte orders in one merge: other bytes than llvm-profdata-23's \
+         merge of the parts"
+    );
+}
