@@ -48,17 +48,20 @@ fn string_map_order<'n>(names: &[&'n [u8]]) -> Vec<&'n [u8]> {
         .collect()
 }
 
-/// The probes as LLVM's YAML output prints its `CorrelationData`.
-pub fn render_yaml(d: &DebugInfoCounters) -> String {
+/// The probes as LLVM's YAML output prints its `CorrelationData`; for `llvm` 23 and later
+/// with each probe's MC/DC bitmap offset and size (0 without a bitmap), as that release
+/// prints them.
+pub fn render_yaml(d: &DebugInfoCounters, llvm: Option<u32>) -> String {
+    let bitmaps = llvm.is_some_and(|r| r >= 23);
     let mut out = String::from("---\nProbes:\n");
     for p in &d.probes {
-        probe(&mut out, p);
+        probe(&mut out, p, bitmaps);
     }
     out.push_str("...\n");
     out
 }
 
-fn probe(out: &mut String, p: &DescribedProbe) {
+fn probe(out: &mut String, p: &DescribedProbe, bitmaps: bool) {
     let mut first = true;
     let mut key = |out: &mut String, k: &str, v: String| {
         out.push_str(if first { "  - " } else { "    " });
@@ -78,6 +81,10 @@ fn probe(out: &mut String, p: &DescribedProbe) {
     key(out, "Counter Offset", format!("0x{:X}", p.counter_offset));
     // LLVM keeps these in 32-bit fields.
     key(out, "Num Counters", (p.num_counters as u32).to_string());
+    if bitmaps {
+        key(out, "Bitmap Offset", format!("0x{:X}", p.bitmap_offset));
+        key(out, "Num BitmapBytes", p.num_bitmap_bytes.to_string());
+    }
     if let Some(f) = &p.file {
         key(out, "File", scalar(f));
     }

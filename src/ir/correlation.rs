@@ -25,6 +25,11 @@ pub struct DescribedProbe {
     pub counter_offset: u64,
     /// Number of counters, as the debug info gives it.
     pub num_counters: u64,
+    /// Byte offset of the function's MC/DC bitmap in `__llvm_prf_bits` (0 without one;
+    /// clang 23+ describes bitmaps).
+    pub bitmap_offset: u64,
+    /// Number of MC/DC bitmap bytes (0 without a bitmap).
+    pub num_bitmap_bytes: u32,
     /// The declaring file, relative to the compilation directory where the line table
     /// makes it so (LLVM's "relative file path"); `None` if unknown.
     pub file: Option<Vec<u8>>,

@@ -249,7 +249,7 @@ fn render_debug_info(r: &ShowRequest, binary: &Path) -> Result<(String, Vec<Mess
         )));
     }
     let text = if r.yaml {
-        debug_info::render_yaml(&counters)
+        debug_info::render_yaml(&counters, r.options.llvm_release)
     } else {
         debug_info::render_text(
             &counters,

@@ -21,6 +21,16 @@
 #   m32-bin-O1      prog.c and shape.c, 32-bit (-m32), binary correlation
 #   m32-dbg-O1      the same, debug-info correlation, DWARF 4
 #   two-*.profraw   two runs of each
+# and with clang-23 (raw version 11, which only llvm-profdata-23 correlates; Debian sid's
+# clang-23, see .ci/install-llvm-sid.sh with PGO_SID_WITH_CLANG=1):
+#   c23-bin-O2      prog.c and shape.c, binary correlation, -O2
+#   c23-dbg-O1      the same, debug-info correlation, -O1
+# and MC/DC coverage (-fprofile-instr-generate -fcoverage-mapping -fcoverage-mcdc), both
+# modes, by clang-19 (whose correlators drop the bitmaps) and clang-23 (which keeps them):
+#   mcdc19-bin, mcdc19-dbg, mcdc23-bin, mcdc23-dbg
+#   mcdc23-inl-bin, mcdc23-inl-dbg   mcdc.c at -O2 -g by clang-23 (inlined MC/DC functions)
+#   two-*.profraw   two runs of each
+# The big-endian recordings (be-*, s390x-*) are made by regenerate-be.sh.
 # Value profiling is off (-disable-vp): the C++ program makes virtual calls.
 # Value profiling is off: clang-19's lightweight binaries crash at run time on indirect
 # calls otherwise. Binaries and profiles are committed gzipped.
@@ -71,7 +81,31 @@ for b in m32-bin-O1 m32-dbg-O1; do
   run "two-$b-1" "$b" 15 all
   run "two-$b-2" "$b" 6 words
 done
-rm -f ./*.gz
+CC23=${CC23:-clang-23}
+"$CC23" -O2 "${bin[@]}" prog.c shape.c -o "$work/c23-bin-O2"
+"$CC23" -O1 "${dbgi[@]}" prog.c shape.c -o "$work/c23-dbg-O1"
+mcdc=(-fprofile-instr-generate -fcoverage-mapping -fcoverage-mcdc -mllvm -disable-vp=true
+  -Wl,--build-id)
+for v in 19 23; do
+  cc=$CC
+  [ "$v" = 23 ] && cc=$CC23
+  "$cc" -O1 "${mcdc[@]}" -mllvm -profile-correlate=binary prog.c shape.c -o "$work/mcdc$v-bin"
+  "$cc" -O1 -g "${mcdc[@]}" -mllvm -profile-correlate=debug-info prog.c shape.c \
+    -o "$work/mcdc$v-dbg"
+done
+for b in c23-bin-O2 c23-dbg-O1 mcdc19-bin mcdc19-dbg mcdc23-bin mcdc23-dbg; do
+  run "two-$b-1" "$b" 20 all
+  run "two-$b-2" "$b" 9 words
+done
+"$CC23" -O2 -g "${mcdc[@]}" -mllvm -profile-correlate=binary mcdc.c -o "$work/mcdc23-inl-bin"
+"$CC23" -O2 -g "${mcdc[@]}" -mllvm -profile-correlate=debug-info mcdc.c \
+  -o "$work/mcdc23-inl-dbg"
+for b in mcdc23-inl-bin mcdc23-inl-dbg; do
+  run "two-$b-1" "$b" 9 || true # main returns the parity of its total
+  run "two-$b-2" "$b" 4 || true
+done
+# Every recording of this script, not regenerate-be.sh's.
+find . -maxdepth 1 -name '*.gz' ! -name 'be-*' ! -name 's390x-*' ! -name 'ppc32-*' -delete
 for f in "$work"/*; do
   gzip -9n <"$f" >"$(basename "$f").gz"
 done

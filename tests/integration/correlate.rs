@@ -579,6 +579,11 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
         ("cxx-dbg-O0", 19, all),
         ("cxx-dbg-O0", 22, all),
         ("m32-dbg-O1", 22, all),
+        ("c23-dbg-O1", 23, all),
+        ("mcdc23-dbg", 23, all),
+        ("mcdc23-inl-dbg", 23, all),
+        ("mcdc19-dbg", 19, all),
+        ("mcdc19-dbg", 22, all),
     ] {
         let name = format!("llvm-profdata-{release}");
         let Some(llvm) = tool(&name, test) else {
@@ -601,4 +606,325 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
             );
         }
     }
+}
+
+/// `exe merge [flag] RUNS... -o OUT` written indexed and as text: both outputs' bytes, or
+/// the failure's stderr.
+fn merge_both(
+    exe: &Path,
+    flag: Option<&str>,
+    runs: &[PathBuf],
+    dir: &Path,
+) -> Result<(Vec<u8>, Vec<u8>), String> {
+    let mut outs = Vec::new();
+    for text in [false, true] {
+        let out = dir.join(if text {
+            "merged.proftext"
+        } else {
+            "merged.profdata"
+        });
+        let mut args: Vec<&OsStr> = vec!["merge".as_ref()];
+        args.extend(flag.map(OsStr::new));
+        if text {
+            args.push("--text".as_ref());
+        }
+        args.extend(runs.iter().map(|p| os(p)));
+        args.extend(["-o".as_ref(), os(&out)]);
+        let o = run(exe, &args);
+        if !o.status.success() {
+            return Err(String::from_utf8_lossy(&o.stderr).into_owned());
+        }
+        outs.push(std::fs::read(&out).unwrap());
+    }
+    let text = outs.pop().unwrap();
+    Ok((outs.pop().unwrap(), text))
+}
+
+/// The build ID in the binary-IDs section of a big-endian raw profile of version 10 (header
+/// of 16 words, then the ID's length as a word, then the ID).
+fn raw_v10_build_id(path: &Path) -> Vec<u8> {
+    let bytes = std::fs::read(path).unwrap();
+    let magics: [&[u8]; 2] = [b"\xfflprofr\x81", b"\xfflprofR\x81"];
+    assert!(magics.contains(&&bytes[..8]), "a big-endian raw profile");
+    assert_eq!(bytes[15], 10, "raw version 10");
+    let len = u64::from_be_bytes(bytes[128..136].try_into().unwrap()) as usize;
+    bytes[136..136 + len].to_vec()
+}
+
+/// `haystack` with the one occurrence of `from` replaced by `to` (same length).
+fn replace_once(haystack: &[u8], from: &[u8], to: &[u8]) -> Vec<u8> {
+    let at: Vec<usize> = haystack
+        .windows(from.len())
+        .enumerate()
+        .filter(|(_, w)| *w == from)
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(
+        at.len(),
+        1,
+        "the build ID occurs once in the indexed profile"
+    );
+    let mut out = haystack.to_vec();
+    out[at[0]..at[0] + to.len()].copy_from_slice(to);
+    out
+}
+
+/// Big-endian binaries (clang-19 for 64-bit s390x and 32-bit PowerPC, run under qemu-user;
+/// `regenerate-be.sh`), read on this little-endian host. Binary correlation: llvm-profdata-19 and -22 refuse the
+/// profiles (their correlator swaps the records' fields a second time: "number of counters
+/// 50331648 is greater than the maximum"), so the truth is what the program counted: the
+/// same program built with ordinary `-fprofile-generate` (records and names in its raw
+/// profiles), run with the same arguments and merged by llvm-profdata-N. Our drop-in's
+/// indexed output equals that byte for byte but for the build ID (the two builds differ),
+/// and its text output equals it exactly. Should an llvm-profdata read the lightweight
+/// profiles one day, it must write the same. Debug-info correlation: llvm-profdata reads
+/// big-endian DWARF right; ours equals its merge (indexed and text) and its `show
+/// --debug-info` views.
+#[test]
+fn big_endian_builds_merge_to_what_they_counted() {
+    let test = "big_endian_builds_merge_to_what_they_counted";
+    let d = tempdir();
+    let r = recordings(d.path());
+    let runs = |name: &str| [1, 2].map(|k| r.join(format!("be-{name}-{k}.profraw")));
+    for (arch, v) in [("s390x", 19), ("s390x", 22), ("ppc32", 19), ("ppc32", 22)] {
+        let full = runs(&format!("{arch}-full-O2"));
+        let light = runs(&format!("{arch}-bin-O2"));
+        let full_id = raw_v10_build_id(&full[0]);
+        let light_id = hex_bytes(&build_id(&r.join(format!("{arch}-bin-O2"))));
+        let bin = r.join(format!("{arch}-bin-O2"));
+        let bin_flag = format!("--binary-file={}", bin.display());
+        let dbg_flag = format!(
+            "--debug-info={}",
+            r.join(format!("{arch}-dbg-O1")).display()
+        );
+        let name = format!("llvm-profdata-{v}");
+        let Some(llvm) = tool(&name, test) else {
+            continue;
+        };
+        let work = d.path().join(format!("{arch}-{v}"));
+        std::fs::create_dir_all(&work).unwrap();
+        let link = work.join(&name);
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+
+        let (truth_idx, truth_text) = merge_both(&llvm, None, &full, &work).unwrap();
+        let truth_idx = replace_once(&truth_idx, &full_id, &light_id);
+        let (ours_idx, ours_text) = merge_both(&link, Some(&bin_flag), &light, &work).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&ours_text),
+            String::from_utf8_lossy(&truth_text),
+            "{name}: our text merge of the big-endian lightweight runs differs from the \
+             ordinary build's counts"
+        );
+        assert!(
+            ours_idx == truth_idx,
+            "{name}: our indexed merge of the big-endian lightweight runs differs from the \
+             ordinary build's (build ID aside)"
+        );
+        match merge_both(&llvm, Some(&bin_flag), &light, &work) {
+            Ok((idx, text)) => {
+                assert_eq!(
+                    idx, ours_idx,
+                    "{name} reads big-endian lightweight profiles now"
+                );
+                assert_eq!(
+                    text, ours_text,
+                    "{name} reads big-endian lightweight profiles now"
+                );
+            }
+            Err(e) => eprintln!("{test}: {name} --binary-file on big-endian (known): {e}"),
+        }
+
+        let dbg_runs = runs(&format!("{arch}-dbg-O1"));
+        let theirs = merge_both(&llvm, Some(&dbg_flag), &dbg_runs, &work).unwrap();
+        let ours = merge_both(&link, Some(&dbg_flag), &dbg_runs, &work).unwrap();
+        assert!(ours.0 == theirs.0, "{name} {dbg_flag}: other indexed bytes");
+        assert_eq!(
+            String::from_utf8_lossy(&ours.1),
+            String::from_utf8_lossy(&theirs.1),
+            "{name} {dbg_flag}: other text"
+        );
+        for view in [
+            &[][..],
+            &["--show-prof-sym-list", "--detailed-summary"],
+            &["--show-format=yaml"],
+        ] {
+            let mut args: Vec<&OsStr> = vec!["show".as_ref(), dbg_flag.as_ref()];
+            args.extend(view.iter().map(OsStr::new));
+            let theirs = ok(run(&llvm, &args), &name).stdout;
+            let ours = ok(run(&link, &args), "our drop-in").stdout;
+            assert_eq!(
+                String::from_utf8_lossy(&ours),
+                String::from_utf8_lossy(&theirs),
+                "{name} show {dbg_flag} {view:?}"
+            );
+        }
+    }
+}
+
+/// Bytes of a hex string.
+fn hex_bytes(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap())
+        .collect()
+}
+
+/// clang-23 builds (raw version 11, which only llvm-profdata-23 correlates) and MC/DC
+/// coverage builds (`-fcoverage-mcdc`) in both modes: our drop-in called as
+/// llvm-profdata-N writes the same indexed and text bytes as llvm-profdata-N. clang-19's
+/// MC/DC bitmaps are dropped by llvm-profdata-19 and -22 (their correlators keep no
+/// bitmap), as by ours; llvm-profdata-23 keeps clang-23's, also those of functions inlined
+/// at -O2 (`mcdc.c`).
+#[test]
+fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
+    let test = "clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges";
+    let d = tempdir();
+    let r = recordings(d.path());
+    for (flag, binary, releases) in [
+        ("--binary-file", "c23-bin-O2", &[23][..]),
+        ("--debug-info", "c23-dbg-O1", &[23][..]),
+        ("--binary-file", "mcdc19-bin", &[19, 22][..]),
+        ("--debug-info", "mcdc19-dbg", &[19, 22][..]),
+        ("--binary-file", "mcdc23-bin", &[23][..]),
+        ("--debug-info", "mcdc23-dbg", &[23][..]),
+        ("--binary-file", "mcdc23-inl-bin", &[23][..]),
+        ("--debug-info", "mcdc23-inl-dbg", &[23][..]),
+    ] {
+        let runs = [1, 2].map(|k| r.join(format!("two-{binary}-{k}.profraw")));
+        let flag = format!("{flag}={}", r.join(binary).display());
+        for &v in releases {
+            let name = format!("llvm-profdata-{v}");
+            let Some(llvm) = tool(&name, test) else {
+                continue;
+            };
+            let work = d.path().join(format!("{binary}-{v}"));
+            std::fs::create_dir_all(&work).unwrap();
+            let link = work.join(&name);
+            std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+            let theirs = merge_both(&llvm, Some(&flag), &runs, &work).unwrap();
+            let ours = merge_both(&link, Some(&flag), &runs, &work).unwrap();
+            assert!(
+                ours.0 == theirs.0,
+                "{name} merge {flag}: other indexed bytes"
+            );
+            assert_eq!(
+                String::from_utf8_lossy(&ours.1),
+                String::from_utf8_lossy(&theirs.1),
+                "{name} merge {flag} --text"
+            );
+            let bitmaps = String::from_utf8_lossy(&ours.1).contains("# Bitmap Byte Values:");
+            assert_eq!(
+                bitmaps,
+                binary.starts_with("mcdc23"),
+                "{name} merge {flag}: MC/DC bitmaps are kept for clang-23's builds only"
+            );
+        }
+    }
+}
+
+/// A clang-23 MC/DC build whose data record puts its bitmap past `__llvm_prf_bits` is an
+/// error naming the record, never bytes read from elsewhere (before bitmaps were kept, this
+/// merged silently).
+#[test]
+fn a_bitmap_outside_its_section_is_an_error_naming_the_record() {
+    let d = tempdir();
+    let r = recordings(d.path());
+    let mut bytes = std::fs::read(r.join("mcdc23-bin")).unwrap();
+    let (at, end) = {
+        use object::{Object, ObjectSection};
+        let f = object::File::parse(&*bytes).unwrap();
+        let cov = f.section_by_name("__llvm_covdata").unwrap();
+        let bits = f.section_by_name("__llvm_prf_bits").unwrap();
+        (
+            cov.file_range().unwrap().0 as usize,
+            bits.address() + bits.size(),
+        )
+    };
+    // Record 1 (main) has the bitmap: its BitmapPtr is at offset 32 of the 72-byte v11 record.
+    let rec = at + 72;
+    assert_eq!(bytes[rec + 68], 1, "main has one bitmap byte");
+    bytes[rec + 32..rec + 40].copy_from_slice(&end.to_le_bytes());
+    let bad = d.path().join("bad-mcdc");
+    std::fs::write(&bad, bytes).unwrap();
+    let flag = format!("--binary-file={}", bad.display());
+    let out = d.path().join("out.profdata");
+    let run1 = r.join("two-mcdc23-bin-1.profraw");
+    let o = run_ours([flag.as_ref(), os(&run1), "-o".as_ref(), os(&out)]);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(!o.status.success() && o.status.code() != Some(101), "{err}");
+    assert!(
+        err.contains("__llvm_covdata record 1") && err.contains("outside __llvm_prf_bits"),
+        "{err}"
+    );
+    assert!(!out.exists(), "no output is written");
+}
+
+/// Raw versions 10 and 11 and both byte orders in one merge (a clang-19 x86-64 build, a
+/// clang-23 build and a big-endian s390x debug-info build): the same bytes as
+/// llvm-profdata-23 merging what llvm-profdata-22 and -23 wrote for their own parts (no
+/// single llvm-profdata reads them all, and none reads the big-endian one with
+/// `--binary-file`).
+#[test]
+fn raw_versions_10_and_11_and_both_byte_orders_merge_in_one_step() {
+    let test = "raw_versions_10_and_11_and_both_byte_orders_merge_in_one_step";
+    let (Some(l22), Some(l23)) = (
+        tool("llvm-profdata-22", test),
+        tool("llvm-profdata-23", test),
+    ) else {
+        return;
+    };
+    let d = tempdir();
+    let r = recordings(d.path());
+    let parts = [
+        (&l22, "--binary-file", "exe-pie-O2", "run-pie-1.profraw"),
+        (
+            &l23,
+            "--binary-file",
+            "c23-bin-O2",
+            "two-c23-bin-O2-1.profraw",
+        ),
+        (
+            &l22,
+            "--debug-info",
+            "s390x-dbg-O1",
+            "be-s390x-dbg-O1-1.profraw",
+        ),
+    ];
+    let mut indexed = Vec::new();
+    for (k, (llvm, flag, binary, run_name)) in parts.iter().enumerate() {
+        let out = d.path().join(format!("part{k}.profdata"));
+        let flag = format!("{flag}={}", r.join(binary).display());
+        let input = r.join(run_name);
+        let args: [&OsStr; 5] = [
+            "merge".as_ref(),
+            flag.as_ref(),
+            os(&input),
+            "-o".as_ref(),
+            os(&out),
+        ];
+        ok(run(llvm, &args), binary);
+        indexed.push(out);
+    }
+    let theirs = d.path().join("theirs.profdata");
+    let mut args: Vec<&OsStr> = vec!["merge".as_ref()];
+    args.extend(indexed.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&theirs)]);
+    ok(run(&l23, &args), "llvm-profdata-23 merge of the parts");
+
+    let flags: Vec<String> = parts
+        .iter()
+        .map(|(_, flag, binary, _)| format!("{flag}={}", r.join(binary).display()))
+        .collect();
+    let runs: Vec<PathBuf> = parts.iter().map(|p| r.join(p.3)).collect();
+    let ours = d.path().join("ours.profdata");
+    let mut args: Vec<&OsStr> = vec!["--target-llvm".as_ref(), "23".as_ref()];
+    args.extend(flags.iter().map(OsStr::new));
+    args.extend(runs.iter().map(|p| os(p)));
+    args.extend(["-o".as_ref(), os(&ours)]);
+    ok(run_ours(&args), "pgo-merge, one step");
+    assert!(
+        std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap(),
+        "raw v10 and v11, both byte orders in one merge: other bytes than llvm-profdata-23's \
+         merge of the parts"
+    );
 }

@@ -2,8 +2,11 @@
 //! -profile-correlate=debug-info`, clang 18+, with `-g`): each function's counters are a
 //! `DW_TAG_variable` named `__profc_*` inside its `DW_TAG_subprogram`, located with
 //! `DW_OP_addr` / `DW_OP_addrx`, with `DW_TAG_LLVM_annotation` children carrying "Function
-//! Name", "CFG Hash" and "Num Counters". The walk is iterative (gimli's depth-first cursor)
-//! and keeps one entry per tree level, so nothing recurses with the input.
+//! Name", "CFG Hash" and "Num Counters". From clang 23, a function with MC/DC bitmaps also
+//! has a `__profbm_*` variable (in `__llvm_prf_bits`) with "Function Name" and "Num
+//! BitmapBits"; its bitmap goes to the counters probe of the same function name. The walk is
+//! iterative (gimli's depth-first cursor) and keeps one entry per tree level, so nothing
+//! recurses with the input.
 
 use std::ops::Range;
 use std::path::Path;
@@ -19,6 +22,8 @@ use crate::ir::correlation::DescribedProbe;
 const DW_TAG_LLVM_ANNOTATION: gimli::DwTag = gimli::DwTag(0x6000);
 /// Prefix of a counters variable's name.
 const COUNTERS_PREFIX: &[u8] = b"__profc_";
+/// Prefix of an MC/DC bitmap variable's name (clang 23+).
+const BITMAP_PREFIX: &[u8] = b"__profbm_";
 
 type Slice<'d> = EndianSlice<'d, RunTimeEndian>;
 
@@ -41,26 +46,30 @@ struct FunctionFacts {
     line: Option<u64>,
 }
 
-/// A counters variable being read: its fields as its DIE and its children give them.
+/// A counters (or, with `bitmap`, an MC/DC bitmap) variable being read: its fields as its
+/// DIE and its children give them.
 #[derive(Default)]
 struct Pending {
+    bitmap: bool,
     depth: isize,
     at: u64,
     name: Option<Vec<u8>>,
     cfg_hash: Option<u64>,
     counter_ptr: Option<u64>,
     num_counters: Option<u64>,
+    num_bitmap_bits: Option<u64>,
     function_ptr: Option<u64>,
     facts: Option<FunctionFacts>,
 }
 
-/// Reads the probes of the DWARF in `file`. `counters` is the link-time address range of
-/// `__llvm_prf_cnts`; with `describe`, each probe's function is described too. Errors name
-/// the `.debug_info` offset of the DIE that could not be read.
+/// Reads the probes of the DWARF in `file`. `counters` and `bitmaps` are the link-time
+/// address ranges of `__llvm_prf_cnts` and `__llvm_prf_bits`; with `describe`, each probe's
+/// function is described too. Errors name the `.debug_info` offset of the DIE that could
+/// not be read.
 pub(super) fn probes(
     path: &Path,
     file: &object::File<'_>,
-    counters: &Range<u64>,
+    (counters, bitmaps): (&Range<u64>, &Range<u64>),
     describe: bool,
 ) -> Result<DebugProbes> {
     let endian = if file.is_little_endian() {
@@ -82,16 +91,85 @@ pub(super) fn probes(
         described: Vec::new(),
     };
     let mut seen = std::collections::HashSet::new();
+    let mut found_bitmaps = Bitmaps::new();
     let mut units = dwarf.units();
     while let Some(header) = units.next().map_err(|e| dwarf_error(path, 0, e))? {
         let at = header.offset().0 as u64;
         let unit = dwarf.unit(header).map_err(|e| dwarf_error(path, at, e))?;
         walk_unit(&dwarf, &unit, (at, describe), &mut |p| {
-            finish(p, counters, &mut out, &mut seen)
+            if p.bitmap {
+                finish_bitmap(p, bitmaps, &mut found_bitmaps, &mut out.warnings);
+            } else {
+                finish(p, counters, &mut out, &mut seen);
+            }
         })
         .map_err(|e| dwarf_error(path, at, e))?;
     }
+    attach_bitmaps(&mut out, &found_bitmaps);
     Ok(out)
+}
+
+/// MC/DC bitmaps by the MD5 of their function name: offset in `__llvm_prf_bits` and number
+/// of bytes (the first variable of a name wins).
+type Bitmaps = std::collections::HashMap<u64, (u64, u32)>;
+
+/// Gives each probe the bitmap of its function name, if the debug info has one.
+fn attach_bitmaps(out: &mut DebugProbes, bitmaps: &Bitmaps) {
+    for p in &mut out.probes {
+        if let Some(&(offset, bytes)) = bitmaps.get(&p.name_ref) {
+            (p.bitmap_offset, p.num_bitmap_bytes) = (offset, bytes);
+        }
+    }
+    for p in &mut out.described {
+        let key = crate::ir::name_hash::md5_hash(&p.function_name);
+        if let Some(&(offset, bytes)) = bitmaps.get(&key) {
+            (p.bitmap_offset, p.num_bitmap_bytes) = (offset, bytes);
+        }
+    }
+}
+
+/// Keeps a complete MC/DC bitmap variable whose bits lie in `__llvm_prf_bits`, or says why
+/// it is left out.
+fn finish_bitmap(
+    p: Pending,
+    bitmaps: &Range<u64>,
+    found: &mut Bitmaps,
+    warnings: &mut Vec<Warning>,
+) {
+    if p.function_ptr.is_none() && p.counter_ptr.is_none() {
+        return; // dead-stripped
+    }
+    let shown = p
+        .name
+        .as_deref()
+        .map_or("?".into(), String::from_utf8_lossy)
+        .into_owned();
+    let (Some(name), Some(ptr), Some(bits)) = (p.name, p.counter_ptr, p.num_bitmap_bits) else {
+        warnings.push(Warning::at(
+            p.at,
+            format!("incomplete MC/DC bitmap DIE of function {shown}: no name, address or number of bits; left out"),
+        ));
+        return;
+    };
+    let bytes = bits.div_ceil(8);
+    let inside = bitmaps.contains(&ptr) && ptr.saturating_add(bytes) <= bitmaps.end;
+    let Ok(bytes) = u32::try_from(bytes) else {
+        return;
+    };
+    if !inside {
+        warnings.push(Warning::at(
+            p.at,
+            format!(
+                "MC/DC bitmap of function {shown} at {ptr:#x} ({bytes} bytes) is outside \
+                 __llvm_prf_bits [{:#x}, {:#x}); left out",
+                bitmaps.start, bitmaps.end
+            ),
+        ));
+        return;
+    }
+    found
+        .entry(crate::ir::name_hash::md5_hash(&name))
+        .or_insert((ptr - bitmaps.start, bytes));
 }
 
 /// Walks the DIEs of `unit` (at `.debug_info` offset `base`), handing each counters variable
@@ -139,19 +217,20 @@ fn walk_unit(
         let Some(name) = die.attr_value(gimli::DW_AT_name) else {
             continue;
         };
-        if !dwarf
-            .attr_string(unit, name)?
-            .to_slice()?
-            .starts_with(COUNTERS_PREFIX)
-        {
+        let name = dwarf.attr_string(unit, name)?;
+        let name = name.to_slice()?;
+        let bitmap = name.starts_with(BITMAP_PREFIX);
+        if !bitmap && !name.starts_with(COUNTERS_PREFIX) {
             continue;
         }
         pending = Some(Pending {
+            bitmap,
             depth,
             at: base + die.offset().0 as u64,
+            // For a bitmap variable: the address of its bits.
             counter_ptr: location(dwarf, unit, die)?,
             function_ptr: parent_low_pc,
-            facts: if describe {
+            facts: if describe && !bitmap {
                 Some(function_facts(dwarf, unit, parent_at)?)
             } else {
                 None
@@ -190,6 +269,7 @@ fn annotation(
         }
         b"CFG Hash" => p.cfg_hash = unsigned(&value),
         b"Num Counters" => p.num_counters = unsigned(&value),
+        b"Num BitmapBits" => p.num_bitmap_bits = unsigned(&value),
         _ => {}
     }
     Ok(())
@@ -280,6 +360,8 @@ fn finish(
             cfg_hash,
             counter_offset,
             num_counters,
+            bitmap_offset: 0,
+            num_bitmap_bytes: 0,
             file: facts.file,
             line: facts.line,
         });
@@ -292,6 +374,8 @@ fn finish(
             function_ptr: p.function_ptr.unwrap_or(0),
             // LLVM keeps the low 32 bits, as its record field is 32 bits wide.
             num_counters: num_counters as u32,
+            bitmap_offset: 0,
+            num_bitmap_bytes: 0,
         });
     }
     out.names.push(name);

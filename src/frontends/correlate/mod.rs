@@ -22,6 +22,9 @@ use crate::error::{Error, ErrorKind, Result, Warning};
 /// ELF section of the counters (allocated; its address range is what the data records'
 /// counter pointers point into).
 const COUNTERS: &str = "__llvm_prf_cnts";
+/// ELF section of the MC/DC bitmaps (allocated; what the data records' bitmap pointers and
+/// the debug info's `__profbm_*` variables point into).
+const BITMAPS: &str = "__llvm_prf_bits";
 /// ELF section of the data records of a binary-correlated build.
 const COVDATA: &str = "__llvm_covdata";
 /// ELF section of the function names of a binary-correlated build (LLVM's names blob).
@@ -30,7 +33,8 @@ const COVNAMES: &str = "__llvm_covnames";
 pub use crate::ir::correlation::CorrelateKind;
 
 /// What LLVM's correlator keeps of one function: the fields of a data record that a
-/// lightweight profile lacks (no value sites, no MC/DC bitmap).
+/// lightweight profile lacks (no value sites; the MC/DC bitmap only from raw version 11,
+/// as llvm-profdata-23 keeps it, and LLVM 22 and earlier do not).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Probe {
     /// MD5 of the function's PGO name.
@@ -43,6 +47,10 @@ pub struct Probe {
     pub function_ptr: u64,
     /// Number of counters.
     pub num_counters: u32,
+    /// Byte offset of the function's MC/DC bitmap in `__llvm_prf_bits` (0 without one).
+    pub bitmap_offset: u64,
+    /// Number of MC/DC bitmap bytes (0 without a bitmap).
+    pub num_bitmap_bytes: u32,
 }
 
 /// The records a binary holds, in the form its mode gives them.
@@ -68,6 +76,8 @@ pub struct CorrelationBinary {
     pub little_endian: bool,
     /// Link-time addresses of the counters section, `[start, end)`.
     pub counters: Range<u64>,
+    /// Link-time addresses of the MC/DC bitmaps section, `[start, end)` (empty without one).
+    pub bitmaps: Range<u64>,
     /// The data records.
     pub records: Records,
     /// The names blob, as a raw profile's names section holds it (`__llvm_covnames`, or
@@ -117,6 +127,7 @@ impl CorrelationBinary {
                 .with_path(path)
         })?;
         let counters = start..end;
+        let bitmaps = section_range(&file, BITMAPS);
         let (records, names, warnings) = match kind {
             CorrelateKind::Binary => (
                 Records::Covdata(contents(path, &section(COVDATA)?)?),
@@ -124,7 +135,7 @@ impl CorrelationBinary {
                 Vec::new(),
             ),
             CorrelateKind::DebugInfo => {
-                let found = dwarf::probes(path, &file, &counters, false)?;
+                let found = dwarf::probes(path, &file, (&counters, &bitmaps), false)?;
                 if found.names.is_empty() {
                     return Err(refuse(format!(
                         "the debug info describes no profile counters: the binary was not \
@@ -151,11 +162,20 @@ impl CorrelationBinary {
             },
             little_endian: file.is_little_endian(),
             counters,
+            bitmaps,
             records,
             names,
         };
         Ok((binary, warnings))
     }
+}
+
+/// The link-time address range of the section `name`, empty if the file has none (or if
+/// its end would pass 2^64).
+fn section_range(file: &object::File<'_>, name: &str) -> Range<u64> {
+    file.section_by_name(name)
+        .and_then(|s| Some(s.address()..s.address().checked_add(s.size())?))
+        .unwrap_or(0..0)
 }
 
 /// The bytes of `section`, inflated if it is zlib-compressed (`SHF_COMPRESSED`), within the
@@ -215,7 +235,8 @@ pub fn describe_debug_info(
         ))
     })?;
     let range = counters.address()..counters.address().saturating_add(counters.size());
-    let found = dwarf::probes(path, &file, &range, true)?;
+    let bitmaps = section_range(&file, BITMAPS);
+    let found = dwarf::probes(path, &file, (&range, &bitmaps), true)?;
     if found.probes.is_empty() {
         return Err(refuse(
             "the debug info describes no profile counters: the binary was not built with -g \

@@ -5,9 +5,11 @@
 //! version, so that the one raw reader reads it; every other profile is copied unchanged.
 //!
 //! What LLVM's correlator keeps of a record is kept (name hash, structural hash, counter
-//! offset, function address, number of counters; value sites and MC/DC bitmaps are not
-//! correlated, as in LLVM), and a second record for the same counters is dropped, as LLVM
-//! drops it. Unlike llvm-profdata, which reads any binary's records over any profile's
+//! offset, function address, number of counters; value sites are not correlated, as in
+//! LLVM), and a second record for the same counters is dropped, as LLVM drops it. MC/DC
+//! bitmaps are kept from raw version 11 on (clang 23+), as llvm-profdata-23 keeps them;
+//! LLVM 22 and earlier, which read only older lightweight profiles, drop them, and so does
+//! this module for those versions. Unlike llvm-profdata, which reads any binary's records over any profile's
 //! counters, a profile goes only with a binary whose build ID it carries.
 
 use super::header::{Field, RawHeader, RecordLayout};
@@ -149,7 +151,12 @@ fn write_whole(
     let h = &p.header;
     check_fits(h, binary)?;
     let layout = h.record_layout();
-    let records = records_of(h, layout, binary)?;
+    let mut records = records_of(h, layout, binary)?;
+    if !keeps_bitmaps(h) {
+        for r in &mut records {
+            (r.bitmap_offset, r.num_bitmap_bytes) = (0, 0);
+        }
+    }
     let rs = layout.size;
     let n = records.len() as u64;
     let start = h.start as usize;
@@ -182,6 +189,13 @@ fn write_whole(
     out.resize(out.len() + pad8(binary.names.len() as u64) as usize, 0);
     out.extend_from_slice(&data[p.sections.names as usize..p.end]);
     Ok(())
+}
+
+/// True if LLVM's correlator keeps the MC/DC bitmaps of a profile of this header's version:
+/// from version 11 (llvm-profdata-23, the only release that correlates it); LLVM 19–22
+/// write no bitmap for the older versions.
+fn keeps_bitmaps(h: &RawHeader) -> bool {
+    h.version >= 11
 }
 
 /// Refuses a binary whose pointer width or byte order differs from the profile's (it cannot
@@ -261,6 +275,11 @@ fn records_of(
         let (Some(name), Some(hash), Some(counter_ptr), Some(fptr), Some(nc)) = fields else {
             return Err(bad(i, "the section ends inside the record".into()));
         };
+        let (bitmap_offset, num_bitmap_bytes) = if keeps_bitmaps(h) {
+            bitmap_of(r, layout, e, binary).map_err(|what| bad(i, what))?
+        } else {
+            (0, 0)
+        };
         if !binary.counters.contains(&counter_ptr) {
             return Err(bad(
                 i,
@@ -278,6 +297,8 @@ fn records_of(
                 counter_offset,
                 function_ptr: fptr,
                 num_counters: nc,
+                bitmap_offset,
+                num_bitmap_bytes,
             });
         }
     }
@@ -285,6 +306,38 @@ fn records_of(
         return Err(bad(0, "the binary holds no data records".into()));
     }
     Ok(probes)
+}
+
+/// The MC/DC bitmap of the `__llvm_covdata` record `r`: its offset in `__llvm_prf_bits` and
+/// its number of bytes, `(0, 0)` without one; an error if the bytes lie outside the section.
+fn bitmap_of(
+    r: &[u8],
+    layout: RecordLayout,
+    e: Endian,
+    binary: &CorrelationBinary,
+) -> std::result::Result<(u64, u32), String> {
+    let (Some(ptr_at), Some(bytes_at)) = (layout.bitmap_ptr, layout.num_bitmap_bytes) else {
+        return Ok((0, 0));
+    };
+    let ptr = match layout.width {
+        PointerWidth::W64 => e.u64_at(r, ptr_at),
+        PointerWidth::W32 => e.u32_at(r, ptr_at).map(u64::from),
+    };
+    let (Some(ptr), Some(bytes)) = (ptr, e.u32_at(r, bytes_at)) else {
+        return Err("the section ends inside the record".into());
+    };
+    if bytes == 0 {
+        return Ok((0, 0));
+    }
+    let bits = &binary.bitmaps;
+    if !bits.contains(&ptr) || ptr.saturating_add(bytes.into()) > bits.end {
+        return Err(format!(
+            "its {bytes} MC/DC bitmap bytes at {ptr:#x} are outside __llvm_prf_bits [{:#x}, \
+             {:#x})",
+            bits.start, bits.end
+        ));
+    }
+    Ok((ptr - bits.start, bytes))
 }
 
 /// What each record's relative pointers are relative to (v8+: the distance from the record
@@ -295,8 +348,8 @@ struct Deltas {
     uniform: u64,
 }
 
-/// Appends one data record in the profile's layout: the probe's fields, no value sites, no
-/// bitmap; the counter pointer made relative as the runtime writes it.
+/// Appends one data record in the profile's layout: the probe's fields, no value sites; the
+/// counter and bitmap pointers made relative as the runtime writes them.
 fn write_record(out: &mut Vec<u8>, p: &Probe, layout: RecordLayout, e: Endian, d: &Deltas) {
     let at = out.len();
     out.resize(at + layout.size as usize, 0);
@@ -313,13 +366,16 @@ fn write_record(out: &mut Vec<u8>, p: &Probe, layout: RecordLayout, e: Endian, d
         p.counter_offset.wrapping_add(d.counters),
     );
     if let Some(off) = layout.bitmap_ptr {
-        put_ptr(rec, off, d.bitmap);
+        put_ptr(rec, off, p.bitmap_offset.wrapping_add(d.bitmap));
     }
     if let Some(off) = layout.uniform_ptr {
         put_ptr(rec, off, d.uniform);
     }
     put_ptr(rec, layout.function_ptr, p.function_ptr);
     rec[layout.num_counters..layout.num_counters + 4].copy_from_slice(&e.u32_bytes(p.num_counters));
+    if let Some(off) = layout.num_bitmap_bytes {
+        rec[off..off + 4].copy_from_slice(&e.u32_bytes(p.num_bitmap_bytes));
+    }
 }
 
 /// Writes `v` into the header field `f` of `header` (a copy of the header's bytes).
