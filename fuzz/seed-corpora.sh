@@ -229,7 +229,9 @@ done
 # it (whole: an ELF file cut short loses its section headers, so these seeds are not cut).
 cd_=$td/correlate
 for pair in '\x00 exe-pie-O2 run-pie-1' '\x00 exe-nopie-O0 run-nopie-1' '\x00 m32-bin-O1 two-m32-bin-O1-1' \
-  '\x01 dbg19-O1-gz dbg-dbg19-O1-gz-1' '\x01 dbg14-O0 dbg-dbg14-O0-1' '\x01 m32-dbg-O1 two-m32-dbg-O1-1'; do
+  '\x01 dbg19-O1-gz dbg-dbg19-O1-gz-1' '\x01 dbg14-O0 dbg-dbg14-O0-1' '\x01 m32-dbg-O1 two-m32-dbg-O1-1' \
+  '\x00 s390x-bin-O2 be-s390x-bin-O2-1' '\x01 ppc32-dbg-O1 be-ppc32-dbg-O1-1' \
+  '\x00 mcdc23-bin two-mcdc23-bin-1' '\x01 mcdc23-dbg two-mcdc23-dbg-1'; do
   read -r ctl bin run <<<"$pair"
   gunzip -c "$cd_/$bin.gz" >"$tmp/bin"
   gunzip -c "$cd_/$run.profraw.gz" >"$tmp/run"

@@ -274,6 +274,14 @@ fn correlate_target_holds_on_recordings_and_damaged_binaries() {
         (0, "m32-bin-O1", "two-m32-bin-O1-1.profraw"),
         (1, "m32-dbg-O1", "two-m32-dbg-O1-2.profraw"),
         (1, "cxx-dbg-O0", "two-cxx-dbg-O0-1.profraw"),
+        (0, "s390x-bin-O2", "be-s390x-bin-O2-1.profraw"),
+        (1, "s390x-dbg-O1", "be-s390x-dbg-O1-1.profraw"),
+        (0, "ppc32-bin-O2", "be-ppc32-bin-O2-1.profraw"),
+        (1, "ppc32-dbg-O1", "be-ppc32-dbg-O1-1.profraw"),
+        (0, "c23-bin-O2", "two-c23-bin-O2-1.profraw"),
+        (1, "c23-dbg-O1", "two-c23-dbg-O1-1.profraw"),
+        (0, "mcdc23-bin", "two-mcdc23-bin-1.profraw"),
+        (1, "mcdc23-dbg", "two-mcdc23-dbg-1.profraw"),
     ] {
         let (elf, raw) = (read(binary), read(run));
         case(mode, &raw, &elf);
