@@ -16,6 +16,7 @@ mod completions;
 mod compressed;
 mod convert;
 mod correlate;
+mod correlate_globs;
 mod determinism;
 mod dropin;
 mod dropin_releases;
