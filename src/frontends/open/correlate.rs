@@ -269,6 +269,7 @@ fn read_binary(
     max_warnings: usize,
 ) -> Result<(CorrelationBinary, Vec<Warning>)> {
     let file = InputFile::open(path)?;
+    refuse_foreign(path, file.bytes())?;
     let (binary, mut warnings) = CorrelationBinary::parse(path, file.bytes(), kind)?;
     if max_warnings > 0 && warnings.len() > max_warnings {
         let rest = warnings.len() - max_warnings;
@@ -280,8 +281,29 @@ fn read_binary(
     Ok((binary, warnings))
 }
 
+/// Refuses a COFF, PE or Mach-O binary naming its format: correlation is implemented for
+/// ELF only, since no Windows or macOS run could be checked here (llvm-profdata 19–22
+/// correlate COFF in binary mode and refuse Mach-O).
+fn refuse_foreign(path: &Path, bytes: &[u8]) -> Result<()> {
+    use object::FileKind;
+    let format = match FileKind::parse(bytes) {
+        Ok(FileKind::Coff | FileKind::CoffBig | FileKind::CoffImport) => "a COFF object file",
+        Ok(FileKind::Pe32 | FileKind::Pe64) => "a PE/COFF image (a Windows executable or DLL)",
+        Ok(FileKind::MachO32 | FileKind::MachO64) => "a Mach-O file",
+        Ok(FileKind::MachOFat32 | FileKind::MachOFat64) => "a universal (fat) Mach-O file",
+        Ok(FileKind::DyldCache) => "a Mach-O dyld shared cache",
+        _ => return Ok(()),
+    };
+    Err(Error::new(ErrorKind::Request(format!(
+        "{format}: correlating lightweight raw profiles with binaries is implemented for ELF \
+         only (COFF and Mach-O are not supported)"
+    )))
+    .with_path(path))
+}
+
 /// What the debug info of the binary `bytes` (read from `path`) says about its counters,
 /// for `show --debug-info`, with the warnings about DIEs left out.
 pub fn describe_debug_info(path: &Path, bytes: &[u8]) -> Result<(DebugInfoCounters, Vec<Warning>)> {
+    refuse_foreign(path, bytes)?;
     crate::frontends::correlate::describe_debug_info(path, bytes)
 }
