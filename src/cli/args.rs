@@ -767,8 +767,8 @@ pub struct OrderArgs {
     pub max_trace_length: u64,
     /// How to write the order: llvm (llvm-profdata's text, which lld's
     /// --symbol-ordering-file takes), symbols (names only), ld64 (Mach-O `_` prefix, for
-    /// -order_file), sections (`.text.NAME`, for GNU ld's and gold's
-    /// --section-ordering-file).
+    /// -order_file), sections (`.text.NAME` per line, for gold's --section-ordering-file),
+    /// gnu-ld (a script for GNU ld 2.43+'s --section-ordering-file).
     #[arg(long = "format", value_enum, default_value_t = OrderFormatArg::Llvm)]
     #[arg(help_heading = heading::OUTPUT)]
     pub format: OrderFormatArg,
@@ -799,6 +799,8 @@ pub enum OrderFormatArg {
     Ld64,
     /// `.text.NAME` section names.
     Sections,
+    /// A section-ordering script for GNU ld 2.43+.
+    GnuLd,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.
