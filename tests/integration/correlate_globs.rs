@@ -227,6 +227,24 @@ fn pairing_rules() {
         ],
         &["cid-0.profraw", "build ID", "a (no build ID)"],
     );
+    // A binary with a build ID named for a profile without one: it did not write it.
+    fails(
+        &[
+            "merge",
+            "--binary-for",
+            "runs/*",
+            "cid",
+            "runs/a-0.profraw",
+            "-o",
+            "x",
+        ],
+        &[
+            "runs/a-0.profraw",
+            "no build ID",
+            "\"runs/*\"",
+            "cid (build ID",
+        ],
+    );
     fails(
         &[
             "merge",

@@ -160,6 +160,8 @@ impl Correlator {
         }
         if let Some(i) = self.pairing_for(file.path())? {
             let binary = &self.pairings[i].binary;
+            check_build_id(&self.pairings[i], file.bytes())
+                .map_err(|e| e.with_path(file.path()))?;
             return match profraw::correlate::correlate(file.bytes(), &[binary]) {
                 Ok(Some(bytes)) => Ok(file.with_bytes(bytes)),
                 Ok(None) => Ok(file),
@@ -250,6 +252,38 @@ impl Pairing {
                 .is_some_and(|name| self.matcher.is_match(Path::new(name)))
         }
     }
+}
+
+/// For a pairing whose binary has a build ID: every lightweight profile of `data` must
+/// carry it (a profile without one, or with another, was written by another binary).
+/// Binaries without a build ID cannot be checked.
+fn check_build_id(pairing: &Pairing, data: &[u8]) -> Result<()> {
+    let Some(id) = pairing.binary.build_id.as_deref() else {
+        return Ok(());
+    };
+    let hex = |id: &[u8]| -> String { id.iter().map(|b| format!("{b:02x}")).collect() };
+    for (at, ids) in profraw::correlate::lightweight_profiles(data) {
+        if ids.iter().any(|i| i == id) {
+            continue;
+        }
+        let ours = if ids.is_empty() {
+            "no build ID".to_string()
+        } else {
+            let ids: Vec<String> = ids.iter().map(|i| hex(i)).collect();
+            format!("build ID {}", ids.join(", "))
+        };
+        return Err(Error::at(
+            at,
+            ErrorKind::Uncorrelated(format!(
+                "a lightweight profile with {ours} is named by the pattern {:?} for {} (build \
+                 ID {}), which did not write it",
+                pairing.pattern,
+                pairing.binary.path.display(),
+                hex(id)
+            )),
+        ));
+    }
+    Ok(())
 }
 
 /// `DIR/.build-id/xx/yyyy….debug` for build ID `id`.
