@@ -7,6 +7,10 @@
 #                                                         of the BOLT tools)
 #   /usr/local/bin/clang-22, clang-23                   (run inside a chroot; only needed to
 #                                                         regenerate testdata)
+#   /usr/local/bin/ld.bfd-sid                           (sid's GNU ld, 2.43+: the `order`
+#                                                         tests link with its
+#                                                         --section-ordering-file; through sid's
+#                                                         loader; PGO_SID_WITH_BINUTILS=0: none)
 # Why: bookworm's newest LLVM is 19; the tests compare our output with llvm-profdata 22 (index
 # v13), read raw v11 files written by LLVM 23, and compare our BOLT profile merges with
 # merge-fdata 22 and 23 (LLVM 20+ semantics). Debian's own builds are used, not third-party
@@ -18,6 +22,7 @@ MIRROR=${PGO_SID_MIRROR:-http://deb.debian.org/debian}
 VERSIONS=${PGO_SID_LLVM_VERSIONS:-"22 23"}
 WITH_CLANG=${PGO_SID_WITH_CLANG:-0}
 WITH_BOLT=${PGO_SID_WITH_BOLT:-1}
+WITH_BINUTILS=${PGO_SID_WITH_BINUTILS:-1}
 
 if ! command -v debootstrap >/dev/null; then
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap >/dev/null
@@ -36,6 +41,9 @@ for v in $VERSIONS; do
   if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs clang-$v libclang-rt-$v-dev"; fi
 done
 if [ "$WITH_CLANG" = 1 ]; then pkgs="$pkgs libc6-dev gcc binutils g++"; fi
+# binutils-x86-64-linux-gnu alone (ld.bfd and its libraries, no gprofng): bookworm's ld is
+# 2.40, and --section-ordering-file needs 2.43.
+if [ "$WITH_BINUTILS" = 1 ]; then pkgs="$pkgs binutils-x86-64-linux-gnu"; fi
 
 echo "== installing in sid:$pkgs"
 # The snapshot mirror's Release file can be past its Valid-Until date; the packages are
@@ -79,6 +87,16 @@ WRAP
     done
   fi
 done
+if [ "$WITH_BINUTILS" = 1 ]; then
+  cat > /usr/local/bin/ld.bfd-sid <<WRAP
+#!/bin/sh
+# Debian sid's GNU ld (binutils 2.43+), run with sid's own loader and libraries (see
+# .ci/install-llvm-sid.sh). It links for this system: its default search paths are the host's.
+exec "$ROOT/lib64/ld-linux-x86-64.so.2" --library-path "$libpath" "$ROOT/usr/bin/x86_64-linux-gnu-ld.bfd" "\$@"
+WRAP
+  chmod +x /usr/local/bin/ld.bfd-sid
+  echo "ld.bfd-sid: $(/usr/local/bin/ld.bfd-sid --version | head -1)"
+fi
 for v in $VERSIONS; do
   # The version line ("Debian LLVM version 22.1.8"), which proves the wrapper runs.
   echo "llvm-profdata-$v: $("/usr/local/bin/llvm-profdata-$v" --version | grep -m1 version)"

@@ -25,9 +25,16 @@ pub enum OrderFormat {
     Symbols,
     /// For ld64's `-order_file`: C symbols with Mach-O's `_` prefix (comments kept).
     Ld64,
-    /// Section names of `-ffunction-sections` objects (`.text.NAME`), one per line, for GNU
-    /// ld's and gold's `--section-ordering-file`.
+    /// Section names of `-ffunction-sections` objects (`.text.NAME`), one per line, for
+    /// gold's `--section-ordering-file` (GNU ld's option of that name reads a script: see
+    /// [`OrderFormat::GnuLd`]).
     Sections,
+    /// A section-ordering script for GNU ld 2.43+'s `--section-ordering-file`: one output
+    /// section `.text` whose input sections are each function's `.text.NAME` (and the
+    /// `.text.hot.NAME` and `.text.unlikely.NAME` that profile-guided builds name), in
+    /// order. Functions without a name, or whose name a script cannot hold (spaces, `;`,
+    /// `,`, quotes, parentheses, braces, `/`), are left out.
+    GnuLd,
     /// A JSON document: the functions in order with their file and name hash, the count,
     /// and the page-fault figure.
     Json,
@@ -98,6 +105,9 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
     if format == OrderFormat::Llvm {
         out.extend_from_slice(MACHO_WARNING.as_bytes());
     }
+    if format == OrderFormat::GnuLd {
+        return gnu_ld_script(order, names);
+    }
     for &id in &order.functions {
         let (file, name) = parsed_name(names, id);
         match format {
@@ -117,6 +127,40 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
         out.extend_from_slice(name);
         out.push(b'\n');
     }
+    out
+}
+
+/// Bytes that end or break a section name pattern in a linker script; a name holding one
+/// is left out of the script (no C or C++ symbol does; LLVM's odd names might).
+const SCRIPT_BREAKERS: &[u8] = b" \t\r\n;,(){}\"'/";
+
+/// The section-ordering script of `order` for GNU ld 2.43+ (see [`OrderFormat::GnuLd`]).
+fn gnu_ld_script(order: &FunctionOrder, names: &SymbolTable) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = writeln!(
+        out,
+        "/* Ordered {} functions, for GNU ld's --section-ordering-file */\n.text : {{",
+        order.functions.len()
+    );
+    for &id in &order.functions {
+        let (_, name) = parsed_name(names, id);
+        if name.is_empty() || name.iter().any(|b| SCRIPT_BREAKERS.contains(b)) {
+            continue;
+        }
+        out.extend_from_slice(b"  *(");
+        for (i, prefix) in [".text.", ".text.hot.", ".text.unlikely."]
+            .iter()
+            .enumerate()
+        {
+            if i > 0 {
+                out.push(b' ');
+            }
+            out.extend_from_slice(prefix.as_bytes());
+            out.extend_from_slice(name);
+        }
+        out.extend_from_slice(b")\n");
+    }
+    out.extend_from_slice(b"}\n");
     out
 }
 
@@ -188,6 +232,13 @@ mod tests {
         assert!(
             sections.starts_with(".text.helper\n.text.main\n"),
             "{sections}"
+        );
+        let script = String::from_utf8(render(&order, &t, OrderFormat::GnuLd)).unwrap();
+        assert_eq!(
+            script,
+            "/* Ordered 4 functions, for GNU ld's --section-ordering-file */\n.text : {\n  \
+             *(.text.helper .text.hot.helper .text.unlikely.helper)\n  \
+             *(.text.main .text.hot.main .text.unlikely.main)\n}\n"
         );
     }
 }

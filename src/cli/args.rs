@@ -351,6 +351,19 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::INPUTS)]
     pub debug_info: Vec<PathBuf>,
 
+    /// The binary that the lightweight raw profiles among the inputs matching GLOB are
+    /// completed from, instead of the binary their build ID names (repeatable; for
+    /// binaries without a build ID). GLOB without `/` matches the file name, with `/` the
+    /// path as given; `*` stops at `/`, `**` does not.
+    #[arg(long = "binary-for", num_args = 2, value_names = ["GLOB", "FILE"])]
+    #[arg(help_heading = heading::INPUTS)]
+    pub binary_for: Vec<PathBuf>,
+
+    /// As --binary-for, for a binary (or debug file) read as --debug-info reads it.
+    #[arg(long = "debug-info-for", num_args = 2, value_names = ["GLOB", "FILE"])]
+    #[arg(help_heading = heading::INPUTS)]
+    pub debug_info_for: Vec<PathBuf>,
+
     /// A directory holding a `.build-id` tree (`.build-id/xx/rest-of-the-id.debug`) in
     /// which the binaries of lightweight raw profiles are looked up by build ID when no
     /// --binary-file or --debug-info matches (repeatable; needs --correlate).
@@ -754,8 +767,8 @@ pub struct OrderArgs {
     pub max_trace_length: u64,
     /// How to write the order: llvm (llvm-profdata's text, which lld's
     /// --symbol-ordering-file takes), symbols (names only), ld64 (Mach-O `_` prefix, for
-    /// -order_file), sections (`.text.NAME`, for GNU ld's and gold's
-    /// --section-ordering-file).
+    /// -order_file), sections (`.text.NAME` per line, for gold's --section-ordering-file),
+    /// gnu-ld (a script for GNU ld 2.43+'s --section-ordering-file).
     #[arg(long = "format", value_enum, default_value_t = OrderFormatArg::Llvm)]
     #[arg(help_heading = heading::OUTPUT)]
     pub format: OrderFormatArg,
@@ -786,6 +799,8 @@ pub enum OrderFormatArg {
     Ld64,
     /// `.text.NAME` section names.
     Sections,
+    /// A section-ordering script for GNU ld 2.43+.
+    GnuLd,
 }
 
 /// `pgo-merge overlap BASE TEST`: how similar two profiles are.

@@ -112,6 +112,7 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
         new_merge_request.remapping_file = a.remapping_file.clone();
         new_merge_request.binary_files = a.binary_file.clone();
         new_merge_request.debug_info_files = a.debug_info.clone();
+        new_merge_request.input_pairings = input_pairings(a)?;
         new_merge_request.debug_file_directories = a.debug_file_directory.clone();
         new_merge_request.correlate = a.correlate.map(|c| match c {
             CorrelateArg::Binary => CorrelateKind::Binary,
@@ -420,4 +421,38 @@ pub fn run_merge(args: MergeArgs, mode: Mode, target: Option<&Target>) -> i32 {
         _ => {}
     }
     EXIT_OK
+}
+
+/// The pairings of `--binary-for GLOB FILE` and `--debug-info-for GLOB FILE`, in the order
+/// given (clap collects each option's values two by two).
+fn input_pairings(a: &MergeArgs) -> Result<Vec<pipeline::InputPairing>, pgo_merge::Error> {
+    let mut out = Vec::new();
+    for (values, kind, option) in [
+        (&a.binary_for, CorrelateKind::Binary, "--binary-for"),
+        (
+            &a.debug_info_for,
+            CorrelateKind::DebugInfo,
+            "--debug-info-for",
+        ),
+    ] {
+        for pair in values.chunks(2) {
+            let [glob, binary] = pair else {
+                return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Usage(format!(
+                    "{option} takes two values: GLOB FILE"
+                ))));
+            };
+            let pattern = glob.to_str().ok_or_else(|| {
+                pgo_merge::Error::new(pgo_merge::ErrorKind::Usage(format!(
+                    "{option}: the pattern {} is not UTF-8",
+                    glob.display()
+                )))
+            })?;
+            out.push(pipeline::InputPairing {
+                pattern: pattern.to_owned(),
+                kind,
+                binary: binary.clone(),
+            });
+        }
+    }
+    Ok(out)
 }

@@ -33,6 +33,7 @@ pub fn run_order(a: OrderArgs, mode: Mode) -> i32 {
             OrderFormatArg::Symbols => OrderFormat::Symbols,
             OrderFormatArg::Ld64 => OrderFormat::Ld64,
             OrderFormatArg::Sections => OrderFormat::Sections,
+            OrderFormatArg::GnuLd => OrderFormat::GnuLd,
         }
     };
     match pipeline::order(&req) {

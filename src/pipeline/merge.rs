@@ -32,7 +32,7 @@ use crate::codec::magic::{last_release_writing_raw, raw_version};
 use crate::error::{Error, ErrorKind, Result, Warning};
 #[cfg(feature = "iprof")]
 use crate::frontends::open::IprofReadOptions;
-use crate::frontends::open::{CorrelateKind, Correlator, FormatKind, LlvmReader};
+use crate::frontends::open::{CorrelateKind, Correlator, FormatKind, InputPairing, LlvmReader};
 use crate::ir::Profile;
 #[cfg(feature = "iprof")]
 use crate::ir::iprof::IprofProfile;
@@ -139,6 +139,10 @@ pub struct MergeRequest {
     /// DWARF completes lightweight raw profiles as [`MergeRequest::binary_files`] do
     /// (`--debug-info`).
     pub debug_info_files: Vec<PathBuf>,
+    /// Binaries named for the inputs a pattern matches (`--binary-for GLOB BIN`,
+    /// `--debug-info-for GLOB BIN`): such an input is completed from that binary only, not
+    /// routed by build ID; for binaries without a build ID when several are named.
+    pub input_pairings: Vec<InputPairing>,
     /// Directories holding `.build-id` trees where the binary of a lightweight profile that
     /// no named binary matches is looked up by build ID (`--debug-file-directory`).
     pub debug_file_directories: Vec<PathBuf>,
@@ -217,6 +221,7 @@ impl Default for MergeRequest {
             llvm_compatible: false,
             llvm_profdata: false,
             binary_files: Vec::new(),
+            input_pairings: Vec::new(),
             debug_info_files: Vec::new(),
             debug_file_directories: Vec::new(),
             correlate: None,
@@ -863,7 +868,7 @@ fn merge_llvm(
         // Normalising scales every count, new values of a site included.
         plan.merge.weight_all_values = true;
     }
-    let correlator = correlator(r, &mut messages)?;
+    let correlator = correlator(r, &inputs, &mut messages)?;
     let normalised;
     let inputs = if r.normalize != NormalizeMode::None && !inputs.is_empty() {
         let (weighted, warnings) = llvm_normalise_inputs(&inputs, r.normalize, &correlator)?;
@@ -996,8 +1001,12 @@ fn write_llvm(plan: &LlvmPlan, merged: &MergeOutput) -> Result<Vec<Warning>> {
 }
 
 /// The binaries of `r` that lightweight raw profiles are completed from, read once; their
-/// warnings go to `messages`.
-fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlator> {
+/// warnings go to `messages`, with one per pairing pattern that matches none of `inputs`.
+fn correlator(
+    r: &MergeRequest,
+    inputs: &[InputSpec],
+    messages: &mut Vec<Message>,
+) -> Result<Correlator> {
     let binaries: Vec<(CorrelateKind, PathBuf)> = r
         .binary_files
         .iter()
@@ -1008,8 +1017,16 @@ fn correlator(r: &MergeRequest, messages: &mut Vec<Message>) -> Result<Correlato
                 .map(|p| (CorrelateKind::DebugInfo, p.clone())),
         )
         .collect();
-    let (mut correlator, warnings) = Correlator::new(&binaries, r.max_correlation_warnings)?;
+    let (correlator, warnings) = Correlator::new(&binaries, r.max_correlation_warnings)?;
     messages.extend(warnings.into_iter().map(Message::Warning));
+    let (mut correlator, warnings) =
+        correlator.with_pairings(&r.input_pairings, r.max_correlation_warnings)?;
+    messages.extend(warnings.into_iter().map(Message::Warning));
+    for pattern in correlator.check_pairings(inputs.iter().map(|i| i.path.as_path()))? {
+        messages.push(Message::Warning(Warning::new(format!(
+            "the input pattern {pattern:?} (--binary-for, --debug-info-for) matches no input"
+        ))));
+    }
     match (r.correlate, r.debug_file_directories.is_empty()) {
         (Some(kind), false) => {
             correlator = correlator.with_build_id_trees(r.debug_file_directories.clone(), kind)?;

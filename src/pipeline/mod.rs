@@ -62,7 +62,7 @@ use crate::frontends::open::InputFile;
 use crate::passes::Weight;
 
 pub use crate::backends::show::{FunctionFilter, ShowOptions};
-pub use crate::frontends::open::CorrelateKind;
+pub use crate::frontends::open::{CorrelateKind, InputPairing};
 pub use crate::passes::merge::{FailureMode, MergeOptions, MergeOutput};
 pub use crate::passes::normalise::NormalizeMode;
 pub use crate::passes::trim::ColdThreshold;

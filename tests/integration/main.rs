@@ -16,6 +16,8 @@ mod completions;
 mod compressed;
 mod convert;
 mod correlate;
+mod correlate_foreign;
+mod correlate_globs;
 mod determinism;
 mod dropin;
 mod dropin_releases;

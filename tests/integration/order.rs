@@ -180,9 +180,9 @@ fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &st
     let (Some(clang), Some(nm)) = (tool("clang-19", test), tool("nm", test)) else {
         return;
     };
-    if tool(linker, test).is_none() {
+    let Some(linker_path) = tool(linker, test) else {
         return;
-    }
+    };
     let dir = tempdir();
     let src = inflated(dir.path(), "order_prog.c.gz");
     let all = recording("all.profdata");
@@ -205,10 +205,14 @@ fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &st
     ]);
     assert_ok(&o, "pgo-merge order -o");
     let exe = dir.path().join("linked");
-    let fuse = format!(
-        "-fuse-ld={}",
-        linker.trim_start_matches("ld.").trim_end_matches("-19")
-    );
+    // lld and gold by clang's name for them; another GNU ld by its path.
+    let fuse = match linker {
+        "ld.lld-19" | "ld.gold" => format!(
+            "-fuse-ld={}",
+            linker.trim_start_matches("ld.").trim_end_matches("-19")
+        ),
+        _ => format!("--ld-path={}", linker_path.display()),
+    };
     let flag = linker_flag.replace("{}", &order_file.display().to_string());
     let link = run(
         &clang,
@@ -266,6 +270,126 @@ fn gold_follows_our_section_list() {
         "sections",
         "ld.gold",
         "-Wl,--section-ordering-file={}",
+    );
+}
+
+/// GNU ld 2.43+ takes our section-ordering script (`--format=gnu-ld`) and the program
+/// follows it. Bookworm's ld is 2.40 (no --section-ordering-file): the test uses Debian
+/// sid's (`ld.bfd-sid`, installed by .ci/install-llvm-sid.sh), or the system's ld.bfd if it
+/// is 2.43 or later.
+#[test]
+fn gnu_ld_follows_our_section_script() {
+    let test = "gnu_ld_follows_our_section_script";
+    let system_is_new = tool_quietly("ld.bfd").is_some_and(|ld| {
+        let v = run(&ld, &["--version".as_ref()]);
+        gnu_ld_version(&String::from_utf8_lossy(&v.stdout)) >= Some((2, 43))
+    });
+    let linker = if system_is_new && tool_quietly("ld.bfd-sid").is_none() {
+        "ld.bfd"
+    } else {
+        "ld.bfd-sid"
+    };
+    linked_order_follows(test, "gnu-ld", linker, "-Wl,--section-ordering-file={}");
+}
+
+/// An executable on PATH, or None without a SKIPPED line.
+fn tool_quietly(name: &str) -> Option<PathBuf> {
+    std::env::split_paths(&std::env::var_os("PATH")?)
+        .map(|d| d.join(name))
+        .find(|p| p.is_file())
+}
+
+/// (major, minor) of `ld --version`'s first line ("GNU ld (GNU Binutils for Debian) 2.40").
+fn gnu_ld_version(text: &str) -> Option<(u32, u32)> {
+    let last = text.lines().next()?.split_whitespace().last()?;
+    let mut parts = last.split('.');
+    Some((parts.next()?.parse().ok()?, parts.next()?.parse().ok()?))
+}
+
+/// ld64 (ld64.lld-19) takes our `--format=ld64` order with `-order_file`, and a Mach-O
+/// dylib of the recordings' program (clang-19 `--target=x86_64-apple-macosx11`, no SDK: the
+/// C headers replaced by the one declaration it needs) lists the functions in our order
+/// (`llvm-nm-19 -n`, with Mach-O's `_` prefix).
+#[test]
+fn ld64_follows_our_order() {
+    let test = "ld64_follows_our_order";
+    let (Some(clang), Some(ld64), Some(nm)) = (
+        tool("clang-19", test),
+        tool("ld64.lld-19", test),
+        tool("llvm-nm-19", test),
+    ) else {
+        return;
+    };
+    let dir = tempdir();
+    let src = inflated(dir.path(), "order_prog.c.gz");
+    let text = std::fs::read_to_string(&src).unwrap();
+    let body: String = text
+        .lines()
+        .filter(|l| !l.starts_with("#include"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let mac_src = dir.path().join("prog_mac.c");
+    std::fs::write(&mac_src, format!("int printf(const char *, ...);\n{body}")).unwrap();
+    let obj = dir.path().join("prog_mac.o");
+    let o = run(
+        &clang,
+        &[
+            "--target=x86_64-apple-macosx11".as_ref(),
+            "-O0".as_ref(),
+            "-c".as_ref(),
+            mac_src.as_os_str(),
+            "-o".as_ref(),
+            obj.as_os_str(),
+        ],
+    );
+    assert_ok(&o, "clang-19 --target=x86_64-apple-macosx11");
+    let all = recording("all.profdata");
+    let order_file = dir.path().join("order.ld64");
+    let o = run_ours([
+        "order".as_ref(),
+        "--format=ld64".as_ref(),
+        all.as_os_str(),
+        "-o".as_ref(),
+        order_file.as_os_str(),
+    ]);
+    assert_ok(&o, "pgo-merge order --format=ld64");
+    let listed = ordered_symbols(&std::fs::read_to_string(&order_file).unwrap());
+    assert!(listed.len() > 200 && listed.iter().all(|s| s.starts_with('_')));
+    let dylib = dir.path().join("prog.dylib");
+    let args: Vec<&std::ffi::OsStr> = ["-arch", "x86_64", "-platform_version", "macos", "11.0"]
+        .into_iter()
+        .chain([
+            "11.0",
+            "-dylib",
+            "-undefined",
+            "dynamic_lookup",
+            "-order_file",
+        ])
+        .map(std::ffi::OsStr::new)
+        .chain([order_file.as_os_str(), obj.as_os_str()])
+        .chain(["-o".as_ref(), dylib.as_os_str()])
+        .collect();
+    let link = run(&ld64, &args);
+    assert_ok(&link, "ld64.lld-19 -order_file");
+    assert!(
+        !String::from_utf8_lossy(&link.stderr).contains("warning"),
+        "ld64.lld-19 warned: {}",
+        String::from_utf8_lossy(&link.stderr)
+    );
+    let syms = run(&nm, &["-n".as_ref(), dylib.as_os_str()]);
+    assert_ok(&syms, "llvm-nm-19 -n");
+    let in_binary: Vec<String> = String::from_utf8_lossy(&syms.stdout)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let (_, kind, name) = (f.next()?, f.next()?, f.next()?);
+            (kind == "t" || kind == "T").then(|| name.to_string())
+        })
+        .filter(|name| listed.contains(name))
+        .collect();
+    assert_eq!(
+        in_binary, listed,
+        "ld64.lld-19: the linked order is not ours"
     );
 }
 

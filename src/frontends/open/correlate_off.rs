@@ -11,7 +11,7 @@ use crate::ir::correlation::{CorrelateKind, DebugInfoCounters};
 /// The error of every request that needs a binary read.
 fn disabled() -> Error {
     Error::new(ErrorKind::FeatureDisabled {
-        what: "lightweight raw profile correlation (--binary-file, --debug-info)",
+        what: "lightweight raw profile correlation (--binary-file, --debug-info, --binary-for)",
         feature: "correlate",
     })
 }
@@ -42,6 +42,27 @@ impl Correlator {
         } else {
             Err(disabled())
         }
+    }
+
+    /// Refuses any pairing: this build cannot read binaries.
+    pub fn with_pairings(
+        self,
+        pairings: &[super::InputPairing],
+        _max_warnings: usize,
+    ) -> Result<(Self, Vec<Warning>)> {
+        if pairings.is_empty() {
+            Ok((self, Vec::new()))
+        } else {
+            Err(disabled())
+        }
+    }
+
+    /// No pairing, so no pattern is left unmatched.
+    pub fn check_pairings<'a>(
+        &self,
+        _inputs: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<Vec<String>> {
+        Ok(Vec::new())
     }
 
     /// True: nothing to complete inputs from.

@@ -57,6 +57,29 @@ pub use iprof::{CountScale, IprofReadOptions, IprofReader, Lowered, TreeInto, re
 pub use sample::{SampleRead, SampleReader, SectionInfo};
 
 use crate::error::Result;
+use std::path::PathBuf;
+
+/// A binary named for the inputs a pattern matches (`--binary-for GLOB BIN`,
+/// `--debug-info-for GLOB BIN`), as the request gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct InputPairing {
+    /// The shell-style pattern (see `Correlator::with_pairings`).
+    pub pattern: String,
+    /// How the binary is read.
+    pub kind: CorrelateKind,
+    /// The binary (or its debug file).
+    pub binary: PathBuf,
+}
+
+impl InputPairing {
+    /// The option that names such a pairing, for messages.
+    pub fn option(&self) -> &'static str {
+        match self.kind {
+            CorrelateKind::Binary => "--binary-for",
+            CorrelateKind::DebugInfo => "--debug-info-for",
+        }
+    }
+}
 
 /// Reads whole LLVM instrumentation profiles of any format (raw, indexed, text) into IR, for
 /// `show`, `overlap`, conversions and `--normalize`'s first pass. One reader serves every

@@ -45,6 +45,22 @@ pub fn lightweight_build_ids(data: &[u8]) -> Vec<Vec<u8>> {
         .collect()
 }
 
+/// Each lightweight profile of `data`: its offset and the build IDs it carries (none for a
+/// binary linked without one), in file order.
+pub fn lightweight_profiles(data: &[u8]) -> Vec<(u64, Vec<Vec<u8>>)> {
+    let per_profile = each_profile(data, |p| {
+        Ok(is_lightweight(&p.header).then(|| {
+            let ids = p.binary_ids.iter().map(|id| id.to_vec()).collect();
+            (p.header.start, ids)
+        }))
+    });
+    per_profile
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// `data` with every lightweight profile completed from the binary among `binaries` whose
 /// build ID it carries; `None` if no profile of `data` is lightweight.
 pub fn correlate(data: &[u8], binaries: &[&CorrelationBinary]) -> Result<Option<Vec<u8>>> {

@@ -14,6 +14,8 @@
 //! nodes with its own generator, so the result does not depend on it, and we run them one
 //! after the other.
 
+use std::collections::HashMap;
+
 use crate::sys::mt19937::Mt;
 
 use super::nodes::FunctionNode;
@@ -79,54 +81,78 @@ struct Partitioner {
 }
 
 /// Orders `nodes` (in the order [`super::nodes::function_nodes`] gives) and returns their
-/// ids, first to place first.
+/// ids, first to place first. Memory the system refuses is an error naming it; the memory
+/// used grows with the number of nodes and utility nodes, never with their values.
 pub fn partition(nodes: Vec<FunctionNode>, rule: SplitRule) -> Result<Vec<u64>> {
     let mut log2_cache = alloc::with_capacity(LOG_CACHE_SIZE as usize, "log2 table")?;
     log2_cache.push(0.0f32);
     log2_cache.extend((1..LOG_CACHE_SIZE).map(|i| f64::from(i).log2() as f32));
+    let mut dense: HashMap<u32, u32> = HashMap::new();
+    let mut partitioned = alloc::with_capacity(nodes.len(), "function nodes")?;
+    for (i, n) in nodes.into_iter().enumerate() {
+        partitioned.push(Node {
+            id: n.id,
+            utilities: densely(n.utilities, &mut dense)?,
+            bucket: 0,
+            input_order: i,
+        });
+    }
     let mut p = Partitioner {
-        nodes: nodes
-            .into_iter()
-            .enumerate()
-            .map(|(i, n)| Node {
-                id: n.id,
-                utilities: n.utilities,
-                bucket: 0,
-                input_order: i,
-            })
-            .collect(),
+        nodes: partitioned,
         log2_cache,
         rule,
     };
-    let mut slots: Vec<usize> = (0..p.nodes.len()).collect();
-    p.bisect(&mut slots, 0, 1, 0);
+    let mut slots = alloc::with_capacity(p.nodes.len(), "function nodes")?;
+    slots.extend(0..p.nodes.len());
+    p.bisect(&mut slots, 0, 1, 0)?;
     // LLVM's final stable sort by bucket; buckets are distinct, so any sort gives this.
     slots.sort_by_key(|&s| p.nodes[s].bucket);
-    Ok(slots.into_iter().map(|s| p.nodes[s].id).collect())
+    let mut ids = alloc::with_capacity(slots.len(), "the function order")?;
+    ids.extend(slots.into_iter().map(|s| p.nodes[s].id));
+    Ok(ids)
+}
+
+/// `utilities` renumbered by `dense` (numbers from 0 in order of first appearance, shared
+/// across nodes), so that the per-bisection counts are indexed by at most the number of
+/// distinct utility nodes whatever numbers a caller used. Each bisection renumbers by first
+/// appearance anyway, so the order is the same.
+fn densely(mut utilities: Vec<u32>, dense: &mut HashMap<u32, u32>) -> Result<Vec<u32>> {
+    for un in &mut utilities {
+        super::nodes::map_room(dense, "utility nodes")?;
+        let next = dense.len() as u32;
+        *un = *dense.entry(*un).or_insert(next);
+    }
+    Ok(utilities)
 }
 
 impl Partitioner {
     /// Bisects the nodes of `slots` (indices into `nodes`, in LLVM's vector order); their
     /// final buckets are `offset..offset + slots.len()`. Recursion depth ≤ [`SPLIT_DEPTH`].
-    fn bisect(&mut self, slots: &mut [usize], depth: u32, root_bucket: u32, offset: u32) {
+    fn bisect(
+        &mut self,
+        slots: &mut [usize],
+        depth: u32,
+        root_bucket: u32,
+        offset: u32,
+    ) -> Result<()> {
         if slots.len() <= 1 || depth >= SPLIT_DEPTH {
             // The lowest level: input order.
             slots.sort_unstable_by_key(|&s| self.nodes[s].input_order);
             for (i, &s) in slots.iter().enumerate() {
                 self.nodes[s].bucket = offset.wrapping_add(i as u32);
             }
-            return;
+            return Ok(());
         }
         let mut rng = Mt::new(root_bucket);
         let left = root_bucket.wrapping_mul(2);
         let right = left.wrapping_add(1);
         self.split(slots, left);
-        self.run_iterations(slots, left, right, &mut rng);
+        self.run_iterations(slots, left, right, &mut rng)?;
         let nodes = &self.nodes;
         let mid = libstdcxx::partition(slots, |&s| nodes[s].bucket == left);
         let (l, r) = slots.split_at_mut(mid);
-        self.bisect(l, depth + 1, left, offset);
-        self.bisect(r, depth + 1, right, offset.wrapping_add(mid as u32));
+        self.bisect(l, depth + 1, left, offset)?;
+        self.bisect(r, depth + 1, right, offset.wrapping_add(mid as u32))
     }
 
     /// The first half by input order to `start`, the rest to `start + 1`.
@@ -146,7 +172,13 @@ impl Partitioner {
 
     /// Drops utility nodes that one or all of the nodes have, renumbers the rest densely,
     /// counts them per side and runs the improvement rounds.
-    fn run_iterations(&mut self, slots: &[usize], left: u32, right: u32, rng: &mut Mt) {
+    fn run_iterations(
+        &mut self,
+        slots: &[usize],
+        left: u32,
+        right: u32,
+        rng: &mut Mt,
+    ) -> Result<()> {
         let n = slots.len();
         // Utility nodes are small numbers (dense after the first bisection): count them in
         // a vector indexed by number rather than LLVM's hash map; the result is the same.
@@ -155,7 +187,7 @@ impl Partitioner {
             .flat_map(|&s| self.nodes[s].utilities.iter().copied())
             .max()
             .map_or(0, |m| m as usize + 1);
-        let mut count = vec![0u32; top];
+        let mut count = alloc::filled(top, 0u32, "utility node counts")?;
         for &s in slots {
             for &un in &self.nodes[s].utilities {
                 count[un as usize] += 1;
@@ -181,7 +213,7 @@ impl Partitioner {
                 *un = *slot;
             }
         }
-        let mut signatures = vec![Signature::default(); used as usize];
+        let mut signatures = alloc::filled(used as usize, Signature::default(), "utility nodes")?;
         for &s in slots {
             let on_left = self.nodes[s].bucket == left;
             for &un in &self.nodes[s].utilities {
@@ -194,10 +226,11 @@ impl Partitioner {
             }
         }
         for _ in 0..ITERATIONS_PER_SPLIT {
-            if self.run_iteration(slots, left, right, &mut signatures, rng) == 0 {
+            if self.run_iteration(slots, left, right, &mut signatures, rng)? == 0 {
                 break;
             }
         }
+        Ok(())
     }
 
     /// One round: the gains of moving each node across, sorted per side (largest first),
@@ -210,7 +243,7 @@ impl Partitioner {
         right: u32,
         signatures: &mut [Signature],
         rng: &mut Mt,
-    ) -> u32 {
+    ) -> Result<u32> {
         for sig in signatures.iter_mut().filter(|s| !s.valid) {
             let (l, r) = (sig.left, sig.right);
             let cost = self.log_cost(l, r);
@@ -224,19 +257,17 @@ impl Partitioner {
             }
             sig.valid = true;
         }
-        let mut gains: Vec<(f32, usize)> = slots
-            .iter()
-            .map(|&s| {
-                let n = &self.nodes[s];
-                let from_left = n.bucket == left;
-                let mut gain = 0.0f32;
-                for &un in &n.utilities {
-                    let sig = &signatures[un as usize];
-                    gain += if from_left { sig.gain_lr } else { sig.gain_rl };
-                }
-                (gain, s)
-            })
-            .collect();
+        let mut gains: Vec<(f32, usize)> = alloc::with_capacity(slots.len(), "move gains")?;
+        gains.extend(slots.iter().map(|&s| {
+            let n = &self.nodes[s];
+            let from_left = n.bucket == left;
+            let mut gain = 0.0f32;
+            for &un in &n.utilities {
+                let sig = &signatures[un as usize];
+                gain += if from_left { sig.gain_lr } else { sig.gain_rl };
+            }
+            (gain, s)
+        }));
         let nodes = &self.nodes;
         let left_end = libstdcxx::partition(&mut gains, |g| nodes[g.1].bucket == left);
         let larger = |a: &(f32, usize), b: &(f32, usize)| {
@@ -256,7 +287,7 @@ impl Partitioner {
                 }
             }
         }
-        moved
+        Ok(moved)
     }
 
     /// Moves node `s` to the other side unless the draw says skip; true if it moved.
@@ -322,6 +353,25 @@ mod tests {
         assert_eq!(uniform_f32(&mut rng), 1791095845u32 as f32 / 4294967296.0);
         let x = uniform_f32(&mut rng);
         assert!((x - 0.997_184_8).abs() < 1e-6, "{x}");
+    }
+
+    #[test]
+    fn utility_numbers_cost_no_memory_and_leave_the_order_alone() {
+        // A library caller may number utility nodes as it likes: the counts of a bisection
+        // were indexed by the largest number (16 GiB for u32::MAX, an abort when refused).
+        let nodes = |spread: fn(u32) -> u32| -> Vec<FunctionNode> {
+            (0..300u64)
+                .map(|id| FunctionNode {
+                    id,
+                    utilities: vec![spread((id % 5) as u32), spread((id % 13) as u32 + 5)],
+                })
+                .collect()
+        };
+        let small = partition(nodes(|u| u), SplitRule::Sort).unwrap();
+        let huge = partition(nodes(|u| u32::MAX - 17 + u), SplitRule::Sort).unwrap();
+        assert_eq!(small, huge);
+        let nth = partition(nodes(|u| u * 0x0100_0000 + 3), SplitRule::NthElement).unwrap();
+        assert_eq!(nth, partition(nodes(|u| u), SplitRule::NthElement).unwrap());
     }
 
     #[test]

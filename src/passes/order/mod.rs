@@ -56,7 +56,11 @@ pub fn order(traces: &[TemporalTrace], opts: &OrderOptions) -> Result<FunctionOr
     let (training, test) = traces.split_at(traces.len() - n);
     let nodes = nodes::function_nodes(training)?;
     let functions = balanced::partition(nodes, opts.split)?;
-    let page_fault_area = (!test.is_empty()).then(|| page_fault_area(&functions, test));
+    let page_fault_area = if test.is_empty() {
+        None
+    } else {
+        Some(page_fault_area(&functions, test)?)
+    };
     Ok(FunctionOrder {
         functions,
         page_fault_area,
@@ -69,14 +73,22 @@ const FUNCTIONS_PER_PAGE: usize = 32;
 /// The area under the page-fault curve of `test` traces with functions laid out in
 /// `order`: per trace, after each function of the order, the number of distinct pages
 /// touched so far, added up (in 32 bits, wrapping, as llvm-profdata's `unsigned`).
-fn page_fault_area(order: &[u64], test: &[TemporalTrace]) -> u32 {
-    let page: std::collections::HashMap<u64, usize> = order
-        .iter()
-        .enumerate()
-        .map(|(i, &id)| (id, i / FUNCTIONS_PER_PAGE))
-        .collect();
+fn page_fault_area(order: &[u64], test: &[TemporalTrace]) -> Result<u32> {
+    let mut page: std::collections::HashMap<u64, usize> = std::collections::HashMap::new();
+    page.try_reserve(order.len())
+        .map_err(|_| out_of_memory("the page of each function", order.len(), 16))?;
+    page.extend(
+        order
+            .iter()
+            .enumerate()
+            .map(|(i, &id)| (id, i / FUNCTIONS_PER_PAGE)),
+    );
+    let pages = order.len().div_ceil(FUNCTIONS_PER_PAGE);
     let mut area = 0u32;
     let mut touched = std::collections::HashSet::new();
+    touched
+        .try_reserve(pages)
+        .map_err(|_| out_of_memory("the pages a test trace touches", pages, 8))?;
     for trace in test {
         for id in &trace.functions {
             if let Some(&p) = page.get(id) {
@@ -86,7 +98,15 @@ fn page_fault_area(order: &[u64], test: &[TemporalTrace]) -> u32 {
         }
         touched.clear();
     }
-    area
+    Ok(area)
+}
+
+/// The error for `n` entries of `entry` bytes that the system refused for `what`.
+fn out_of_memory(what: &'static str, n: usize, entry: u64) -> Error {
+    Error::new(ErrorKind::OutOfMemory {
+        what,
+        bytes: (n as u64).saturating_mul(entry),
+    })
 }
 
 #[cfg(test)]

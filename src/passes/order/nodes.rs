@@ -9,8 +9,9 @@
 //! name hash: balanced partitioning starts from that order.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 
-use crate::error::Result;
+use crate::error::{Error, ErrorKind, Result};
 use crate::ir::TemporalTrace;
 use crate::sys::alloc;
 
@@ -32,7 +33,8 @@ struct Seen {
     utilities: Vec<u32>,
 }
 
-/// The nodes of `traces`, in the order balanced partitioning starts from.
+/// The nodes of `traces`, in the order balanced partitioning starts from. Memory the
+/// system refuses (the maps and vectors grow with the traces) is an error naming it.
 pub fn function_nodes(traces: &[TemporalTrace]) -> Result<Vec<FunctionNode>> {
     let mut seen: HashMap<u64, Seen> = HashMap::new();
     // LLVM counts utility nodes in an `uint32_t`.
@@ -41,6 +43,7 @@ pub fn function_nodes(traces: &[TemporalTrace]) -> Result<Vec<FunctionNode>> {
     for trace in traces {
         let mut cutoff = 1usize;
         for (timestamp, &id) in trace.functions.iter().enumerate() {
+            map_room(&mut seen, "functions of the temporal traces")?;
             let s = seen.entry(id).or_insert_with(|| Seen {
                 first_timestamp: timestamp,
                 utilities: Vec::new(),
@@ -50,12 +53,14 @@ pub fn function_nodes(traces: &[TemporalTrace]) -> Result<Vec<FunctionNode>> {
                 max_un = max_un.wrapping_add(1);
                 cutoff = timestamp.saturating_mul(2);
             }
+            map_room(&mut first_un, "functions of a temporal trace")?;
             first_un.entry(id).or_insert(max_un);
         }
         for (id, &first) in &first_un {
             if first > max_un {
                 continue; // only after the count wrapped: LLVM's loop runs zero times too
             }
+            map_room(&mut seen, "functions of the temporal traces")?;
             let s = seen.entry(*id).or_default();
             alloc::reserve(
                 &mut s.utilities,
@@ -67,13 +72,15 @@ pub fn function_nodes(traces: &[TemporalTrace]) -> Result<Vec<FunctionNode>> {
         max_un = max_un.wrapping_add(1);
         first_un.clear();
     }
-    remove_outliers(&mut seen);
-    let mut nodes = alloc::with_capacity(seen.len(), "function nodes")?;
-    let mut keyed: Vec<(usize, u64, Vec<u32>)> = seen
-        .into_iter()
-        .map(|(id, s)| (s.first_timestamp, id, s.utilities))
-        .collect();
+    remove_outliers(&mut seen)?;
+    let mut keyed: Vec<(usize, u64, Vec<u32>)> =
+        alloc::with_capacity(seen.len(), "function nodes")?;
+    keyed.extend(
+        seen.into_iter()
+            .map(|(id, s)| (s.first_timestamp, id, s.utilities)),
+    );
     keyed.sort_unstable_by_key(|&(t, id, _)| (t, id));
+    let mut nodes = alloc::with_capacity(keyed.len(), "function nodes")?;
     nodes.extend(
         keyed
             .into_iter()
@@ -82,12 +89,25 @@ pub fn function_nodes(traces: &[TemporalTrace]) -> Result<Vec<FunctionNode>> {
     Ok(nodes)
 }
 
+/// Room in `map` for one more entry, or [`ErrorKind::OutOfMemory`] naming `what` (a map
+/// that grows with the input must not abort the process when the system refuses memory).
+pub(crate) fn map_room<K: Eq + Hash, V>(map: &mut HashMap<K, V>, what: &'static str) -> Result<()> {
+    map.try_reserve(1).map_err(|_| {
+        let entry = (std::mem::size_of::<K>() + std::mem::size_of::<V>()) as u64;
+        Error::new(ErrorKind::OutOfMemory {
+            what,
+            bytes: (map.len() as u64 + 1).saturating_mul(2 * entry),
+        })
+    })
+}
+
 /// Drops utility nodes that only one function has or that more than half of the functions
 /// have (LLVM's `RemoveOutlierUNs`, on by default).
-fn remove_outliers(seen: &mut HashMap<u64, Seen>) {
+fn remove_outliers(seen: &mut HashMap<u64, Seen>) -> Result<()> {
     let mut frequency: HashMap<u32, usize> = HashMap::new();
     for s in seen.values() {
         for &un in &s.utilities {
+            map_room(&mut frequency, "utility node counts")?;
             *frequency.entry(un).or_default() += 1;
         }
     }
@@ -98,6 +118,7 @@ fn remove_outliers(seen: &mut HashMap<u64, Seen>) {
             !(f <= 1 || 2 * f > functions)
         });
     }
+    Ok(())
 }
 
 #[cfg(test)]
