@@ -182,6 +182,8 @@ fn pairing_rules() {
     std::fs::create_dir(dir.join("runs")).unwrap();
     let (_, _) = build_and_run(&clang, dir, "a", SRC_A, "binary", false, &["20"]);
     let (_, _) = build_and_run(&clang, dir, "cid", SRC_B, "binary", true, &["9"]);
+    let more = format!("{SRC_B}int extra(int x) {{ return x > 2 ? x * other(x) : -x; }}\n");
+    let (_, _) = build_and_run(&clang, dir, "more", &more, "binary", false, &[]);
     std::fs::rename(dir.join("a-0.profraw"), dir.join("runs/a-0.profraw")).unwrap();
     let fails = |args: &[&str], wanted: &[&str]| {
         let o = ours_in(dir, args);
@@ -243,6 +245,25 @@ fn pairing_rules() {
             "no build ID",
             "\"runs/*\"",
             "cid (build ID",
+        ],
+    );
+    // Neither has a build ID, but the other binary has more counters than the profile:
+    // it did not write it.
+    fails(
+        &[
+            "merge",
+            "--binary-for",
+            "runs/*",
+            "more",
+            "runs/a-0.profraw",
+            "-o",
+            "x",
+        ],
+        &[
+            "runs/a-0.profraw",
+            "__llvm_prf_cnts",
+            "more",
+            "did not write it",
         ],
     );
     fails(

@@ -244,7 +244,27 @@ fn check_fits(h: &RawHeader, binary: &CorrelationBinary) -> Result<()> {
             )),
         ));
     }
-    Ok(())
+    check_counters_size(h, binary)
+}
+
+/// Refuses a binary whose counters section does not hold as many counters as the profile:
+/// the runtime writes that whole section, so a binary with a different one did not write
+/// the profile. This is what catches a wrong binary when neither has a build ID.
+fn check_counters_size(h: &RawHeader, binary: &CorrelationBinary) -> Result<()> {
+    let section = binary.counters.end - binary.counters.start;
+    let in_binary = section / h.counter_entry_size();
+    if in_binary == h.num_counters {
+        return Ok(());
+    }
+    Err(Error::at(
+        h.start,
+        ErrorKind::Uncorrelated(format!(
+            "the profile has {} counters but the counters section (__llvm_prf_cnts) of {} \
+             holds {in_binary}: it did not write it",
+            h.num_counters,
+            binary.path.display(),
+        )),
+    ))
 }
 
 /// The binary's records as probes: those of the debug info as they are; the data records of
