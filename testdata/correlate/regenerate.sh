@@ -21,6 +21,9 @@
 #   m32-bin-O1      prog.c and shape.c, 32-bit (-m32), binary correlation
 #   m32-dbg-O1      the same, debug-info correlation, DWARF 4
 #   two-*.profraw   two runs of each
+# with clang-22 (raw version 10, correlated by llvm-profdata-19 and -22; Debian sid's clang-22):
+#   c22-bin-O2      prog.c and shape.c, binary correlation, -O2
+#   c22-dbg-O1      the same, debug-info correlation, -O1
 # and with clang-23 (raw version 11, which only llvm-profdata-23 correlates; Debian sid's
 # clang-23, see .ci/install-llvm-sid.sh with PGO_SID_WITH_CLANG=1):
 #   c23-bin-O2      prog.c and shape.c, binary correlation, -O2
@@ -81,6 +84,9 @@ for b in m32-bin-O1 m32-dbg-O1; do
   run "two-$b-1" "$b" 15 all
   run "two-$b-2" "$b" 6 words
 done
+CC22=${CC22:-clang-22}
+"$CC22" -O2 "${bin[@]}" prog.c shape.c -o "$work/c22-bin-O2"
+"$CC22" -O1 "${dbgi[@]}" prog.c shape.c -o "$work/c22-dbg-O1"
 CC23=${CC23:-clang-23}
 "$CC23" -O2 "${bin[@]}" prog.c shape.c -o "$work/c23-bin-O2"
 "$CC23" -O1 "${dbgi[@]}" prog.c shape.c -o "$work/c23-dbg-O1"
@@ -93,7 +99,7 @@ for v in 19 23; do
   "$cc" -O1 -g "${mcdc[@]}" -mllvm -profile-correlate=debug-info prog.c shape.c \
     -o "$work/mcdc$v-dbg"
 done
-for b in c23-bin-O2 c23-dbg-O1 mcdc19-bin mcdc19-dbg mcdc23-bin mcdc23-dbg; do
+for b in c22-bin-O2 c22-dbg-O1 c23-bin-O2 c23-dbg-O1 mcdc19-bin mcdc19-dbg mcdc23-bin mcdc23-dbg; do
   run "two-$b-1" "$b" 20 all
   run "two-$b-2" "$b" 9 words
 done

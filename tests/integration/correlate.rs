@@ -579,6 +579,8 @@ fn show_debug_info_prints_what_llvm_profdata_prints() {
         ("cxx-dbg-O0", 19, all),
         ("cxx-dbg-O0", 22, all),
         ("m32-dbg-O1", 22, all),
+        ("c22-dbg-O1", 22, all),
+        ("c22-dbg-O1", 19, all),
         ("c23-dbg-O1", 23, all),
         ("mcdc23-dbg", 23, all),
         ("mcdc23-inl-dbg", 23, all),
@@ -769,7 +771,8 @@ fn hex_bytes(hex: &str) -> Vec<u8> {
         .collect()
 }
 
-/// clang-23 builds (raw version 11, which only llvm-profdata-23 correlates) and MC/DC
+/// clang-22 builds (raw version 10: llvm-profdata-19 and -22 correlate them), clang-23
+/// builds (raw version 11, which only llvm-profdata-23 correlates) and MC/DC
 /// coverage builds (`-fcoverage-mcdc`) in both modes: our drop-in called as
 /// llvm-profdata-N writes the same indexed and text bytes as llvm-profdata-N. clang-19's
 /// MC/DC bitmaps are dropped by llvm-profdata-19 and -22 (their correlators keep no
@@ -781,6 +784,8 @@ fn clang_23_and_mcdc_builds_merge_as_llvm_profdata_merges() {
     let d = tempdir();
     let r = recordings(d.path());
     for (flag, binary, releases) in [
+        ("--binary-file", "c22-bin-O2", &[19, 22][..]),
+        ("--debug-info", "c22-dbg-O1", &[19, 22][..]),
         ("--binary-file", "c23-bin-O2", &[23][..]),
         ("--debug-info", "c23-dbg-O1", &[23][..]),
         ("--binary-file", "mcdc19-bin", &[19, 22][..]),
