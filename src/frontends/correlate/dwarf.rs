@@ -128,6 +128,20 @@ fn attach_bitmaps(out: &mut DebugProbes, bitmaps: &Bitmaps) {
     }
 }
 
+/// The variable's name as warnings show it (`?` without one), or `None` for a variable the
+/// linker dead-stripped (neither its function nor its data has an address).
+fn shown_name(p: &Pending) -> Option<String> {
+    if p.function_ptr.is_none() && p.counter_ptr.is_none() {
+        return None;
+    }
+    Some(
+        p.name
+            .as_deref()
+            .map_or("?".into(), String::from_utf8_lossy)
+            .into_owned(),
+    )
+}
+
 /// Keeps a complete MC/DC bitmap variable whose bits lie in `__llvm_prf_bits`, or says why
 /// it is left out.
 fn finish_bitmap(
@@ -136,14 +150,9 @@ fn finish_bitmap(
     found: &mut Bitmaps,
     warnings: &mut Vec<Warning>,
 ) {
-    if p.function_ptr.is_none() && p.counter_ptr.is_none() {
+    let Some(shown) = shown_name(&p) else {
         return; // dead-stripped
-    }
-    let shown = p
-        .name
-        .as_deref()
-        .map_or("?".into(), String::from_utf8_lossy)
-        .into_owned();
+    };
     let (Some(name), Some(ptr), Some(bits)) = (p.name, p.counter_ptr, p.num_bitmap_bits) else {
         warnings.push(Warning::at(
             p.at,
@@ -318,14 +327,9 @@ fn finish(
     out: &mut DebugProbes,
     seen: &mut std::collections::HashSet<u64>,
 ) {
-    if p.function_ptr.is_none() && p.counter_ptr.is_none() {
+    let Some(shown) = shown_name(&p) else {
         return; // dead-stripped
-    }
-    let shown = p
-        .name
-        .as_deref()
-        .map_or("?".into(), String::from_utf8_lossy)
-        .into_owned();
+    };
     let (Some(name), Some(cfg_hash), Some(counter_ptr), Some(num_counters)) =
         (p.name, p.cfg_hash, p.counter_ptr, p.num_counters)
     else {
