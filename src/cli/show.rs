@@ -16,6 +16,12 @@ pub fn run_show(a: ShowArgs, mode: Mode) -> i32 {
         || match a.show_format.as_deref() {
             None | Some("text") => false,
             Some("json") => true,
+            // llvm-profdata's YAML is for `show --debug-info` only (above); its words.
+            Some("yaml") if mode == Mode::LlvmProfdata => {
+                let kind = if a.sample { "sample" } else { "instr" };
+                eprintln!("error: YAML output is not supported for {kind} profiles");
+                return mode.usage_code();
+            }
             Some(other) => {
                 eprintln!("pgo-merge: error: --show-format {other:?}: expected text or json");
                 return mode.usage_code();

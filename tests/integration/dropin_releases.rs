@@ -421,6 +421,7 @@ fn values_are_checked_as_each_release_checks_them() {
         &["--topn=0x3"],
         &["--value-cutoff=-1"],
         &["--show-format=bogus"],
+        &["--show-format=yaml"],
         &["--detailed-summary-cutoffs=500000,x"],
         &["--detailed-summary-cutoffs=0x7a120"],
         &["--show-vtables"],
