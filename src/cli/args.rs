@@ -386,6 +386,42 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::INPUTS)]
     pub max_debug_info_correlation_warnings: usize,
 
+    /// Supplement the instrumentation profile with this sample profile (any encoding):
+    /// functions hot or warm in it but cold in the instrumentation profile get their counts
+    /// scaled up, or dropped for a hot/warm mark, as llvm-profdata does.
+    #[arg(long = "supplement-instr-with-sample", value_name = "SAMPLE_PROFILE")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub supplement_instr_with_sample: Option<PathBuf>,
+
+    /// With --supplement-instr-with-sample: a function with more than this fraction of zero
+    /// counters gets a hot/warm mark instead of scaled counts.
+    #[arg(
+        long = "zero-counter-threshold",
+        value_name = "FRACTION",
+        default_value_t = 0.7
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub zero_counter_threshold: f32,
+
+    /// With --supplement-instr-with-sample: functions with fewer counters are left alone.
+    #[arg(
+        long = "suppl-min-size-threshold",
+        value_name = "N",
+        default_value_t = 10
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub suppl_min_size_threshold: u32,
+
+    /// With --supplement-instr-with-sample: the instrumentation cold threshold (largest
+    /// count of a cold function); 0 takes it from the profile's summary.
+    #[arg(
+        long = "instr-prof-cold-threshold",
+        value_name = "COUNT",
+        default_value_t = 0
+    )]
+    #[arg(help_heading = heading::INPUTS)]
+    pub instr_prof_cold_threshold: u32,
+
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]
     #[arg(help_heading = heading::LLVM_INSTR)]

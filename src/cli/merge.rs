@@ -119,10 +119,44 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
             CorrelateArg::DebugInfo => CorrelateKind::DebugInfo,
         });
         new_merge_request.max_correlation_warnings = a.max_debug_info_correlation_warnings;
+        new_merge_request.supplement = supplement(a, mode)?;
         new_merge_request.llvm_compatible = a.llvm_compatible;
         new_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;
         new_merge_request
     })
+}
+
+/// The sample profile to supplement with, and its thresholds (`--supplement-instr-with-sample`).
+fn supplement(
+    a: &MergeArgs,
+    mode: Mode,
+) -> Result<Option<pipeline::supplement::Supplement>, pgo_merge::Error> {
+    let Some(path) = &a.supplement_instr_with_sample else {
+        return Ok(None);
+    };
+    let iprof_out = a.output_format == Some(OutputFormatArg::Iprof)
+        || a.output.as_ref().is_some_and(|o| {
+            let name = o.to_string_lossy();
+            name.ends_with(".iprof") || name.ends_with(".iprof.gz")
+        });
+    if mode == Mode::Native
+        && iprof_out
+        && a.output_format != Some(OutputFormatArg::Profdata)
+        && !a.text
+    {
+        return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+            "--supplement-instr-with-sample writes LLVM profiles only, not .iprof".into(),
+        )));
+    }
+    let options = pgo_merge::passes::supplement_options::SupplementOptions {
+        min_size: a.suppl_min_size_threshold,
+        zero_counter_threshold: a.zero_counter_threshold,
+        instr_cold_threshold: a.instr_prof_cold_threshold,
+    };
+    Ok(Some(pipeline::supplement::Supplement {
+        sample_profile: path.clone(),
+        options,
+    }))
 }
 
 /// The first option of `a` that a sample merge does not take, if any.
@@ -185,6 +219,10 @@ fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
         (a.keep_all_symbols, "--keep-all-symbols"),
         (a.keep_contexts, "--keep-contexts"),
         (a.lenient, "--lenient"),
+        (
+            a.supplement_instr_with_sample.is_some(),
+            "--supplement-instr-with-sample",
+        ),
     ]
     .into_iter()
     .find_map(|(set, name)| set.then_some(name))

@@ -152,6 +152,9 @@ pub struct MergeRequest {
     /// Warnings shown about counters the debug info describes incompletely, 0 for all
     /// (`--max-debug-info-correlation-warnings`, 5 by default as in llvm-profdata).
     pub max_correlation_warnings: usize,
+    /// Supplement the merged profile with a sample profile before writing it
+    /// (`--supplement-instr-with-sample`).
+    pub supplement: Option<super::supplement::Supplement>,
 }
 
 /// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
@@ -226,6 +229,7 @@ impl Default for MergeRequest {
             debug_file_directories: Vec::new(),
             correlate: None,
             max_correlation_warnings: 5,
+            supplement: None,
         }
     }
 }
@@ -846,6 +850,9 @@ fn merge_llvm(
     if inputs.is_empty() && converted.is_none() && empty == 0 {
         return Err(request_error("no input files"));
     }
+    if r.supplement.is_some() && r.llvm_profdata {
+        super::supplement::check_llvm_request(r.output.as_deref(), &inputs)?;
+    }
     if let Some(c) = &converted
         && !inputs.is_empty()
     {
@@ -922,6 +929,9 @@ fn merge_llvm(
         let (removed, total) =
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
         messages.push(Message::Filtered { removed, total });
+    }
+    if let Some(s) = &r.supplement {
+        super::supplement::apply(s, r.target_llvm, &mut merged.profile, &mut messages)?;
     }
     let writer_warnings = write_llvm(&plan, &merged)?;
     messages.extend(writer_warnings.into_iter().map(Message::Warning));
