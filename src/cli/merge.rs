@@ -148,15 +148,11 @@ fn supplement(
             "--supplement-instr-with-sample writes LLVM profiles only, not .iprof".into(),
         )));
     }
-    let options = pgo_merge::passes::supplement_options::SupplementOptions {
-        min_size: a.suppl_min_size_threshold,
-        zero_counter_threshold: a.zero_counter_threshold,
-        instr_cold_threshold: a.instr_prof_cold_threshold,
-    };
-    Ok(Some(pipeline::supplement::Supplement {
-        sample_profile: path.clone(),
-        options,
-    }))
+    let mut options = pipeline::supplement::SupplementOptions::default();
+    options.min_size = a.suppl_min_size_threshold;
+    options.zero_counter_threshold = a.zero_counter_threshold;
+    options.instr_cold_threshold = a.instr_prof_cold_threshold;
+    Ok(Some(pipeline::supplement::Supplement::new(path, options)))
 }
 
 /// The first option of `a` that a sample merge does not take, if any.

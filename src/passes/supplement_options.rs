@@ -3,6 +3,7 @@
 
 /// The tuning options of llvm-profdata, with its defaults.
 #[derive(Debug, Clone, Copy, PartialEq)]
+#[non_exhaustive]
 pub struct SupplementOptions {
     /// Functions with fewer counters are left alone (`--suppl-min-size-threshold`, 10): the
     /// early inliner may inline them anyway.

@@ -7,15 +7,26 @@ use std::path::{Path, PathBuf};
 use super::{InputSpec, Message, request_error};
 use crate::error::Result;
 use crate::ir::{Profile, Weight};
-use crate::passes::supplement_options::SupplementOptions;
+pub use crate::passes::supplement_options::SupplementOptions;
 
 /// A sample profile to supplement the merged instrumentation profile with.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Supplement {
     /// The sample profile (any encoding).
     pub sample_profile: PathBuf,
     /// The thresholds.
     pub options: SupplementOptions,
+}
+
+impl Supplement {
+    /// Supplementing with `sample_profile`, tuned by `options`.
+    pub fn new(sample_profile: impl Into<PathBuf>, options: SupplementOptions) -> Self {
+        Supplement {
+            sample_profile: sample_profile.into(),
+            options,
+        }
+    }
 }
 
 /// llvm-profdata's conditions, which the drop-in keeps: an output file (not standard
