@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use crate::error::{Error, ErrorKind, Result, Warning};
+use crate::error::Warning;
 use crate::ir::function::{Counters, MAX_COUNT, PSEUDO_HOT, PSEUDO_WARM};
 use crate::ir::sample::{FunctionId, FunctionSamples, SampleProfile};
 use crate::ir::summary::{Summary, SummaryBuilder};
@@ -62,22 +62,21 @@ struct Entry {
 }
 
 /// Adjusts `profile` (one merged instrumentation profile) with `samples`, whose summary as
-/// its reader has it is `sample_summary`. Errors when either profile has no counts (LLVM
-/// stops with a fatal error there: there is no threshold to compare with).
+/// its reader has it is `sample_summary`.
 pub fn supplement(
     profile: &mut Profile<'_>,
     samples: &SampleProfile,
     sample_summary: &Summary,
     opts: &SupplementOptions,
-) -> Result<SupplementReport> {
+) -> SupplementReport {
     let (entries, instr_summary) = instr_entries(profile);
     let statics = static_names(&entries, sample_has_unique_names(samples));
     let flat = flatten(samples, &entries, &statics);
-    let hot_sample = threshold(sample_summary, HOT_CUTOFF, "sample")?;
-    let cold_sample = threshold(sample_summary, COLD_CUTOFF, "sample")?;
-    let hot_instr = threshold(&instr_summary, HOT_CUTOFF, "instrumentation")?;
+    let hot_sample = threshold(sample_summary, HOT_CUTOFF);
+    let cold_sample = threshold(sample_summary, COLD_CUTOFF);
+    let hot_instr = threshold(&instr_summary, HOT_CUTOFF);
     let cold_instr = match opts.instr_cold_threshold {
-        0 => threshold(&instr_summary, COLD_CUTOFF, "instrumentation")?,
+        0 => threshold(&instr_summary, COLD_CUTOFF),
         n => u64::from(n),
     };
     let mut report = SupplementReport::default();
@@ -110,7 +109,7 @@ pub fn supplement(
         let hot = sample_max >= hot_sample;
         adjust(profile, e, hot, hot_instr, cold_instr, opts, &mut report);
     }
-    Ok(report)
+    report
 }
 
 /// The functions with exactly one record (by name), and the summary of all records.
@@ -276,18 +275,13 @@ fn id_name(id: &FunctionId) -> Name {
     Name::from(v)
 }
 
-/// The minimum count at `cutoff` of a summary; an error when it has no detailed entries.
-fn threshold(s: &Summary, cutoff: u32, which: &str) -> Result<u64> {
-    if s.num_counts == 0 || s.total_count == 0 {
-        return Err(Error::new(ErrorKind::CannotWrite(format!(
-            "cannot supplement: the {which} profile has no non-zero counts, so it has no \
-             hot or cold threshold"
-        ))));
-    }
-    Ok(s.detailed
+/// The minimum count at `cutoff` of a summary (0 without counts: what llvm-profdata 19–23
+/// use then, having an entry of count 0 at every cutoff).
+fn threshold(s: &Summary, cutoff: u32) -> u64 {
+    s.detailed
         .iter()
         .find(|e| e.cutoff >= cutoff)
-        .map_or(0, |e| e.min_count))
+        .map_or(0, |e| e.min_count)
 }
 
 /// `updateInstrProfileEntry`: a pseudo count, or counts scaled above the threshold.
@@ -349,4 +343,31 @@ fn adjust(
         });
     }
     report.scaled += 1;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn local_names_split_after_the_first_listed_extension() {
+        fn at(n: &str) -> Option<&str> {
+            local_name_start(n.as_bytes()).map(|i| &n[i..])
+        }
+        assert_eq!(at("a.c;f"), Some("f"));
+        assert_eq!(at("dir/A.CPP;f"), Some("f"));
+        // `cc;` has no dot: `x.cc;f` and even `xcc;f` split there.
+        assert_eq!(at("xcc;f"), Some("f"));
+        // `.cpp;` is tried before `.c;`, whatever comes first in the name.
+        assert_eq!(at("a.c;b.cpp;f"), Some("f"));
+        assert_eq!(at("main"), None);
+        assert_eq!(at("a.rs;f"), None);
+    }
+
+    #[test]
+    fn unique_suffix_is_the_decimal_md5_of_the_file_name() {
+        // MD5("") = d41d8cd98f00b204e9800998ecf8427e.
+        let want = format!(".__uniq.{}", 0xd41d8cd98f00b204e9800998ecf8427e_u128);
+        assert_eq!(unique_suffix(b""), want.as_bytes());
+    }
 }

@@ -71,8 +71,7 @@ pub(crate) fn apply(
     file.check_unchanged().map_err(|e| e.with_path(path))?;
     let sample_summary = summary::of_reader(&samples);
     let report =
-        crate::passes::supplement::supplement(profile, &samples, &sample_summary, &s.options)
-            .map_err(|e| e.with_path(path))?;
+        crate::passes::supplement::supplement(profile, &samples, &sample_summary, &s.options);
     messages.extend(report.warnings.into_iter().map(Message::Warning));
     Ok(())
 }

@@ -31,6 +31,10 @@ fn cases() -> Vec<(PathBuf, PathBuf)> {
             data("sample/real-autofdo.profgen.extbinary.afdo"),
         ),
         (s("work.proftext"), data("sample/real-probe.prof.txt")),
+        // No non-zero counts on one side or the other: every threshold is 0.
+        (s("zero.proftext"), s("basic.prof.txt")),
+        (s("zero.proftext"), s("sample-zero.prof.txt")),
+        (s("instr.proftext"), s("sample-empty.prof.txt")),
     ]
 }
 
