@@ -267,3 +267,67 @@ fn supplement_errors() {
         assert!(!out.exists());
     }
 }
+
+/// The sample profile in every encoding llvm-profdata-N writes (binary, extbinary, extbinary
+/// with MD5 names: names then match nothing, as in llvm-profdata) and raw instrumentation
+/// inputs (clang-19's, for 19 and 22: llvm-profdata-23 reads only raw version 11): the same
+/// bytes as llvm-profdata-N.
+#[test]
+fn supplementing_from_other_encodings_equals_llvm_profdata() {
+    let test = "supplementing_from_other_encodings_equals_llvm_profdata";
+    let d = tempdir();
+    let sample = data("supplement/sample.prof.txt");
+    let basic = data("supplement/basic.prof.txt");
+    for v in [19, 22, 23] {
+        let name = format!("llvm-profdata-{v}");
+        let Some(llvm) = tool(&name, test) else {
+            continue;
+        };
+        let link = d.path().join(&name);
+        std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_pgo-merge"), &link).unwrap();
+        let mut pairs = Vec::new();
+        for (enc, flags) in [
+            ("binary", &["--binary"][..]),
+            ("extbinary", &["--extbinary"][..]),
+            ("md5", &["--extbinary", "--use-md5"][..]),
+        ] {
+            let out = d.path().join(format!("{enc}-{v}.afdo"));
+            let mut args: Vec<&OsStr> = vec!["merge".as_ref(), "--sample".as_ref()];
+            args.extend(flags.iter().map(OsStr::new));
+            args.extend([sample.as_os_str(), "-o".as_ref(), out.as_os_str()]);
+            assert!(run(&llvm, &args).status.success(), "{name} {enc}");
+            pairs.push((data("supplement/instr.proftext"), out));
+        }
+        if v != 23 {
+            for raw in [
+                "fe-basic.profraw",
+                "cs-basic.profraw",
+                "ir-basic-m32-run1.profraw",
+            ] {
+                pairs.push((data(&format!("profraw/clang19/{raw}")), basic.clone()));
+            }
+        }
+        for (instr, sample) in pairs {
+            let theirs = d.path().join("theirs");
+            let ours = d.path().join("ours");
+            let opts = ["--suppl-min-size-threshold=1"];
+            let what = format!("{name} {} with {}", instr.display(), sample.display());
+            assert!(
+                merge(&llvm, &instr, &sample, &opts, &theirs)
+                    .status
+                    .success(),
+                "{what}"
+            );
+            let o = merge(&link, &instr, &sample, &opts, &ours);
+            assert!(
+                o.status.success(),
+                "{what}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            assert!(
+                std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap(),
+                "{what}: our drop-in writes other bytes"
+            );
+        }
+    }
+}
