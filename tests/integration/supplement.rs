@@ -234,6 +234,10 @@ fn supplement_errors() {
             "cannot write indexed profdata format to stdout",
         ),
         (
+            vec!["merge", "--zero-counter-threshold=abc", &flag, i, "-o", o],
+            "--zero-counter-threshold option: 'abc' value invalid for floating point argument!",
+        ),
+        (
             vec!["merge", "--sample", &flag, i, "-o", o],
             "--supplement-instr-with-sample",
         ),
