@@ -394,33 +394,22 @@ pub struct MergeArgs {
     pub supplement_instr_with_sample: Option<PathBuf>,
 
     /// With --supplement-instr-with-sample: a function with more than this fraction of zero
-    /// counters gets a hot/warm mark instead of scaled counts.
-    #[arg(
-        long = "zero-counter-threshold",
-        value_name = "FRACTION",
-        default_value_t = 0.7
-    )]
+    /// counters gets a hot/warm mark instead of scaled counts [default: 0.7].
+    #[arg(long = "zero-counter-threshold", value_name = "FRACTION")]
     #[arg(help_heading = heading::INPUTS)]
-    pub zero_counter_threshold: f32,
+    pub zero_counter_threshold: Option<f32>,
 
-    /// With --supplement-instr-with-sample: functions with fewer counters are left alone.
-    #[arg(
-        long = "suppl-min-size-threshold",
-        value_name = "N",
-        default_value_t = 10
-    )]
+    /// With --supplement-instr-with-sample: functions with fewer counters are left alone
+    /// [default: 10].
+    #[arg(long = "suppl-min-size-threshold", value_name = "N")]
     #[arg(help_heading = heading::INPUTS)]
-    pub suppl_min_size_threshold: u32,
+    pub suppl_min_size_threshold: Option<u32>,
 
     /// With --supplement-instr-with-sample: the instrumentation cold threshold (largest
-    /// count of a cold function); 0 takes it from the profile's summary.
-    #[arg(
-        long = "instr-prof-cold-threshold",
-        value_name = "COUNT",
-        default_value_t = 0
-    )]
+    /// count of a cold function); 0 (the default) takes it from the profile's summary.
+    #[arg(long = "instr-prof-cold-threshold", value_name = "COUNT")]
     #[arg(help_heading = heading::INPUTS)]
-    pub instr_prof_cold_threshold: u32,
+    pub instr_prof_cold_threshold: Option<u32>,
 
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]

@@ -131,7 +131,29 @@ fn supplement(
     a: &MergeArgs,
     mode: Mode,
 ) -> Result<Option<pipeline::supplement::Supplement>, pgo_merge::Error> {
+    let tuning = [
+        (
+            a.zero_counter_threshold.is_some(),
+            "--zero-counter-threshold",
+        ),
+        (
+            a.suppl_min_size_threshold.is_some(),
+            "--suppl-min-size-threshold",
+        ),
+        (
+            a.instr_prof_cold_threshold.is_some(),
+            "--instr-prof-cold-threshold",
+        ),
+    ];
     let Some(path) = &a.supplement_instr_with_sample else {
+        // llvm-profdata ignores them then; natively they would do nothing, so they are refused.
+        if mode == Mode::Native
+            && let Some((_, flag)) = tuning.iter().find(|(set, _)| *set)
+        {
+            return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+                format!("{flag} applies with --supplement-instr-with-sample only"),
+            )));
+        }
         return Ok(None);
     };
     let iprof_out = a.output_format == Some(OutputFormatArg::Iprof)
@@ -149,9 +171,15 @@ fn supplement(
         )));
     }
     let mut options = pipeline::supplement::SupplementOptions::default();
-    options.min_size = a.suppl_min_size_threshold;
-    options.zero_counter_threshold = a.zero_counter_threshold;
-    options.instr_cold_threshold = a.instr_prof_cold_threshold;
+    if let Some(n) = a.suppl_min_size_threshold {
+        options.min_size = n;
+    }
+    if let Some(f) = a.zero_counter_threshold {
+        options.zero_counter_threshold = f;
+    }
+    if let Some(n) = a.instr_prof_cold_threshold {
+        options.instr_cold_threshold = n;
+    }
     Ok(Some(pipeline::supplement::Supplement::new(path, options)))
 }
 

@@ -247,6 +247,33 @@ fn supplement_errors() {
         assert!(!r.status.success() && err.contains(want), "{args:?}: {err}");
         assert!(!out.exists());
     }
+    // The thresholds alone: ignored by the drop-in (as llvm-profdata does), refused natively.
+    let zct = "--zero-counter-threshold=0.3";
+    let r = run(
+        &link,
+        &[
+            "merge".as_ref(),
+            OsStr::new(zct),
+            instr.as_os_str(),
+            "-o".as_ref(),
+            out.as_os_str(),
+        ],
+    );
+    assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
+    std::fs::remove_file(&out).unwrap();
+    let r = run_ours([
+        "merge".as_ref(),
+        OsStr::new(zct),
+        instr.as_os_str(),
+        "-o".as_ref(),
+        out.as_os_str(),
+    ]);
+    let err = String::from_utf8_lossy(&r.stderr);
+    assert!(
+        !r.status.success() && err.contains("applies with --supplement-instr-with-sample only"),
+        "{err}"
+    );
+    assert!(!out.exists());
     // A bad sample profile: named in the error, natively and in the drop-in.
     let bad = d.path().join("bad.prof");
     std::fs::write(&bad, b"\x00\x01garbage that is no sample profile\n").unwrap();
