@@ -842,6 +842,10 @@ fn merge_llvm(
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
+    // Before empty inputs are dropped: llvm-profdata counts them.
+    if r.supplement.is_some() && r.llvm_profdata {
+        super::supplement::check_llvm_request(r.output.as_deref(), &inputs)?;
+    }
     let empty = if r.llvm_profdata {
         drop_empty_inputs(&mut inputs, &mut messages)
     } else {
@@ -849,9 +853,6 @@ fn merge_llvm(
     };
     if inputs.is_empty() && converted.is_none() && empty == 0 {
         return Err(request_error("no input files"));
-    }
-    if r.supplement.is_some() && r.llvm_profdata {
-        super::supplement::check_llvm_request(r.output.as_deref(), &inputs)?;
     }
     if let Some(c) = &converted
         && !inputs.is_empty()

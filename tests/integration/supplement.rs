@@ -329,6 +329,10 @@ fn supplementing_from_other_encodings_equals_llvm_profdata() {
             assert!(run(&llvm, &args).status.success(), "{name} {enc}");
             pairs.push((data("supplement/instr.proftext"), out));
         }
+        // An empty input: llvm-profdata counts it as the one input and writes an empty profile.
+        let empty = d.path().join("empty.profraw");
+        std::fs::write(&empty, b"").unwrap();
+        pairs.push((empty, basic.clone()));
         if v != 23 {
             for raw in [
                 "fe-basic.profraw",
