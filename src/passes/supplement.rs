@@ -296,6 +296,10 @@ fn adjust(
 ) {
     let record = &mut profile.records[e.record];
     let mut counts = record.counters.to_vec();
+    if counts.is_empty() {
+        // Not in a valid profile (every record has a counter); nothing to mark.
+        return;
+    }
     if e.max_count == 0 || e.zero_ratio > opts.zero_counter_threshold {
         counts[0] = if hot { PSEUDO_HOT } else { PSEUDO_WARM };
         record.counters = Counters::Owned(counts);
