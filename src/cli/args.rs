@@ -386,6 +386,31 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::INPUTS)]
     pub max_debug_info_correlation_warnings: usize,
 
+    /// Supplement the instrumentation profile with this sample profile (any encoding):
+    /// functions hot or warm in it but cold in the instrumentation profile get their counts
+    /// scaled up, or dropped for a hot/warm mark, as llvm-profdata does.
+    #[arg(long = "supplement-instr-with-sample", value_name = "SAMPLE_PROFILE")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub supplement_instr_with_sample: Option<PathBuf>,
+
+    /// With --supplement-instr-with-sample: a function with more than this fraction of zero
+    /// counters gets a hot/warm mark instead of scaled counts [default: 0.7].
+    #[arg(long = "zero-counter-threshold", value_name = "FRACTION")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub zero_counter_threshold: Option<f32>,
+
+    /// With --supplement-instr-with-sample: functions with fewer counters are left alone
+    /// [default: 10].
+    #[arg(long = "suppl-min-size-threshold", value_name = "N")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub suppl_min_size_threshold: Option<u32>,
+
+    /// With --supplement-instr-with-sample: the instrumentation cold threshold (largest
+    /// count of a cold function); 0 (the default) takes it from the profile's summary.
+    #[arg(long = "instr-prof-cold-threshold", value_name = "COUNT")]
+    #[arg(help_heading = heading::INPUTS)]
+    pub instr_prof_cold_threshold: Option<u32>,
+
     /// Write index version 11, as llvm-profdata's hidden option (same as --format-version 11).
     #[arg(long = "write-prev-version", conflicts_with_all = ["format_version", "target_llvm"])]
     #[arg(help_heading = heading::LLVM_INSTR)]

@@ -119,10 +119,68 @@ fn request(a: &MergeArgs, mode: Mode) -> Result<MergeRequest, pgo_merge::Error> 
             CorrelateArg::DebugInfo => CorrelateKind::DebugInfo,
         });
         new_merge_request.max_correlation_warnings = a.max_debug_info_correlation_warnings;
+        new_merge_request.supplement = supplement(a, mode)?;
         new_merge_request.llvm_compatible = a.llvm_compatible;
         new_merge_request.llvm_profdata = mode == Mode::LlvmProfdata;
         new_merge_request
     })
+}
+
+/// The sample profile to supplement with, and its thresholds (`--supplement-instr-with-sample`).
+fn supplement(
+    a: &MergeArgs,
+    mode: Mode,
+) -> Result<Option<pipeline::supplement::Supplement>, pgo_merge::Error> {
+    let tuning = [
+        (
+            a.zero_counter_threshold.is_some(),
+            "--zero-counter-threshold",
+        ),
+        (
+            a.suppl_min_size_threshold.is_some(),
+            "--suppl-min-size-threshold",
+        ),
+        (
+            a.instr_prof_cold_threshold.is_some(),
+            "--instr-prof-cold-threshold",
+        ),
+    ];
+    let Some(path) = &a.supplement_instr_with_sample else {
+        // llvm-profdata ignores them then; natively they would do nothing, so they are refused.
+        if mode == Mode::Native
+            && let Some((_, flag)) = tuning.iter().find(|(set, _)| *set)
+        {
+            return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+                format!("{flag} applies with --supplement-instr-with-sample only"),
+            )));
+        }
+        return Ok(None);
+    };
+    let iprof_out = a.output_format == Some(OutputFormatArg::Iprof)
+        || a.output.as_ref().is_some_and(|o| {
+            let name = o.to_string_lossy();
+            name.ends_with(".iprof") || name.ends_with(".iprof.gz")
+        });
+    if mode == Mode::Native
+        && iprof_out
+        && a.output_format != Some(OutputFormatArg::Profdata)
+        && !a.text
+    {
+        return Err(pgo_merge::Error::new(pgo_merge::ErrorKind::Request(
+            "--supplement-instr-with-sample writes LLVM profiles only, not .iprof".into(),
+        )));
+    }
+    let mut options = pipeline::supplement::SupplementOptions::default();
+    if let Some(n) = a.suppl_min_size_threshold {
+        options.min_size = n;
+    }
+    if let Some(f) = a.zero_counter_threshold {
+        options.zero_counter_threshold = f;
+    }
+    if let Some(n) = a.instr_prof_cold_threshold {
+        options.instr_cold_threshold = n;
+    }
+    Ok(Some(pipeline::supplement::Supplement::new(path, options)))
 }
 
 /// The first option of `a` that a sample merge does not take, if any.
@@ -185,6 +243,10 @@ fn instr_only_option(a: &MergeArgs) -> Option<&'static str> {
         (a.keep_all_symbols, "--keep-all-symbols"),
         (a.keep_contexts, "--keep-contexts"),
         (a.lenient, "--lenient"),
+        (
+            a.supplement_instr_with_sample.is_some(),
+            "--supplement-instr-with-sample",
+        ),
     ]
     .into_iter()
     .find_map(|(set, name)| set.then_some(name))

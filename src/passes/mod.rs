@@ -25,6 +25,10 @@ pub mod sample;
 // Symbolisation (jit); its summary of sampled methods also serves `show` of .iprof.
 #[cfg(feature = "iprof")]
 pub mod symbolize;
+// Supplementing an instrumentation profile with a sample profile.
+#[cfg(feature = "sample")]
+pub mod supplement;
+pub mod supplement_options;
 pub mod temporal;
 pub mod trim;
 

@@ -152,6 +152,9 @@ pub struct MergeRequest {
     /// Warnings shown about counters the debug info describes incompletely, 0 for all
     /// (`--max-debug-info-correlation-warnings`, 5 by default as in llvm-profdata).
     pub max_correlation_warnings: usize,
+    /// Supplement the merged profile with a sample profile before writing it
+    /// (`--supplement-instr-with-sample`).
+    pub supplement: Option<super::supplement::Supplement>,
 }
 
 /// Builders for the usual requests (the type is `#[non_exhaustive]`: start from
@@ -226,6 +229,7 @@ impl Default for MergeRequest {
             debug_file_directories: Vec::new(),
             correlate: None,
             max_correlation_warnings: 5,
+            supplement: None,
         }
     }
 }
@@ -838,6 +842,10 @@ fn merge_llvm(
     if let Some(c) = &converted {
         inputs.retain(|i| !c.paths.contains(&i.path));
     }
+    // Before empty inputs are dropped: llvm-profdata counts them.
+    if r.supplement.is_some() && r.llvm_profdata {
+        super::supplement::check_llvm_request(r.output.as_deref(), &inputs)?;
+    }
     let empty = if r.llvm_profdata {
         drop_empty_inputs(&mut inputs, &mut messages)
     } else {
@@ -922,6 +930,9 @@ fn merge_llvm(
         let (removed, total) =
             filter::retain(&mut merged.profile, plan.keep.as_ref(), plan.drop.as_ref());
         messages.push(Message::Filtered { removed, total });
+    }
+    if let Some(s) = &r.supplement {
+        super::supplement::apply(s, r.target_llvm, &mut merged.profile, &mut messages)?;
     }
     let writer_warnings = write_llvm(&plan, &merged)?;
     messages.extend(writer_warnings.into_iter().map(Message::Warning));

@@ -51,6 +51,7 @@ pub mod overlap;
 #[cfg(feature = "sample")]
 pub mod sample;
 pub mod show;
+pub mod supplement;
 #[cfg(feature = "jit")]
 pub mod symbolize;
 

@@ -69,4 +69,5 @@ mod sample_use;
 mod sample_weights;
 mod sharded_merge;
 mod show_json;
+mod supplement;
 mod wide_shapes;

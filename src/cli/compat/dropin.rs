@@ -113,6 +113,12 @@ fn checked_value(d: &Dropin<'_>, o: &LlvmOption, long: &str, v: &OsStr) -> Optio
             Some(n) => Some(format!("--{long}={n}").into()),
             None => bad("ulong"),
         },
+        // `cl::opt<float>`: strtod's syntax over the whole value (leading blanks allowed),
+        // then rounded to single precision.
+        Some("<number>") => match text.trim_start().parse::<f64>() {
+            Ok(x) => Some(format!("--{long}={}", x as f32).into()),
+            Err(_) => bad("floating point"),
+        },
         Some("<800000,901000,999999>") => {
             let mut parts = Vec::new();
             for p in text.split(',') {

@@ -264,11 +264,10 @@ pub const MERGE: &[LlvmOption] = &[
     ),
     ours("instr", None, "Instrumentation profile (default)"),
     ours("sample", None, "Sample profile"),
-    no(
+    ours(
         "instr-prof-cold-threshold",
         UINT,
         "User specified cold threshold for instr profile which will override the cold threshold got from profile summary.",
-        "supplementing with sample profiles is not supported",
     ),
     alias("j", "num-threads", UINT),
     ours(
@@ -360,17 +359,15 @@ pub const MERGE: &[LlvmOption] = &[
         None,
         "Split the profile to two sections with one containing sample profiles with inlined functions and the other without (only meaningful for -extbinary)",
     ).since(22),
-    no(
+    ours(
         "suppl-min-size-threshold",
         UINT,
         "If the size of a function is smaller than the threshold, assume it can be inlined by PGO early inliner and it won't be adjusted based on sample profile.",
-        "supplementing with sample profiles is not supported",
     ),
-    no(
+    ours(
         "supplement-instr-with-sample",
         S,
         "Supplement an instr profile with sample profile, to correct the profile unrepresentativeness issue.",
-        "supplementing with sample profiles is not supported",
     ),
     ours(
         "temporal-profile-max-trace-length",
@@ -388,11 +385,10 @@ pub const MERGE: &[LlvmOption] = &[
         "Choose to use MD5 to represent string in name table (only meaningful for -extbinary)",
     ),
     ours("weighted-input", S, "<weight>,<filename>"),
-    no(
+    ours(
         "zero-counter-threshold",
         Some("<number>"),
         "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped.",
-        "supplementing with sample profiles is not supported",
     ).help_until(14, "For the function which is cold in instr profile but hot in sample profile, if the ratio of the number of zero counters divided by the the total number of counters is above the threshold, the profile of the function will be regarded as being harmful for performance and will be dropped."),
     // LLVM's global option that matters to merge only; the others are in GLOBAL.
     unlisted(ours(
