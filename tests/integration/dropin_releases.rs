@@ -532,3 +532,32 @@ fn overlap_prints_what_each_release_prints() {
         }
     }
 }
+
+/// Options llvm-profdata takes and does nothing with: `--print-options` and
+/// `--print-all-options` (it never prints its option values), and LLVM 22+'s global
+/// `--correlate` and `--debug-file-directory` outside merge (their values still checked, and
+/// a separate value still taken). The drop-in refused them.
+#[test]
+fn options_without_effect_are_taken_as_each_release_takes_them() {
+    let t = text_profile();
+    let both = ["--print-options", "--print-all-options"];
+    for n in RELEASES {
+        for opt in both {
+            same_as_release(n, &["show", opt, &t], "options without effect");
+            same_as_release(n, &["merge", opt, &t], "options without effect");
+            same_as_release(n, &["overlap", opt, &t, &t], "options without effect");
+        }
+        if n < 22 {
+            continue;
+        }
+        for case in [
+            &["show", "--correlate=binary", &t][..],
+            &["show", "--correlate=bogus", &t],
+            &["show", "--debug-file-directory", "/tmp", &t],
+            &["overlap", "--correlate=debug-info", &t, &t],
+            &["overlap", "--debug-file-directory=/tmp", &t, &t],
+        ] {
+            same_as_release(n, case, "options without effect");
+        }
+    }
+}

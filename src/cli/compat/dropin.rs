@@ -201,6 +201,13 @@ fn dropin_option<'a>(
             }
             false
         }
+        // Its value is taken (and checked, as LLVM checks it) and dropped.
+        Does::Ignored if o.value.is_some() => {
+            match value.or_else(|| iter.next().map(OsString::as_os_str)) {
+                None => requires_value(),
+                Some(v) => checked_value(d, o, o.name, v).is_some(),
+            }
+        }
         Does::Ignored => true,
         Does::NoInSampleMerge(_) => match llvm_bool(value) {
             Some(on) => {
@@ -477,7 +484,9 @@ pub fn dropin_help(r: u32, sub: &str, prog: &str) -> String {
         line(&mut s, o, &text);
     }
     let _ = writeln!(s, "\nGeneric Options:\n");
-    for o in generic(r).filter(|o| o.listed && matches!(o.does, Does::Help | Does::Version)) {
+    for o in generic(r)
+        .filter(|o| o.listed && matches!(o.does, Does::Help | Does::Version | Does::Ignored))
+    {
         line(&mut s, o, o.help);
     }
     let _ = writeln!(

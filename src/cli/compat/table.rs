@@ -165,8 +165,6 @@ const UINT: Option<&str> = Some("<uint>");
 const ULONG: Option<&str> = Some("<ulong>");
 const VALUE: Option<&str> = Some("<value>");
 
-const MERGE_ONLY: &str =
-    "it applies to merge only, where it finds the binaries of lightweight raw profiles";
 const DEBUGINFOD: &str = "debuginfod is not used (pgo-merge makes no network requests): put \
      the binaries in a .build-id tree and name it with --debug-file-directory";
 const MEMPROF: &str = "MemProf profiles are not supported";
@@ -196,7 +194,7 @@ pub const MERGE: &[LlvmOption] = &[
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
     ).help_until(14, "Use the provided debug info to correlate the raw profile."),
     no("debuginfod", None, "Enable debuginfod", DEBUGINFOD).since(22),
-    // LLVM's global options, taken by merge (show and overlap refuse them, below).
+    // LLVM's global options, taken by merge (show, overlap and order ignore them: GLOBAL).
     unlisted(ours(
         "correlate",
         VALUE,
@@ -401,18 +399,23 @@ pub const MERGE: &[LlvmOption] = &[
 /// LLVM's global options that every subcommand of llvm-profdata accepts (those that matter
 /// to it), after each subcommand's own in [`options`].
 pub const GLOBAL: &[LlvmOption] = &[
-    unlisted(no(
+    // Global options of LLVM 22+ that only merge uses: show, overlap and order take them and
+    // do nothing with them, as llvm-profdata does (its value is still checked).
+    unlisted(opt(
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
-        MERGE_ONLY,
-    )).since(22),
-    unlisted(no(
+        Does::Ignored,
+    ))
+    .since(22)
+    .values(&[("", 22), ("debug-info", 22), ("binary", 22)]),
+    unlisted(opt(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
-        MERGE_ONLY,
-    )).since(22),
+        Does::Ignored,
+    ))
+    .since(22),
     unlisted(ours(
         "fs-discriminator-pass",
         VALUE,
@@ -618,17 +621,18 @@ pub const GENERIC: &[LlvmOption] = &[
         "Display list of all available options",
         Does::Help,
     ),
-    no(
+    // Accepted and without effect: llvm-profdata never prints its option values.
+    opt(
         "print-all-options",
         None,
         "Print all option values after command line parsing",
-        "LLVM's option dump is not implemented",
+        Does::Ignored,
     ),
-    no(
+    opt(
         "print-options",
         None,
         "Print non-default options after command line parsing",
-        "LLVM's option dump is not implemented",
+        Does::Ignored,
     ),
     opt(
         "version",
