@@ -392,3 +392,15 @@ pub fn man_rendered(page: &[u8], test: &str) -> Option<String> {
     assert_ok(&out, "man -l");
     Some(String::from_utf8_lossy(&out.stdout).into_owned())
 }
+
+/// `out` if its process succeeded; otherwise fails the test naming `what`, with the exit
+/// status and the standard error.
+pub fn succeeded(out: std::process::Output, what: &str) -> std::process::Output {
+    assert!(
+        out.status.success(),
+        "{what}: {:?}\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}

@@ -8,7 +8,7 @@
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 
-use crate::common::{root, run, run_ours, tempdir, tool};
+use crate::common::{root, run, run_ours, succeeded as ok, tempdir, tool};
 
 /// Every recording of `testdata/correlate`, inflated into `dir`.
 fn recordings(dir: &Path) -> PathBuf {
@@ -27,16 +27,6 @@ fn recordings(dir: &Path) -> PathBuf {
 
 fn os(p: &Path) -> &OsStr {
     p.as_os_str()
-}
-
-fn ok(out: std::process::Output, what: &str) -> std::process::Output {
-    assert!(
-        out.status.success(),
-        "{what}: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// llvm-profdata-N and our drop-in called by that name write the same bytes (indexed and

@@ -8,7 +8,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
-use crate::common::{run, tempdir, tool};
+use crate::common::{run, succeeded as ok, tempdir, tool};
 
 const SRC_A: &str = "#include <stdlib.h>\n\
 static int sq(int x) { return x * x; }\n\
@@ -22,16 +22,6 @@ int main(int argc, char **argv) { int n = argc > 1 ? atoi(argv[1]) : 10; return 
 
 fn os(p: &Path) -> &OsStr {
     p.as_os_str()
-}
-
-fn ok(out: Output, what: &str) -> Output {
-    assert!(
-        out.status.success(),
-        "{what}: {:?}\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
 }
 
 /// Our binary run in `dir` (so that relative input paths are "as given").
