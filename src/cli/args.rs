@@ -461,6 +461,12 @@ pub struct MergeArgs {
     #[arg(help_heading = heading::LLVM_SAMPLE)]
     pub split_layout: bool,
 
+    /// Sample profiles, extbinary output: write vtable type counts (`vtables` lines of LLVM
+    /// 22's text format) after each body, as LLVM 22 and later do with this option.
+    #[arg(long = "extbinary-write-vtable-type-prof")]
+    #[arg(help_heading = heading::LLVM_SAMPLE)]
+    pub extbinary_write_vtable_type_prof: bool,
+
     /// Sample profiles: drop the coldest functions until the output is at most N bytes (as
     /// llvm-profdata, an error if no function fits); 0 is no limit.
     #[arg(long = "output-size-limit", value_name = "N")]

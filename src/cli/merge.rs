@@ -211,6 +211,10 @@ fn sample_only_options(a: &MergeArgs) -> Vec<&'static str> {
         (a.compress_all_sections, "--compress-all-sections"),
         (a.gen_partial_profile, "--gen-partial-profile"),
         (a.split_layout, "--split-layout"),
+        (
+            a.extbinary_write_vtable_type_prof,
+            "--extbinary-write-vtable-type-prof",
+        ),
         (a.output_size_limit.is_some(), "--output-size-limit"),
         (a.fs_discriminator_pass.is_some(), "--fs-discriminator-pass"),
         (a.profile_is_fs, "--profile-isfs"),
@@ -320,6 +324,7 @@ fn sample_request(a: &MergeArgs, mode: Mode) -> Result<SampleMergeRequest, pgo_m
             new_ext_binary_options.compress_all_sections = a.compress_all_sections;
             new_ext_binary_options.partial = a.gen_partial_profile;
             new_ext_binary_options.split_layout = a.split_layout;
+            new_ext_binary_options.vtable_types = a.extbinary_write_vtable_type_prof;
             new_ext_binary_options
         };
         new_sample_merge_request.prof_sym_list = a.prof_sym_list.clone();

@@ -379,9 +379,13 @@ pub fn write_plain_names(out: &mut Vec<u8>, names: &[FunctionId]) {
 pub type NameIndex = std::collections::HashMap<FunctionId, u64>;
 
 /// Writes one function body (without the head count and context index of a top-level
-/// profile; with the callee's name index for nested ones, written by the caller).
+/// profile; with the callee's name index for nested ones, written by the caller). With
+/// `vtables` (extbinary with `SecFlagHasVTableTypeProf`) every body, nested ones too, ends
+/// with its vtable type counts: the number of locations, then per location its line offset,
+/// discriminator, number of types and (name index, samples) pairs, locations and types in
+/// their maps' order.
 #[cfg(feature = "sample")]
-pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
+pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex, vtables: bool) {
     write_uleb(out, fs.total_samples);
     write_uleb(out, fs.body.len() as u64);
     for (loc, rec) in &fs.body {
@@ -402,28 +406,51 @@ pub fn write_body(out: &mut Vec<u8>, fs: &FunctionSamples, names: &NameIndex) {
             // The callee's own name, as LLVM writes it (it differs from the key only for
             // the unnamed callee an extbinary reader can make: see `frontends`).
             write_uleb(out, names[&samples.name]);
-            deep(|| write_body(out, samples, names));
+            deep(|| write_body(out, samples, names, vtables));
+        }
+    }
+    if vtables {
+        write_uleb(out, fs.type_counts.len() as u64);
+        for (loc, types) in &fs.type_counts {
+            write_uleb(out, u64::from(loc.line_offset));
+            write_uleb(out, u64::from(loc.discriminator));
+            write_uleb(out, types.len() as u64);
+            for (t, count) in types {
+                write_uleb(out, names[t]);
+                write_uleb(out, *count);
+            }
         }
     }
 }
 
-/// Adds the names a function's body refers to (call targets, inlined callees, recursively),
-/// as LLVM's `addNames` does.
+/// Adds the names a function's body refers to (call targets, inlined callees, recursively;
+/// with `vtables`, vtable types too), as LLVM's `addNames` does.
 #[cfg(feature = "sample")]
-pub fn collect_body_names(fs: &FunctionSamples, out: &mut std::collections::BTreeSet<FunctionId>) {
-    for rec in fs.body.values() {
-        for t in rec.call_targets.keys() {
-            if !out.contains(t) {
-                out.insert(t.clone());
-            }
+pub fn collect_body_names(
+    fs: &FunctionSamples,
+    out: &mut std::collections::BTreeSet<FunctionId>,
+    vtables: bool,
+) {
+    let mut add = |n: &FunctionId| {
+        if !out.contains(n) {
+            out.insert(n.clone());
         }
+    };
+    for rec in fs.body.values() {
+        rec.call_targets.keys().for_each(&mut add);
+    }
+    if vtables {
+        fs.type_counts
+            .values()
+            .flat_map(|m| m.keys())
+            .for_each(&mut add);
     }
     for site in fs.callsites.values() {
         for samples in site.values() {
             if !out.contains(&samples.name) {
                 out.insert(samples.name.clone());
             }
-            deep(|| collect_body_names(samples, out));
+            deep(|| collect_body_names(samples, out, vtables));
         }
     }
 }

@@ -298,8 +298,8 @@ fn split_layout_exists_from_22() {
 
 /// Acceptance: `--extbinary-write-vtable-type-prof` is LLVM 22's and 23's (unlisted): taken
 /// and ignored in instrumentation merges as they do; 14 and 19 do not know it. In `merge
-/// --sample`, where it changes the extbinary output, the drop-in refuses it (not
-/// implemented).
+/// --sample` it writes type counts into extbinary output (compared byte for byte in
+/// `sample_vtables`); here, that the drop-in takes it there and gives it effect.
 #[test]
 fn vtable_type_profile_option_from_22() {
     let t = text_profile();
@@ -310,23 +310,39 @@ fn vtable_type_profile_option_from_22() {
         };
         assert_eq!(rc, i32::from(n < 22), "llvm-profdata-{n}");
     }
-    let flat = root().join("testdata/sample/flat.prof.txt");
+    let input = root().join("testdata/sample/vtables.prof.txt");
     for n in [22, 23] {
         let (_g, ours) = ours_named(n);
         let dir = tempdir();
-        let (rc, _, err) = run_full(
-            Command::new(&ours)
-                .args(["merge", "--sample", "--extbinary-write-vtable-type-prof"])
-                .arg(&flat)
-                .arg("-o")
-                .arg(dir.path().join("o.afdo")),
-        );
-        assert_eq!(rc, 1, "{err}");
+        let write = |flag: &[&str], name: &str| {
+            let out = dir.path().join(name);
+            let (rc, _, err) = run_full(
+                Command::new(&ours)
+                    .args(["merge", "--sample"])
+                    .args(flag)
+                    .arg(&input)
+                    .arg("-o")
+                    .arg(&out),
+            );
+            assert_eq!(rc, 0, "{err}");
+            std::fs::read(out).expect("output")
+        };
+        let with = write(&["--extbinary-write-vtable-type-prof"], "with.afdo");
+        let without = write(&[], "without.afdo");
+        let off = write(&["--extbinary-write-vtable-type-prof=false"], "off.afdo");
+        assert_eq!(off, without, "llvm-profdata-{n}");
+        assert!(with.len() > without.len(), "llvm-profdata-{n}");
         assert!(
-            err.contains("--extbinary-write-vtable-type-prof is not implemented"),
-            "{err}"
+            memchr_find(&with, b"_ZTV4Leaf").is_some()
+                && memchr_find(&without, b"_ZTV4Leaf").is_none(),
+            "llvm-profdata-{n}: the vtable names join the name table"
         );
     }
+}
+
+/// Where `needle` first occurs in `hay`.
+fn memchr_find(hay: &[u8], needle: &[u8]) -> Option<usize> {
+    hay.windows(needle.len()).position(|w| w == needle)
 }
 
 /// Acceptance: `--sample-frame-depth-for-cold-context=0`, which llvm-profdata takes (and

@@ -66,6 +66,7 @@ mod sample_overlap;
 mod sample_text;
 mod sample_trim_order;
 mod sample_use;
+mod sample_vtables;
 mod sample_weights;
 mod sharded_merge;
 mod show_json;

@@ -33,7 +33,7 @@ pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
     let mut names: BTreeSet<FunctionId> = BTreeSet::new();
     for (ctx, fs) in &profile.functions {
         names.insert(ctx.function().clone());
-        collect_body_names(fs, &mut names);
+        collect_body_names(fs, &mut names, false);
     }
     let names: Vec<FunctionId> = names.into_iter().collect();
     let index: NameIndex = names
@@ -45,7 +45,7 @@ pub fn write(profile: &SampleProfile) -> Result<Vec<u8>> {
     for (ctx, fs) in profile.sorted() {
         write_uleb(&mut out, fs.head_samples);
         write_uleb(&mut out, index[ctx.function()]);
-        write_body(&mut out, fs, &index);
+        write_body(&mut out, fs, &index, false);
     }
     Ok(out)
 }

@@ -1,7 +1,8 @@
 //! Writer of LLVM's `SPF_Ext_Binary` sample profiles, byte for byte as `llvm-profdata merge
 //! --sample --extbinary` with `--use-md5`, `--compress-all-sections`,
-//! `--gen-partial-profile`, `--split-layout` and a profile symbol list (LLVM 19 and 22 write
-//! the same bytes; 19 has no `--split-layout`).
+//! `--gen-partial-profile`, `--split-layout`, `-extbinary-write-vtable-type-prof` and a
+//! profile symbol list (LLVM 19 and 22 write the same bytes; 19 has neither of the two
+//! latter).
 //!
 //! The file is the header (magic, version, a section table of 7 entries, or 8 in the split
 //! layout), then the sections in LLVM's writing order — summary, name table, context name
@@ -48,6 +49,9 @@ pub struct ExtBinaryOptions {
     /// `--split-layout` (LLVM 22+): profiles with inlined callees and those without in two
     /// section pairs.
     pub split_layout: bool,
+    /// `-extbinary-write-vtable-type-prof` (LLVM 22+): every body ends with its vtable type
+    /// counts, their names join the name table, and the summary section says so.
+    pub vtable_types: bool,
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -290,6 +294,9 @@ impl<'p> Writer<'p> {
                 if f.fs_discriminator {
                     self.add_flag(kind, flag::FS_DISCRIMINATOR);
                 }
+                if self.opts.vtable_types {
+                    self.add_flag(kind, flag::HAS_VTABLE_TYPE_PROF);
+                }
             }
             _ => {}
         }
@@ -319,7 +326,7 @@ impl<'p> Writer<'p> {
                     names.insert(f.clone());
                 }
             }
-            collect_body_names(fs, &mut names);
+            collect_body_names(fs, &mut names, self.opts.vtable_types);
         }
         if !self.opts.use_md5
             && names.iter().any(|n| {
@@ -386,7 +393,7 @@ impl<'p> Writer<'p> {
                 offsets.push((ctx, buf.len() as u64));
                 write_uleb(buf, fs.head_samples);
                 write_uleb(buf, w.context_index(ctx));
-                write_body(buf, fs, &w.names);
+                write_body(buf, fs, &w.names, w.opts.vtable_types);
             }
         });
         offsets

@@ -63,8 +63,8 @@ pub struct Dropin<'a> {
 /// What one pass over the arguments collected besides our spellings of them.
 #[derive(Default)]
 struct Seen {
-    /// Options llvm-profdata ignores unless in `merge --sample`, where we refuse them.
-    refused_in_sample_merge: Vec<&'static LlvmOption>,
+    /// Our long names of the options llvm-profdata ignores unless in `merge --sample`.
+    in_sample_merge: Vec<&'static str>,
     /// `--sample-frame-depth-for-cold-context` was 0.
     zero_frame_depth: bool,
 }
@@ -209,10 +209,12 @@ fn dropin_option<'a>(
             }
         }
         Does::Ignored => true,
-        Does::NoInSampleMerge(_) => match llvm_bool(value) {
+        Does::InSampleMerge(long) => match llvm_bool(value) {
             Some(on) => {
+                // LLVM's last occurrence wins.
+                seen.in_sample_merge.retain(|&l| l != long);
                 if on {
-                    seen.refused_in_sample_merge.push(o);
+                    seen.in_sample_merge.push(long);
                 }
                 true
             }
@@ -278,22 +280,17 @@ fn dropin_option<'a>(
     Ok(ok)
 }
 
-/// What llvm-profdata says of the options once all are parsed, in its words: what the
-/// drop-in refuses in `merge --sample`. True if all is well.
-fn after_options(d: &Dropin<'_>, out: &[OsString], seen: &Seen) -> bool {
+/// What llvm-profdata says of the options once all are parsed, in its words, and the
+/// options that count only in `merge --sample` added to `out` there. True if all is well.
+fn after_options(d: &Dropin<'_>, out: &mut Vec<OsString>, seen: &Seen) -> bool {
     if d.sub != "merge" {
         return true;
     }
     let sample = out.iter().any(|a| a == "--sample");
-    if sample && let Some(o) = seen.refused_in_sample_merge.first() {
-        if let Does::NoInSampleMerge(why) = o.does {
-            eprintln!(
-                "{}: error: {} is not implemented by pgo-merge's llvm-profdata drop-in: {why}",
-                d.prog,
-                dashed(o.name)
-            );
-        }
-        return false;
+    if sample {
+        // First: after a `--` it would be an input.
+        let ours = seen.in_sample_merge.iter().map(|l| format!("--{l}").into());
+        out.splice(0..0, ours);
     }
     if sample && seen.zero_frame_depth {
         eprintln!("error: {ZERO_FRAME_DEPTH}");
@@ -411,7 +408,7 @@ pub fn dropin_normalize(d: &Dropin<'_>, args: &[OsString]) -> Result<Vec<OsStrin
         }
         failed = true;
     }
-    if failed || !after_options(d, &out, &seen) {
+    if failed || !after_options(d, &mut out, &seen) {
         Err(Stop::Failed)
     } else {
         Ok(out)
@@ -475,9 +472,10 @@ pub fn dropin_help(r: u32, sub: &str, prog: &str) -> String {
     for o in mine().filter(|o| !o.listed) {
         let text = match o.does {
             Does::No(why) => format!("not implemented: {why}"),
-            Does::NoInSampleMerge(why) => {
-                format!("ignored, as llvm-profdata ignores it, except in merge --sample: {why}")
-            }
+            Does::InSampleMerge(_) => format!(
+                "{} (ignored outside merge --sample, as llvm-profdata ignores it)",
+                describe(o)
+            ),
             Does::Ignored => "accepted and ignored, as llvm-profdata does".to_string(),
             _ => describe(o),
         };

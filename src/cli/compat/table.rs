@@ -21,9 +21,8 @@ pub enum Does {
     /// Not implemented; the reason.
     No(&'static str),
     /// Accepted and ignored where llvm-profdata ignores it (instrumentation jobs, `show`,
-    /// `overlap`); refused in `merge --sample`, where it would change the output, with the
-    /// reason.
-    NoInSampleMerge(&'static str),
+    /// `overlap`); in `merge --sample`, our option with this long name (a flag).
+    InSampleMerge(&'static str),
 }
 
 /// The llvm-profdata releases whose options the tables below record (from each release's
@@ -168,8 +167,6 @@ const VALUE: Option<&str> = Some("<value>");
 const DEBUGINFOD: &str = "debuginfod is not used (pgo-merge makes no network requests): put \
      the binaries in a .build-id tree and name it with --debug-file-directory";
 const MEMPROF: &str = "MemProf profiles are not supported";
-const VTABLE_TYPES: &str =
-    "writing vtable type profiles into extbinary sample profiles is not implemented";
 
 /// The options of `llvm-profdata merge` (LLVM 22).
 pub const MERGE: &[LlvmOption] = &[
@@ -439,7 +436,7 @@ pub const GLOBAL: &[LlvmOption] = &[
         "extbinary-write-vtable-type-prof",
         None,
         "Write vtable type profiles in extbinary sample profiles",
-        Does::NoInSampleMerge(VTABLE_TYPES),
+        Does::InSampleMerge("extbinary-write-vtable-type-prof"),
     ))
     .since(22),
 ];

@@ -274,7 +274,8 @@ fn options_per_release() {
         dr(19, "merge", &["--failure-mode=warn"]).unwrap(),
         vec!["--failure-mode=warn"]
     );
-    // Known to 22 and later: ignored outside `merge --sample`, refused in it.
+    // Known to 22 and later: ignored outside `merge --sample`, ours in it (first, before
+    // any `--`).
     for r in [14, 19] {
         assert_eq!(
             dr(r, "merge", &["--extbinary-write-vtable-type-prof"]),
@@ -289,9 +290,19 @@ fn options_per_release() {
         dr(
             23,
             "merge",
-            &["--sample", "--extbinary-write-vtable-type-prof", "f"]
-        ),
-        Err(Stop::Failed)
+            &["--sample", "--extbinary-write-vtable-type-prof", "--", "f"]
+        )
+        .unwrap(),
+        vec!["--extbinary-write-vtable-type-prof", "--sample", "--", "f"]
+    );
+    assert_eq!(
+        dr(
+            22,
+            "merge",
+            &["--sample", "--extbinary-write-vtable-type-prof=0", "f"]
+        )
+        .unwrap(),
+        vec!["--sample", "f"]
     );
     assert_eq!(
         dr(22, "show", &["--extbinary-write-vtable-type-prof=1", "f"]).unwrap(),

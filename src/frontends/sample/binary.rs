@@ -20,7 +20,9 @@ use std::cmp::Ordering;
 use crate::bytes::stack::deep;
 use crate::codec::sample_binary::{SampleCursor, SampleMagic, read_header, read_summary};
 use crate::error::{Error, Result};
-use crate::ir::sample::flat::{FlatKey, FlatName, FlatNode, FlatRecord, FlatTarget, FlatTop};
+use crate::ir::sample::flat::{
+    FlatKey, FlatName, FlatNode, FlatRecord, FlatTarget, FlatTop, FlatTypeSite,
+};
 use crate::ir::sample::{FlatSampleProfile, LineLocation, SampleFormat, SampleProfile};
 
 /// Reads a whole `SPF_Binary` file.
@@ -107,6 +109,9 @@ pub(super) struct FlatReader<'o> {
     seen: Seen,
     /// The discriminator bits kept in body records and inlined callsites.
     pub(super) mask: u32,
+    /// Every body ends with its vtable type counts (an extbinary summary section with
+    /// `SecFlagHasVTableTypeProf`).
+    pub(super) vtables: bool,
     /// The current name table: `out.names[names_base..names_base + names_len]` (a later
     /// table replaces an earlier one for what follows, as in LLVM).
     names_base: u32,
@@ -120,6 +125,7 @@ impl<'o> FlatReader<'o> {
             out,
             seen: Seen::default(),
             mask: u32::MAX,
+            vtables: false,
             names_base: 0,
             names_len: 0,
             names_read: false,
@@ -232,6 +238,9 @@ impl<'o> FlatReader<'o> {
         self.read_records(r)?;
         let records_end = len32(self.out.records.len(), "body records", r.offset())?;
         self.read_callsites(r)?;
+        if self.vtables {
+            self.read_types(r, index)?;
+        }
         let subtree_end = len32(self.out.nodes.len(), "inlined callees", r.offset())?;
         let n = &mut self.out.nodes[index];
         n.total_samples = total_samples;
@@ -276,6 +285,36 @@ impl<'o> FlatReader<'o> {
         Ok(())
     }
 
+    /// A body's vtable type counts (after its inlined callees): a count of locations, each
+    /// with a count of (vtable name index, samples) pairs. A vtable repeated at a location
+    /// keeps its first count, as in LLVM (which warns).
+    fn read_types(&mut self, r: &mut SampleCursor<'_>, node: usize) -> Result<()> {
+        let sites = r.num_u32("vtable types: number of locations")?;
+        for _ in 0..sites {
+            let line = r.line_offset("vtable types: line offset")?;
+            let disc = r.num("vtable types: discriminator")? as u32 & self.mask;
+            let types = r.num_u32("vtable types: number of types")?;
+            let start = len32(self.out.type_counts.len(), "vtable types", r.offset())?;
+            for _ in 0..types {
+                let name = self.name_index(r, "vtable type: name index")?;
+                let samples = r.num("vtable type: samples")?;
+                self.out.type_counts.push(FlatTarget { name, samples });
+            }
+            if !distinct(&self.out.type_counts[start as usize..]) {
+                keep_first_of_each(&mut self.out.type_counts, start as usize);
+            }
+            let end = len32(self.out.type_counts.len(), "vtable types", r.offset())?;
+            self.out.type_sites.push(FlatTypeSite {
+                node: node as u32,
+                location: LineLocation::new(line, disc),
+                start,
+                end,
+            });
+            self.out.canonical = false;
+        }
+        Ok(())
+    }
+
     /// A body's inlined callees, each with its own body.
     fn read_callsites(&mut self, r: &mut SampleCursor<'_>) -> Result<()> {
         let sites = r.num_u32("function: number of inlined callsites")?;
@@ -296,6 +335,19 @@ impl<'o> FlatReader<'o> {
         }
         Ok(())
     }
+}
+
+/// Drops every entry of `v[start..]` whose name appeared earlier in it.
+fn keep_first_of_each(v: &mut Vec<FlatTarget>, start: usize) {
+    let mut seen = std::collections::HashSet::new();
+    let mut kept = start;
+    for i in start..v.len() {
+        if seen.insert(v[i].name) {
+            v[kept] = v[i];
+            kept += 1;
+        }
+    }
+    v.truncate(kept);
 }
 
 /// True if no name index appears twice among `targets`.

@@ -11,6 +11,10 @@
 //! * the function offset table is not read (LLVM skips it when it reads every profile);
 //! * metadata (checksums, attributes) applies to the profiles read before it;
 //! * unknown section types are skipped;
+//! * with the summary's `SecFlagHasVTableTypeProf` (LLVM 22's
+//!   `-extbinary-write-vtable-type-prof`) every body, nested ones too, ends with its vtable
+//!   type counts; that is read whatever release the merge writes for (LLVM 19 does not know
+//!   the flag and would misread the file);
 //! * every section must be used up exactly, as LLVM checks.
 //!
 //! The sections are read into the flat form by the one grammar of function profiles in
@@ -72,6 +76,8 @@ struct State {
     has_attributes: bool,
     /// The summary section said the discriminators are flow-sensitive.
     fs: bool,
+    /// The summary section says every body ends with vtable type counts.
+    vtables: bool,
     /// The discriminator bits kept when they are.
     fs_mask: u32,
     /// The current context table: `out.contexts[contexts_base..contexts_base +
@@ -158,6 +164,7 @@ pub fn read_flat(data: &[u8], fs_mask: u32, out: &mut FlatSampleProfile) -> Resu
         probe_based: false,
         has_attributes: false,
         fs: false,
+        vtables: false,
         fs_mask,
         contexts_base: 0,
         contexts_len: 0,
@@ -227,6 +234,7 @@ fn read_section(
         sec::LBR_PROFILE => {
             st.profiles_read = true;
             reader.mask = if st.fs { st.fs_mask } else { u32::MAX };
+            reader.vtables = st.vtables;
             while !r.is_empty() {
                 let head = r.num("function: head samples")?;
                 let key = read_key(&mut r, st, reader)?;
@@ -281,14 +289,7 @@ fn summary_section(
     f.preinlined |= e.flags & flag::PRE_INLINED != 0;
     f.fs_discriminator |= e.flags & flag::FS_DISCRIMINATOR != 0;
     st.fs |= e.flags & flag::FS_DISCRIMINATOR != 0;
-    if e.flags & flag::HAS_VTABLE_TYPE_PROF != 0 {
-        return Err(Error::malformed(
-            e.entry_at,
-            "profile summary section",
-            "the profile has vtable type counts (LLVM 22's \
-             -extbinary-write-vtable-type-prof), which this reader does not read",
-        ));
-    }
+    st.vtables |= e.flags & flag::HAS_VTABLE_TYPE_PROF != 0;
     Ok(())
 }
 

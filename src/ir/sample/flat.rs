@@ -103,6 +103,22 @@ pub struct FlatTarget {
     pub samples: u64,
 }
 
+/// The vtable type counts of one location of a node (LLVM 22's extbinary with
+/// `SecFlagHasVTableTypeProf`): `type_counts[start..end]`, each type's first count only (a
+/// type repeated at one location is ignored after its first count, as LLVM's reader ignores
+/// it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FlatTypeSite {
+    /// The node: an index into [`FlatSampleProfile::nodes`].
+    pub node: u32,
+    /// The location in it.
+    pub location: LineLocation,
+    /// The first type count.
+    pub start: u32,
+    /// One past the last type count.
+    pub end: u32,
+}
+
 /// A top-level profile: its key and its body.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FlatTop {
@@ -155,7 +171,7 @@ pub struct FlatSite {
 /// * within a node: records by strictly increasing location, inlined callees by strictly
 ///   increasing (location, callee in [`super::FunctionId`] order), no call
 ///   target twice in a record;
-/// * `metadata` is empty.
+/// * `metadata` and `type_sites` are empty.
 ///
 /// Those are the orders of [`super::FunctionSamples`]' maps, so a merge
 /// walking a canonical flat profile meets everything in the order it would meet it in the
@@ -192,6 +208,11 @@ pub struct FlatSampleProfile {
     pub metadata: Vec<FlatMetadata>,
     /// The call-site paths of `metadata`.
     pub metadata_path: Vec<FlatSite>,
+    /// Vtable type counts by node and location, in the order read (never in a canonical
+    /// profile: a node's come after its inlined callees' in the file).
+    pub type_sites: Vec<FlatTypeSite>,
+    /// The counts of `type_sites`: a vtable (an index into `names`) and its samples.
+    pub type_counts: Vec<FlatTarget>,
 }
 
 impl Default for FlatSampleProfile {
@@ -212,6 +233,8 @@ impl Default for FlatSampleProfile {
             canonical: true,
             metadata: Vec::new(),
             metadata_path: Vec::new(),
+            type_sites: Vec::new(),
+            type_counts: Vec::new(),
         }
     }
 }
@@ -239,6 +262,8 @@ impl FlatSampleProfile {
         self.canonical = true;
         self.metadata.clear();
         self.metadata_path.clear();
+        self.type_sites.clear();
+        self.type_counts.clear();
     }
 
     /// The bytes of a plain name (`None` for an MD5 name).
@@ -283,6 +308,11 @@ impl FlatSampleProfile {
     /// order read; metadata for callees the profile lacked creates them as LLVM does.
     pub fn to_profile(&self) -> SampleProfile {
         let ids = self.function_ids();
+        let types = self.type_sites_by_node();
+        let b = Build {
+            ids: &ids,
+            types: &types,
+        };
         let mut profile = SampleProfile::new();
         profile.flags = self.flags;
         profile.symbol_list = self.symbol_list.clone();
@@ -300,12 +330,19 @@ impl FlatSampleProfile {
             let f = profile.entry(context);
             let node = &self.nodes[top.node as usize];
             f.head_samples = f.head_samples.saturating_add(node.head_samples);
-            self.add_node(top.node, &ids, f);
+            self.add_node(top.node, &b, f);
         }
         for m in metadata {
             self.apply_metadata(m, &ids, &mut profile);
         }
         profile
+    }
+
+    /// The indices of `type_sites`, by node (stable: in the order read within a node).
+    fn type_sites_by_node(&self) -> Vec<u32> {
+        let mut v: Vec<u32> = (0..self.type_sites.len() as u32).collect();
+        v.sort_by_key(|&i| self.type_sites[i as usize].node);
+        v
     }
 
     /// The function identity of every name-table entry.
@@ -337,7 +374,8 @@ impl FlatSampleProfile {
 
     /// Adds node `node` (its totals, body and inlined callees) to `f`. Checksums and
     /// attributes are set only on a function made from the node (metadata, not samples).
-    fn add_node(&self, node: u32, ids: &[FunctionId], f: &mut FunctionSamples) {
+    fn add_node(&self, node: u32, b: &Build<'_>, f: &mut FunctionSamples) {
+        let ids = b.ids;
         let n = &self.nodes[node as usize];
         if n.checksum != 0 {
             f.checksum = n.checksum;
@@ -356,7 +394,25 @@ impl FlatSampleProfile {
         for c in self.children(node) {
             let cn = &self.nodes[c as usize];
             let callee = f.callee_mut(cn.location, &ids[cn.name as usize]);
-            deep(|| self.add_node(c, ids, callee));
+            deep(|| self.add_node(c, b, callee));
+        }
+        self.add_types(node, b, f);
+    }
+
+    /// Adds node `node`'s vtable type counts to `f`: a type `f` already has at a location
+    /// keeps its count, as LLVM's reader keeps the first it reads.
+    fn add_types(&self, node: u32, b: &Build<'_>, f: &mut FunctionSamples) {
+        let sites = b.types;
+        let first = sites.partition_point(|&i| self.type_sites[i as usize].node < node);
+        for &i in &sites[first..] {
+            let site = &self.type_sites[i as usize];
+            if site.node != node {
+                break;
+            }
+            let m = f.type_counts.entry(site.location).or_default();
+            for t in &self.type_counts[site.start as usize..site.end as usize] {
+                m.entry(b.ids[t.name as usize].clone()).or_insert(t.samples);
+            }
         }
     }
 
@@ -381,6 +437,14 @@ impl FlatSampleProfile {
             f.attributes = ContextAttributes(a);
         }
     }
+}
+
+/// What [`FlatSampleProfile::to_profile`] looks names and type counts up in.
+struct Build<'a> {
+    /// The function identity of every name-table entry.
+    ids: &'a [FunctionId],
+    /// Indices of `type_sites`, sorted by node.
+    types: &'a [u32],
 }
 
 /// The inlined callees directly under a node (see [`FlatSampleProfile::children`]).
