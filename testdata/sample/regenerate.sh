@@ -18,6 +18,8 @@
 #   cs-probe.prof.txt           context-sensitive, probe-based: `!CFGChecksum` + `!Attributes`
 #   probe.prof.txt              probe-based, flat, with inlinees carrying their own checksums
 #   preinlined.prof.txt         `!Attributes: 2` (pre-inlined) without contexts
+#   vtables.prof.txt            LLVM 22's `vtables` lines at every depth, some at locations
+#                               without a body line
 #   prof-sym-list.txt           a symbol list for `--prof-sym-list` (text cannot carry one)
 #
 # Outputs: llvm22/<input>.<variant>.afdo for every input and variant below, written by
@@ -33,6 +35,8 @@
 #   symlist       --extbinary --prof-sym-list=prof-sym-list.txt
 #   symlist-compress  the same, compressed
 #   split         --extbinary --split-layout (llvm-profdata-22 only; 19 has no such option)
+#   vtables       --extbinary --extbinary-write-vtable-type-prof (22 only): vtable type counts
+#                 after every body (vtables.prof.txt has them; other inputs get empty lists)
 #
 # Real profiles (--real): perf in this VM has no hardware events and no LBR, so llvm-profgen's
 # normal LBR modes cannot be used. llvm-profgen-19 has `--leading-ip-only`, which builds a
@@ -82,6 +86,7 @@ variants() { # <llvm-profdata> <version>
   echo "symlist --extbinary --prof-sym-list=prof-sym-list.txt"
   echo "symlist-compress --extbinary --prof-sym-list=prof-sym-list.txt --compress-all-sections"
   [ "$ver" = 22 ] && echo "split --extbinary --split-layout"
+  [ "$ver" = 22 ] && echo "vtables --extbinary --extbinary-write-vtable-type-prof"
   return 0
 }
 

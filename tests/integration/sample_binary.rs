@@ -17,6 +17,7 @@ fn sniff(data: &[u8]) -> Option<SampleMagic> {
 use pgo_merge::codec::unordered_order::merged_insertion_order;
 use pgo_merge::frontends::sample::binary as sample_binary;
 use pgo_merge::frontends::sample::extbinary as sample_extbinary;
+use pgo_merge::frontends::sample::{ReadOptions, TextDialect};
 use pgo_merge::ir::sample::{ProfileSymbolList, SampleProfile};
 
 use crate::common::{external_dir, root, tempdir, tool};
@@ -107,6 +108,18 @@ fn variants() -> Vec<Variant> {
                 new_ext_binary_options
             })
         },
+        Variant {
+            since_22: true,
+            ..ext(
+                "vtables",
+                &["--extbinary", "--extbinary-write-vtable-type-prof"],
+                {
+                    let mut new_ext_binary_options = none();
+                    new_ext_binary_options.vtable_types = true;
+                    new_ext_binary_options
+                },
+            )
+        },
     ]
 }
 
@@ -126,6 +139,17 @@ fn read_ours(path: &Path) -> Result<SampleProfile, String> {
         }
     }
     .map_err(|e| format!("{e} (offset {:?})", e.offset()))
+}
+
+/// Reads a binary or extbinary sample profile as the drop-in of `version` reads it (LLVM 19
+/// refuses extbinary files with vtable type counts).
+fn read_ours_for(path: &Path, version: &str) -> Result<SampleProfile, String> {
+    let data = std::fs::read(path).map_err(|e| e.to_string())?;
+    let options = ReadOptions {
+        text: TextDialect::for_llvm(version.parse().unwrap()),
+        ..ReadOptions::default()
+    };
+    pgo_merge::frontends::sample::read(&data, &options).map_err(|e| e.to_string())
 }
 
 /// What `llvm-profdata-<version> merge --sample` of one input writes, our way.
@@ -271,7 +295,7 @@ fn check_rewrites(version: &str) {
     let mut failures = Vec::new();
     let mut compared = 0;
     for input in binary_inputs(test) {
-        let ours_in = read_ours(&input);
+        let ours_in = read_ours_for(&input, version);
         for v in variants() {
             if v.since_22 && version == "19" {
                 continue;
@@ -386,6 +410,10 @@ fn our_outputs_read_back_with_llvm_profdata_show() {
             let out = dir.path().join(format!("{name}.{}.afdo", v.name));
             std::fs::write(&out, &bytes).unwrap();
             for llvm in &tools {
+                // LLVM 19 cannot read what only 22 writes (`--extbinary-write-vtable-type-prof`).
+                if v.since_22 && v.opts.vtable_types && llvm.ends_with("llvm-profdata-19") {
+                    continue;
+                }
                 let o = std::process::Command::new(llvm)
                     .args(["show", "--sample"])
                     .arg(&out)

@@ -266,3 +266,23 @@ fn repeated_vtable_keeps_its_first_count() {
     let text = String::from_utf8_lossy(&shown.stdout);
     assert!(text.contains("3: vtables: A:4 \n"), "{text}");
 }
+
+/// LLVM 19 does not know the summary flag of type counts and misreads such a file ("Truncated
+/// function name table"); the drop-in of 19 refuses it with a message that says why.
+#[test]
+fn llvm_19_refuses_type_counts_as_llvm_profdata_19_does() {
+    let test = "llvm_19_refuses_type_counts_as_llvm_profdata_19_does";
+    let file = sample_dir().join("llvm22/vtables.vtables.afdo");
+    let (_guard, ours) = dropin_named("llvm-profdata-19");
+    let dir = tempdir();
+    let mut args = os(&["--sample"]);
+    args.push(file.clone().into());
+    let err = merge(&ours, &args, &dir.path().join("o.afdo")).expect_err("refused as 19");
+    assert!(
+        err.contains("SecFlagHasVTableTypeProf") && err.contains("LLVM 22 or later"),
+        "{err}"
+    );
+    if let Some(real) = tool("llvm-profdata-19", test) {
+        assert!(merge(&real, &args, &dir.path().join("r.afdo")).is_err());
+    }
+}

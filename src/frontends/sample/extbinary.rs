@@ -13,8 +13,8 @@
 //! * unknown section types are skipped;
 //! * with the summary's `SecFlagHasVTableTypeProf` (LLVM 22's
 //!   `-extbinary-write-vtable-type-prof`) every body, nested ones too, ends with its vtable
-//!   type counts; that is read whatever release the merge writes for (LLVM 19 does not know
-//!   the flag and would misread the file);
+//!   type counts; read for LLVM 22 and later, an error for earlier releases (LLVM 19 does
+//!   not know the flag and misreads the file);
 //! * every section must be used up exactly, as LLVM checks.
 //!
 //! The sections are read into the flat form by the one grammar of function profiles in
@@ -78,6 +78,8 @@ struct State {
     fs: bool,
     /// The summary section says every body ends with vtable type counts.
     vtables: bool,
+    /// The release read for knows vtable type counts.
+    vtables_known: bool,
     /// The discriminator bits kept when they are.
     fs_mask: u32,
     /// The current context table: `out.contexts[contexts_base..contexts_base +
@@ -138,23 +140,30 @@ pub(super) fn section_bytes<'d>(
 
 /// Reads a whole `SPF_Ext_Binary` file.
 pub fn read(data: &[u8]) -> Result<SampleProfile> {
-    read_masked(data, u32::MAX)
+    read_masked(data, u32::MAX, true)
 }
 
 /// Reads a whole `SPF_Ext_Binary` file; if its summary section says its discriminators are
 /// flow-sensitive, the body records and inlined callsites of the profiles read after that
 /// section keep only the bits of `fs_mask` (llvm-profdata's `--fs-discriminator-pass`), as
 /// LLVM's reader masks them. The locations of the function-metadata section's callsites and
-/// of calling contexts are not masked, as in LLVM.
-pub fn read_masked(data: &[u8], fs_mask: u32) -> Result<SampleProfile> {
+/// of calling contexts are not masked, as in LLVM. `vtables`: the release read for knows
+/// vtable type counts (LLVM 22+); if not, a file that has them is an error, as it is for
+/// LLVM 19 (which misreads it).
+pub fn read_masked(data: &[u8], fs_mask: u32, vtables: bool) -> Result<SampleProfile> {
     let mut flat = FlatSampleProfile::new();
-    read_flat(data, fs_mask, &mut flat)?;
+    read_flat(data, fs_mask, vtables, &mut flat)?;
     Ok(flat.to_profile())
 }
 
-/// Reads a whole `SPF_Ext_Binary` file into `out` (emptied first); `fs_mask` as in
-/// [`read_masked`].
-pub fn read_flat(data: &[u8], fs_mask: u32, out: &mut FlatSampleProfile) -> Result<()> {
+/// Reads a whole `SPF_Ext_Binary` file into `out` (emptied first); `fs_mask` and `vtables`
+/// as in [`read_masked`].
+pub fn read_flat(
+    data: &[u8],
+    fs_mask: u32,
+    vtables: bool,
+    out: &mut FlatSampleProfile,
+) -> Result<()> {
     out.clear();
     let table = read_section_table(data)?;
     out.format = Some(SampleFormat::ExtBinary);
@@ -165,6 +174,7 @@ pub fn read_flat(data: &[u8], fs_mask: u32, out: &mut FlatSampleProfile) -> Resu
         has_attributes: false,
         fs: false,
         vtables: false,
+        vtables_known: vtables,
         fs_mask,
         contexts_base: 0,
         contexts_len: 0,
@@ -289,7 +299,18 @@ fn summary_section(
     f.preinlined |= e.flags & flag::PRE_INLINED != 0;
     f.fs_discriminator |= e.flags & flag::FS_DISCRIMINATOR != 0;
     st.fs |= e.flags & flag::FS_DISCRIMINATOR != 0;
-    st.vtables |= e.flags & flag::HAS_VTABLE_TYPE_PROF != 0;
+    if e.flags & flag::HAS_VTABLE_TYPE_PROF != 0 {
+        if !st.vtables_known {
+            return Err(Error::malformed(
+                e.entry_at,
+                "profile summary section",
+                "the flags say every function profile ends with vtable type counts \
+                 (SecFlagHasVTableTypeProf), which LLVM releases before 22 do not read: \
+                 target LLVM 22 or later",
+            ));
+        }
+        st.vtables = true;
+    }
     Ok(())
 }
 

@@ -99,7 +99,9 @@ pub fn read_binary_flat(
 ) -> Result<bool> {
     match SampleEncoding::sniff(data) {
         SampleEncoding::Binary => binary::read_flat(data, options.text_fs(), out)?,
-        SampleEncoding::ExtBinary => extbinary::read_flat(data, options.fs_pass.mask(), out)?,
+        SampleEncoding::ExtBinary => {
+            extbinary::read_flat(data, options.fs_pass.mask(), options.text.vtables, out)?
+        }
         _ => return Ok(false),
     }
     Ok(true)
@@ -123,7 +125,9 @@ fn read_encoding(data: &[u8], options: &ReadOptions) -> Result<SampleProfile> {
     match SampleEncoding::sniff(data) {
         SampleEncoding::Text => text::read_fs(data, options.text, options.text_fs()),
         SampleEncoding::Binary => binary::read_fs(data, options.text_fs()),
-        SampleEncoding::ExtBinary => extbinary::read_masked(data, options.fs_pass.mask()),
+        SampleEncoding::ExtBinary => {
+            extbinary::read_masked(data, options.fs_pass.mask(), options.text.vtables)
+        }
         // LLVM's GCC reader ignores `--profile-isfs` (it asserts it is off).
         SampleEncoding::Gcc => gcov::read(data),
         SampleEncoding::CompactBinary => Err(Error::at(

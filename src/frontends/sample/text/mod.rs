@@ -51,7 +51,8 @@ pub const EXPECTED_VTABLES: &str = "vtables [mangled_vtable:NUM]+";
 /// The release-dependent parts of the text format.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct TextDialect {
-    /// `N: vtables T:C …` lines are vtable type counts (LLVM 22), not inlined callees.
+    /// `N: vtables T:C …` lines are vtable type counts (LLVM 22), not inlined callees; and
+    /// extbinary files whose summary flags type counts are read, not refused.
     pub vtables: bool,
     /// A line ` !Flat` is accepted and ignored (LLVM 22), not an error.
     pub flat_marker: bool,
