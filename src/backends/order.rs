@@ -25,9 +25,10 @@ pub enum OrderFormat {
     Symbols,
     /// For ld64's `-order_file`: C symbols with Mach-O's `_` prefix (comments kept).
     Ld64,
-    /// Section names of `-ffunction-sections` objects (`.text.NAME`), one per line, for
-    /// gold's `--section-ordering-file` (GNU ld's option of that name reads a script: see
-    /// [`OrderFormat::GnuLd`]).
+    /// Section names of `-ffunction-sections` objects, one per line, for gold's
+    /// `--section-ordering-file` (GNU ld's option of that name reads a script: see
+    /// [`OrderFormat::GnuLd`]): each function's `.text.NAME`, then the `.text.hot.NAME` and
+    /// `.text.unlikely.NAME` that profile-guided builds name it instead.
     Sections,
     /// A section-ordering script for GNU ld 2.43+'s `--section-ordering-file`: one output
     /// section `.text` whose input sections are each function's `.text.NAME` (and the
@@ -121,7 +122,14 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
                     out.push(b'_');
                 }
             }
-            OrderFormat::Sections => out.extend_from_slice(b".text."),
+            OrderFormat::Sections => {
+                for prefix in [&b".text."[..], b".text.hot.", b".text.unlikely."] {
+                    out.extend_from_slice(prefix);
+                    out.extend_from_slice(name);
+                    out.push(b'\n');
+                }
+                continue;
+            }
             _ => {}
         }
         out.extend_from_slice(name);
@@ -230,7 +238,8 @@ mod tests {
         assert!(ld64.contains("# dir/a.c\n_helper\n_main\n"), "{ld64}");
         let sections = String::from_utf8(render(&order, &t, OrderFormat::Sections)).unwrap();
         assert!(
-            sections.starts_with(".text.helper\n.text.main\n"),
+            sections
+                .starts_with(".text.helper\n.text.hot.helper\n.text.unlikely.helper\n.text.main\n"),
             "{sections}"
         );
         let script = String::from_utf8(render(&order, &t, OrderFormat::GnuLd)).unwrap();

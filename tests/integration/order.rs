@@ -173,10 +173,12 @@ fn ordered_symbols(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// Links the program of the recordings (`-O0 -ffunction-sections`) with `linker_flags`
-/// (`{}` is replaced by our order, written as `format`) and checks that the ordered
-/// functions come in our order in the binary (`nm -n`). Skips loudly without the tools.
-fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &str) {
+/// Links the program of the recordings (`-O0 -ffunction-sections`; with `pgo`, `-O2` with
+/// the recorded profile, whose hot and cold functions clang puts in `.text.hot.NAME` and
+/// `.text.unlikely.NAME` sections) with `linker_flags` (`{}` is replaced by our order,
+/// written as `format`) and checks that the ordered functions come in our order in the
+/// binary (`nm -n`; with `pgo`, those the optimiser kept). Skips loudly without the tools.
+fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &str, pgo: bool) {
     let (Some(clang), Some(nm)) = (tool("clang-19", test), tool("nm", test)) else {
         return;
     };
@@ -214,17 +216,26 @@ fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &st
         _ => format!("--ld-path={}", linker_path.display()),
     };
     let flag = linker_flag.replace("{}", &order_file.display().to_string());
+    let use_profile = format!("-fprofile-instr-use={}", all.display());
+    let opt: &[&std::ffi::OsStr] = if pgo {
+        &["-O2".as_ref(), use_profile.as_ref()]
+    } else {
+        &["-O0".as_ref()]
+    };
     let link = run(
         &clang,
         &[
-            "-O0".as_ref(),
-            "-ffunction-sections".as_ref(),
-            fuse.as_ref(),
-            flag.as_ref(),
-            src.as_os_str(),
-            "-o".as_ref(),
-            exe.as_os_str(),
-        ],
+            opt,
+            &[
+                "-ffunction-sections".as_ref(),
+                fuse.as_ref(),
+                flag.as_ref(),
+                src.as_os_str(),
+                "-o".as_ref(),
+                exe.as_os_str(),
+            ],
+        ]
+        .concat(),
     );
     assert_ok(&link, &format!("clang-19 {fuse} {flag}"));
     assert!(
@@ -243,12 +254,25 @@ fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &st
         })
         .filter(|name| listed.contains(name))
         .collect();
+    let expected: Vec<String> = if pgo {
+        // Inlined functions are gone; enough stay to show the order holds.
+        assert!(in_binary.len() > 100, "only {} kept", in_binary.len());
+        listed
+            .into_iter()
+            .filter(|n| in_binary.contains(n))
+            .collect()
+    } else {
+        assert_eq!(
+            in_binary.len(),
+            listed.len(),
+            "not every ordered function is in the binary"
+        );
+        listed
+    };
     assert_eq!(
-        in_binary.len(),
-        listed.len(),
-        "not every ordered function is in the binary"
+        in_binary, expected,
+        "{linker}: the linked order is not ours"
     );
-    assert_eq!(in_binary, listed, "{linker}: the linked order is not ours");
 }
 
 /// lld takes llvm-profdata's text (our default) as it is, and the linked program follows it.
@@ -259,6 +283,7 @@ fn lld_follows_our_order() {
         "llvm",
         "ld.lld-19",
         "-Wl,--symbol-ordering-file={}",
+        false,
     );
 }
 
@@ -270,6 +295,32 @@ fn gold_follows_our_section_list() {
         "sections",
         "ld.gold",
         "-Wl,--section-ordering-file={}",
+        false,
+    );
+}
+
+/// In a profile-guided build hot and cold functions are in `.text.hot.NAME` and
+/// `.text.unlikely.NAME` sections: gold orders them too from our section list.
+#[test]
+fn gold_follows_our_section_list_in_a_pgo_build() {
+    linked_order_follows(
+        "gold_follows_our_section_list_in_a_pgo_build",
+        "sections",
+        "ld.gold",
+        "-Wl,--section-ordering-file={}",
+        true,
+    );
+}
+
+/// The same for GNU ld's section-ordering script.
+#[test]
+fn gnu_ld_follows_our_section_script_in_a_pgo_build() {
+    linked_order_follows(
+        "gnu_ld_follows_our_section_script_in_a_pgo_build",
+        "gnu-ld",
+        "ld.bfd-sid",
+        "-Wl,--section-ordering-file={}",
+        true,
     );
 }
 
@@ -289,7 +340,13 @@ fn gnu_ld_follows_our_section_script() {
     } else {
         "ld.bfd-sid"
     };
-    linked_order_follows(test, "gnu-ld", linker, "-Wl,--section-ordering-file={}");
+    linked_order_follows(
+        test,
+        "gnu-ld",
+        linker,
+        "-Wl,--section-ordering-file={}",
+        false,
+    );
 }
 
 /// An executable on PATH, or None without a SKIPPED line.
@@ -501,7 +558,7 @@ fn linker_formats_and_json() {
             .collect::<Vec<_>>(),
         listed
             .iter()
-            .map(|s| format!(".text.{s}"))
+            .flat_map(|s| [".text.", ".text.hot.", ".text.unlikely."].map(|p| format!("{p}{s}")))
             .collect::<Vec<_>>()
     );
     let json = run_ours(["order", "--json", "--num-test-traces=2", file]);
