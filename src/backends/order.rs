@@ -85,14 +85,25 @@ fn c_exponent(x: f32) -> String {
     format!("{}.{}e+{:02}", &mantissa[..1], &mantissa[1..], exp)
 }
 
-/// The order of `order`'s functions named from `names`, as `format`.
-pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -> Vec<u8> {
+/// The order of `order`'s functions named from `names`, as `format`; an
+/// [`crate::ErrorKind::OutOfMemory`] error if its bytes cannot be allocated.
+pub fn render(
+    order: &FunctionOrder,
+    names: &SymbolTable,
+    format: OrderFormat,
+) -> crate::Result<Vec<u8>> {
     // Without the `json` feature the driver refuses a JSON order before it gets here.
     #[cfg(feature = "json")]
     if format == OrderFormat::Json {
-        return json(order, names);
+        return Ok(json(order, names));
     }
+    // Every format writes each name at most three times, with at most 50 bytes around it.
+    let bytes = order.functions.iter().fold(200usize, |n, &id| {
+        let len = names.get(id).map_or(0, |s| s.len());
+        n.saturating_add(len.saturating_add(50).saturating_mul(3))
+    });
     let mut out = Vec::new();
+    crate::sys::alloc::reserve(&mut out, bytes, "the function order")?;
     if matches!(format, OrderFormat::Llvm | OrderFormat::Ld64) {
         let _ = writeln!(out, "# Ordered {} functions", order.functions.len());
         if let Some(area) = order.page_fault_area {
@@ -107,7 +118,8 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
         out.extend_from_slice(MACHO_WARNING.as_bytes());
     }
     if format == OrderFormat::GnuLd {
-        return gnu_ld_script(order, names);
+        gnu_ld_script(order, names, &mut out);
+        return Ok(out);
     }
     for &id in &order.functions {
         let (file, name) = parsed_name(names, id);
@@ -135,16 +147,16 @@ pub fn render(order: &FunctionOrder, names: &SymbolTable, format: OrderFormat) -
         out.extend_from_slice(name);
         out.push(b'\n');
     }
-    out
+    Ok(out)
 }
 
 /// Bytes that end or break a section name pattern in a linker script; a name holding one
 /// is left out of the script (no C or C++ symbol does; LLVM's odd names might).
 const SCRIPT_BREAKERS: &[u8] = b" \t\r\n;,(){}\"'/";
 
-/// The section-ordering script of `order` for GNU ld 2.43+ (see [`OrderFormat::GnuLd`]).
-fn gnu_ld_script(order: &FunctionOrder, names: &SymbolTable) -> Vec<u8> {
-    let mut out = Vec::new();
+/// The section-ordering script of `order` for GNU ld 2.43+ (see [`OrderFormat::GnuLd`]),
+/// appended to `out`.
+fn gnu_ld_script(order: &FunctionOrder, names: &SymbolTable, out: &mut Vec<u8>) {
     let _ = writeln!(
         out,
         "/* Ordered {} functions, for GNU ld's --section-ordering-file */\n.text : {{",
@@ -169,7 +181,6 @@ fn gnu_ld_script(order: &FunctionOrder, names: &SymbolTable) -> Vec<u8> {
         out.extend_from_slice(b")\n");
     }
     out.extend_from_slice(b"}\n");
-    out
 }
 
 /// The JSON document of `order` (`schemas/order.schema.json`).
@@ -226,7 +237,7 @@ mod tests {
             functions: vec![a, b, c, 42],
             page_fault_area: Some(3),
         };
-        let text = String::from_utf8(render(&order, &t, OrderFormat::Llvm)).unwrap();
+        let text = String::from_utf8(render(&order, &t, OrderFormat::Llvm).unwrap()).unwrap();
         assert!(text.starts_with(
             "# Ordered 4 functions\n# Total area under the page fault curve: 3.000000e+00\n# Warning"
         ));
@@ -234,15 +245,16 @@ mod tests {
             text.ends_with("# dir/a.c\nhelper\nmain\nodd;\n\n"),
             "{text}"
         );
-        let ld64 = String::from_utf8(render(&order, &t, OrderFormat::Ld64)).unwrap();
+        let ld64 = String::from_utf8(render(&order, &t, OrderFormat::Ld64).unwrap()).unwrap();
         assert!(ld64.contains("# dir/a.c\n_helper\n_main\n"), "{ld64}");
-        let sections = String::from_utf8(render(&order, &t, OrderFormat::Sections)).unwrap();
+        let sections =
+            String::from_utf8(render(&order, &t, OrderFormat::Sections).unwrap()).unwrap();
         assert!(
             sections
                 .starts_with(".text.helper\n.text.hot.helper\n.text.unlikely.helper\n.text.main\n"),
             "{sections}"
         );
-        let script = String::from_utf8(render(&order, &t, OrderFormat::GnuLd)).unwrap();
+        let script = String::from_utf8(render(&order, &t, OrderFormat::GnuLd).unwrap()).unwrap();
         assert_eq!(
             script,
             "/* Ordered 4 functions, for GNU ld's --section-ordering-file */\n.text : {\n  \

@@ -123,7 +123,7 @@ fn order_and_write(
         ..OrderOptions::for_llvm(r.llvm)
     };
     let ordered = order::order(traces, &opts)?;
-    let text = printer::render(&ordered, &profile.names, r.format);
+    let text = printer::render(&ordered, &profile.names, r.format)?;
     let dest = Destination::of(r.output.as_deref().unwrap_or(Path::new("-")));
     output::write_bytes(&dest, &text)?;
     Ok(messages)
