@@ -391,8 +391,8 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
         "Instrumentation level: {}",
         if is_ir { "IR" } else { "Front-end" }
     );
-    if o.llvm_release.is_some_and(|r| r < 22) {
-        return render_totals_before_22(out, p, o, walk, &s);
+    if o.llvm_release.is_some_and(|r| r < 21) {
+        return render_totals_before_21(out, p, o, walk, &s);
     }
     if is_ir {
         let _ = write!(
@@ -408,7 +408,9 @@ fn render_totals(out: &mut String, p: &Profile<'_>, o: &ShowOptions, walk: &mut 
     }
     print_summary(out, &s);
     value_cutoff_counts(out, o, &s, walk.below);
-    render_top(out, o, &s, &mut walk.name_max, o.hot_func_list);
+    // Hot functions of instrumentation profiles are listed from LLVM 22 (21 lists none).
+    let hot_list = o.hot_func_list && o.llvm_release.is_none_or(|r| r >= 22);
+    render_top(out, o, &s, &mut walk.name_max, hot_list);
     statistics(
         out,
         walk,
@@ -456,11 +458,12 @@ fn value_cutoff_counts(out: &mut String, o: &ShowOptions, s: &Summary, below: u6
 /// LLVM 14's default detailed-summary cutoffs, in parts per million.
 const CUTOFFS_14: [u32; 7] = [800000, 900000, 950000, 990000, 999000, 999900, 999990];
 
-/// [`render_totals`] as llvm-profdata 19 and earlier print them (14 and 19 compared): no
+/// [`render_totals`] as llvm-profdata 20 and earlier print them (14 and 19 compared; 21
+/// prints them as 22 does, 20 is taken to be 19's): no
 /// `instrument_loop_entries`; the value-cutoff counts after the number of functions; the
 /// block count, the total and the detailed summary, in its older wording, only with
 /// `--detailed-summary`; no `--hot-func-list` (sample profiles only). Called with the instrumentation level's name written.
-fn render_totals_before_22(
+fn render_totals_before_21(
     out: &mut String,
     p: &Profile<'_>,
     o: &ShowOptions,

@@ -12,7 +12,7 @@ names() {
 }
 sanstats-14 --help-hidden | awk '/^[^ ].*:$/ {generic = ($0 == "Generic Options:")} !generic' \
   | names > /tmp/llvm14-globals.$$
-for n in 14 19 22 23; do
+for n in 14 19 21 22 23; do
   for sub in merge show overlap; do
     if [ "$n" = 14 ]; then
       llvm-profdata-$n $sub --help-hidden | names | comm -23 - /tmp/llvm14-globals.$$

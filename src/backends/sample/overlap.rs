@@ -57,9 +57,8 @@ fn program(
     test_name: &[u8],
     llvm: u32,
 ) {
-    // LLVM 19 and earlier spell it "infomation"; the typo was fixed in November 2024,
-    // before LLVM 20 branched.
-    out.extend_from_slice(if llvm <= 19 {
+    // LLVM 21 and earlier spell it "infomation" (21.1.8 checked); 22 has the fix.
+    out.extend_from_slice(if llvm <= 21 {
         b"Profile overlap infomation for base_profile: "
     } else {
         b"Profile overlap information for base_profile: "

@@ -88,7 +88,7 @@ pub fn show(profile: &SampleProfile, opts: &SampleShowOptions) -> String {
     }
     if opts.detailed_summary {
         let s = summary::of_reader(profile);
-        if opts.llvm == 0 || opts.llvm >= 22 {
+        if opts.llvm == 0 || opts.llvm >= 21 {
             print_summary(&mut out, &s);
             print_detailed(&mut out, &s);
         } else {

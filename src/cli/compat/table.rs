@@ -27,7 +27,7 @@ pub enum Does {
 
 /// The llvm-profdata releases whose options the tables below record (from each release's
 /// `--help-hidden` and what it accepts unlisted).
-pub const RELEASES: [u32; 4] = [14, 19, 22, 23];
+pub const RELEASES: [u32; 5] = [14, 19, 21, 22, 23];
 
 /// The release of [`RELEASES`] whose options the drop-in of LLVM release `llvm` takes: the
 /// nearest lower one, or the oldest for a release below it.
@@ -190,20 +190,20 @@ pub const MERGE: &[LlvmOption] = &[
         S,
         "For show, read and extract profile metadata from debug info and show the functions it found. For merge, use the provided debug info to correlate the raw profile.",
     ).help_until(14, "Use the provided debug info to correlate the raw profile."),
-    no("debuginfod", None, "Enable debuginfod", DEBUGINFOD).since(22),
+    no("debuginfod", None, "Enable debuginfod", DEBUGINFOD).since(21),
     // LLVM's global options, taken by merge (show, overlap and order ignore them: GLOBAL).
     unlisted(ours(
         "correlate",
         VALUE,
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
     ))
-    .since(22),
+    .since(21),
     unlisted(ours(
         "debug-file-directory",
         S,
         "Directories to search for object files by build ID",
     ))
-    .since(22),
+    .since(21),
     ours(
         "drop-profile-symbol-list",
         None,
@@ -286,13 +286,13 @@ pub const MERGE: &[LlvmOption] = &[
         None,
         "Generate random hotness values",
         MEMPROF,
-    ).since(22),
+    ).since(21),
     no(
         "memprof-random-hotness-seed",
         UINT,
         "Random hotness seed to use (0 to generate new seed)",
         MEMPROF,
-    ).since(22),
+    ).since(21),
     no(
         "memprof-version",
         VALUE,
@@ -353,7 +353,7 @@ pub const MERGE: &[LlvmOption] = &[
         "split-layout",
         None,
         "Split the profile to two sections with one containing sample profiles with inlined functions and the other without (only meaningful for -extbinary)",
-    ).since(22),
+    ).since(21),
     ours(
         "suppl-min-size-threshold",
         UINT,
@@ -404,7 +404,7 @@ pub const GLOBAL: &[LlvmOption] = &[
         "The correlation kind (debug-info or binary) to use when fetching debug info or binaries",
         Does::Ignored,
     ))
-    .since(22)
+    .since(21)
     .values(&[("", 22), ("debug-info", 22), ("binary", 22)]),
     unlisted(opt(
         "debug-file-directory",
@@ -412,7 +412,7 @@ pub const GLOBAL: &[LlvmOption] = &[
         "Directories to search for object files by build ID",
         Does::Ignored,
     ))
-    .since(22),
+    .since(21),
     unlisted(ours(
         "fs-discriminator-pass",
         VALUE,

@@ -59,13 +59,12 @@ pub struct TextDialect {
 }
 
 impl TextDialect {
-    /// The dialect of an LLVM major release (checked against 19 and 22; releases in between
-    /// are taken to be 19's).
+    /// The dialect of an LLVM major release (checked against 19, 21 and 22: 21 takes
+    /// ` !Flat` but not `vtables` lines; 20 is taken to be 19's).
     pub fn for_llvm(major: u32) -> TextDialect {
-        let new = major >= 22;
         TextDialect {
-            vtables: new,
-            flat_marker: new,
+            vtables: major >= 22,
+            flat_marker: major >= 21,
         }
     }
 }
