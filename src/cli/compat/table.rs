@@ -682,16 +682,16 @@ pub fn table(sub: &str) -> &'static [LlvmOption] {
 }
 
 /// The options of subcommand `sub` in release `r` (one of [`RELEASES`]): its own, then
-/// LLVM's [`GLOBAL`] ones.
+/// LLVM's [`GLOBAL`] ones it does not have itself (merge's `--correlate` is its own).
 pub fn options(r: u32, sub: &str) -> impl Iterator<Item = &'static LlvmOption> {
-    let global = if table(sub).is_empty() {
-        &[][..]
-    } else {
-        GLOBAL
-    };
-    table(sub)
-        .iter()
-        .chain(global)
+    let own = table(sub);
+    let global = if own.is_empty() { &[][..] } else { GLOBAL };
+    own.iter()
+        .chain(
+            global
+                .iter()
+                .filter(move |g| !own.iter().any(|o| o.name == g.name && o.in_release(r))),
+        )
         .filter(move |o| o.in_release(r))
 }
 

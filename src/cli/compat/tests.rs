@@ -352,3 +352,17 @@ fn values_as_llvm_reads_them() {
         Err(Stop::Failed)
     );
 }
+
+#[test]
+fn no_option_is_listed_twice_in_a_subcommand() {
+    use super::table::{RELEASES, options};
+    for r in RELEASES {
+        for sub in ["merge", "show", "overlap", "order"] {
+            let names: Vec<&str> = options(r, sub).map(|o| o.name).collect();
+            let mut unique = names.clone();
+            unique.sort_unstable();
+            unique.dedup();
+            assert_eq!(names.len(), unique.len(), "{r} {sub}: {names:?}");
+        }
+    }
+}
