@@ -86,12 +86,12 @@ fn c_exponent(x: f32) -> String {
 }
 
 /// The order of `order`'s functions named from `names`, as `format`; an
-/// [`crate::ErrorKind::OutOfMemory`] error if its bytes cannot be allocated.
+/// [`crate::error::ErrorKind::OutOfMemory`] error if its bytes cannot be allocated.
 pub fn render(
     order: &FunctionOrder,
     names: &SymbolTable,
     format: OrderFormat,
-) -> crate::Result<Vec<u8>> {
+) -> crate::error::Result<Vec<u8>> {
     // Without the `json` feature the driver refuses a JSON order before it gets here.
     #[cfg(feature = "json")]
     if format == OrderFormat::Json {
