@@ -191,16 +191,79 @@ impl FdataMerge {
             _ => m3,
         };
         // The hash indexes go first: only the entries are kept.
-        let mut runs: Vec<Vec<FdataEntry>> = shards
+        let runs: Vec<Vec<FdataEntry>> = shards
             .into_vec()
             .into_iter()
             .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).entries)
             .collect();
         let ranks = names.ranks();
         let offset_bits = prefix_has_offsets(runs.iter().flatten(), &ranks);
+        let mut runs = partition_by_first_name(runs, &ranks)?;
         threads::for_each_mut(&mut runs, |_, run| sort_run(run, &ranks, offset_bits));
-        Ok(FdataProfile::from_sorted_runs(mode, names, ranks, runs))
+        Ok(FdataProfile::from_ordered_runs(mode, names, ranks, runs))
     }
+}
+
+/// Number of ranges [`partition_by_first_name`] makes.
+const RANGES: usize = 64;
+/// Entries sampled to place the range bounds.
+const SAMPLES: usize = 64 * RANGES;
+
+/// The group of an entry: its first location's type and name rank, the start of the byte
+/// order of its text ([`FdataEntry::cmp_text`] orders entries of different groups as
+/// their groups).
+#[inline]
+fn group(e: &FdataEntry, ranks: &[u32]) -> u64 {
+    let (kind, name, _) = e.loc(0);
+    u64::from(kind) << 32 | u64::from(ranks[name as usize])
+}
+
+/// The entries of `shards` moved into ranges of groups ([`group`]), in order: every entry
+/// of a range comes before every entry of the next one once each is sorted, so the sorted
+/// ranges are written one after the other (no merge of runs). The bounds come from a
+/// sample of groups, so ranges hold about as many entries each; a shard is freed as soon
+/// as its entries have moved (what is held grows by one shard at most).
+fn partition_by_first_name(
+    shards: Vec<Vec<FdataEntry>>,
+    ranks: &[u32],
+) -> Result<Vec<Vec<FdataEntry>>> {
+    let total: usize = shards.iter().map(Vec::len).sum();
+    if total == 0 {
+        return Ok(Vec::new());
+    }
+    let step = total.div_ceil(SAMPLES);
+    let mut sample: Vec<u64> = shards
+        .iter()
+        .flatten()
+        .step_by(step)
+        .map(|e| group(e, ranks))
+        .collect();
+    sample.sort_unstable();
+    sample.dedup();
+    // bounds[i]: the first group of range i + 1.
+    let bounds: Vec<u64> = (1..RANGES)
+        .map(|i| sample[i * sample.len() / RANGES])
+        .collect::<Vec<_>>();
+    let range_of = |e: &FdataEntry| bounds.partition_point(|&b| b <= group(e, ranks));
+    let mut sizes = [0usize; RANGES];
+    for e in shards.iter().flatten() {
+        sizes[range_of(e)] += 1;
+    }
+    let bytes = std::mem::size_of::<FdataEntry>();
+    let mut ranges = Vec::with_capacity(RANGES);
+    for &n in &sizes {
+        let mut r = Vec::new();
+        r.try_reserve_exact(n)
+            .map_err(|_| out_of_memory("merged fdata lines", n * bytes))?;
+        ranges.push(r);
+    }
+    for shard in shards {
+        for e in &shard {
+            ranges[range_of(e)].push(*e);
+        }
+    }
+    ranges.retain(|r: &Vec<FdataEntry>| !r.is_empty());
+    Ok(ranges)
 }
 
 /// Sorts `run` by [`FdataEntry::cmp_text`]: by sort prefixes first (a pair of integers per
