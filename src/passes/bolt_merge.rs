@@ -162,7 +162,7 @@ impl FdataMerge {
         FdataFolder {
             merge: self,
             cache: LocalNames::default(),
-            last: Default::default(),
+            last: [LastName::default(); 2],
             pending: (0..SHARDS).map(|_| Vec::new()).collect(),
             pending_lines: 0,
             pending_mode: FdataMode::default(),
@@ -191,21 +191,84 @@ impl FdataMerge {
             _ => m3,
         };
         // The hash indexes go first: only the entries are kept.
-        let mut runs: Vec<Vec<FdataEntry>> = shards
+        let runs: Vec<Vec<FdataEntry>> = shards
             .into_vec()
             .into_iter()
             .map(|s| s.into_inner().unwrap_or_else(|e| e.into_inner()).entries)
             .collect();
         let ranks = names.ranks();
         let offset_bits = prefix_has_offsets(runs.iter().flatten(), &ranks);
+        let mut runs = partition_by_first_name(runs, &ranks)?;
         threads::for_each_mut(&mut runs, |_, run| sort_run(run, &ranks, offset_bits));
-        Ok(FdataProfile::from_sorted_runs(mode, names, ranks, runs))
+        Ok(FdataProfile::from_ordered_runs(mode, names, ranks, runs))
     }
+}
+
+/// Number of ranges [`partition_by_first_name`] makes.
+const RANGES: usize = 64;
+/// Entries sampled to place the range bounds.
+const SAMPLES: usize = 64 * RANGES;
+
+/// The group of an entry: its first location's type and name rank, the start of the byte
+/// order of its text ([`FdataEntry::cmp_text`] orders entries of different groups as
+/// their groups).
+#[inline]
+fn group(e: &FdataEntry, ranks: &[u32]) -> u64 {
+    let (kind, name, _) = e.loc(0);
+    u64::from(kind) << 32 | u64::from(ranks[name as usize])
+}
+
+/// The entries of `shards` moved into ranges of groups ([`group`]), in order: every entry
+/// of a range comes before every entry of the next one once each is sorted, so the sorted
+/// ranges are written one after the other (no merge of runs). The bounds come from a
+/// sample of groups, so ranges hold about as many entries each; a shard is freed as soon
+/// as its entries have moved (what is held grows by one shard at most).
+fn partition_by_first_name(
+    shards: Vec<Vec<FdataEntry>>,
+    ranks: &[u32],
+) -> Result<Vec<Vec<FdataEntry>>> {
+    let total: usize = shards.iter().map(Vec::len).sum();
+    if total == 0 {
+        return Ok(Vec::new());
+    }
+    let step = total.div_ceil(SAMPLES);
+    let mut sample: Vec<u64> = shards
+        .iter()
+        .flatten()
+        .step_by(step)
+        .map(|e| group(e, ranks))
+        .collect();
+    sample.sort_unstable();
+    sample.dedup();
+    // bounds[i]: the first group of range i + 1.
+    let bounds: Vec<u64> = (1..RANGES)
+        .map(|i| sample[i * sample.len() / RANGES])
+        .collect::<Vec<_>>();
+    let range_of = |e: &FdataEntry| bounds.partition_point(|&b| b <= group(e, ranks));
+    let mut sizes = [0usize; RANGES];
+    for e in shards.iter().flatten() {
+        sizes[range_of(e)] += 1;
+    }
+    let bytes = std::mem::size_of::<FdataEntry>();
+    let mut ranges = Vec::with_capacity(RANGES);
+    for &n in &sizes {
+        let mut r = Vec::new();
+        r.try_reserve_exact(n)
+            .map_err(|_| out_of_memory("merged fdata lines", n * bytes))?;
+        ranges.push(r);
+    }
+    for shard in shards {
+        for e in &shard {
+            ranges[range_of(e)].push(*e);
+        }
+    }
+    ranges.retain(|r: &Vec<FdataEntry>| !r.is_empty());
+    Ok(ranges)
 }
 
 /// Sorts `run` by [`FdataEntry::cmp_text`]: by sort prefixes first (a pair of integers per
 /// entry), the full comparison only where they tie.
-fn sort_run(run: &mut Vec<FdataEntry>, ranks: &[u32], offset_bits: bool) {
+fn sort_run(run: &mut [FdataEntry], ranks: &[u32], offset_bits: bool) {
     let mut keys: Vec<(u64, u32)> = run
         .iter()
         .enumerate()
@@ -215,7 +278,26 @@ fn sort_run(run: &mut Vec<FdataEntry>, ranks: &[u32], offset_bits: bool) {
         a.0.cmp(&b.0)
             .then_with(|| run[a.1 as usize].cmp_text(&run[b.1 as usize], ranks))
     });
-    *run = keys.iter().map(|&(_, i)| run[i as usize]).collect();
+    // Entry `keys[j].1` goes to `j`: moved in place, cycle by cycle (a second copy of the
+    // run would be freed memory the allocator keeps), each place marked done by setting
+    // its source to itself.
+    for start in 0..run.len() {
+        if keys[start].1 as usize == start {
+            continue;
+        }
+        let first = run[start];
+        let mut j = start;
+        loop {
+            let k = keys[j].1 as usize;
+            keys[j].1 = j as u32;
+            if k == start {
+                run[j] = first;
+                break;
+            }
+            run[j] = run[k];
+            j = k;
+        }
+    }
 }
 
 /// A folder's cache of name ids: name text to the id the shared table gave.
@@ -224,6 +306,39 @@ struct LocalNames {
     bytes: Vec<u8>,
     /// (id, start in `bytes`, length).
     index: HashTable<(u32, usize, usize)>,
+}
+
+/// The name a folder last met at a location: its id and where its bytes are in the
+/// folder's cache ([`LocalNames::bytes`]); none yet: an empty range, which no name (never
+/// empty) matches.
+#[derive(Debug, Clone, Copy, Default)]
+struct LastName {
+    id: u32,
+    start: usize,
+    len: usize,
+}
+
+/// True if `a` and `b` are the same bytes: compared eight at a time, inline (names are a
+/// few dozen bytes; a call to `memcmp` per name cost more than the comparison).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    if n < 8 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    let mut at = 0;
+    while at + 8 < n {
+        if word(a, at) != word(b, at) {
+            return false;
+        }
+        at += 8;
+    }
+    // The last eight bytes (overlapping the words compared when `n` is not a multiple).
+    word(a, n - 8) == word(b, n - 8)
 }
 
 /// What a fold read from one input before it ended or failed.
@@ -241,9 +356,9 @@ pub struct FoldCounts {
 pub struct FdataFolder<'m> {
     merge: &'m FdataMerge,
     cache: LocalNames,
-    /// The last name met at each location and its id: lines of one function follow each
-    /// other in the files LLVM writes.
-    last: [(Vec<u8>, u32); 2],
+    /// The last name met at each location: lines of one function follow each other in the
+    /// files LLVM writes.
+    last: [LastName; 2],
     /// Lines read and not yet added, per shard: key hash and entry.
     pending: Vec<Vec<(u64, FdataEntry)>>,
     pending_lines: usize,
@@ -364,27 +479,31 @@ impl FdataFolder<'_> {
     /// The id of `name` at location `i`: the last one's if it is the same name.
     #[inline]
     fn cached_name_id(&mut self, i: usize, name: &[u8]) -> Result<u32> {
-        if self.last[i].0 == name {
-            return Ok(self.last[i].1);
+        let last = self.last[i];
+        let cached = self.cache.bytes.get(last.start..last.start + last.len);
+        if cached.is_some_and(|c| same_bytes(c, name)) {
+            return Ok(last.id);
         }
-        let id = self.name_id(name)?;
-        self.last[i].0.clear();
-        self.last[i]
-            .0
-            .try_reserve(name.len())
-            .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
-        self.last[i].0.extend_from_slice(name);
-        self.last[i].1 = id;
+        let (id, start) = self.name_id(name)?;
+        self.last[i] = LastName {
+            id,
+            start,
+            len: name.len(),
+        };
         Ok(id)
     }
 
-    /// The id of `name`, from the cache or the shared table.
+    /// The id of `name`, from the cache or the shared table, and where the cache keeps
+    /// its bytes.
     #[inline]
-    fn name_id(&mut self, name: &[u8]) -> Result<u32> {
+    fn name_id(&mut self, name: &[u8]) -> Result<(u32, usize)> {
         let hash = hash_bytes(name);
         let c = &self.cache;
-        if let Some(&(id, _, _)) = c.index.find(hash, |&(_, s, n)| &c.bytes[s..s + n] == name) {
-            return Ok(id);
+        let found = c
+            .index
+            .find(hash, |&(_, s, n)| same_bytes(&c.bytes[s..s + n], name));
+        if let Some(&(id, start, _)) = found {
+            return Ok((id, start));
         }
         let id = self
             .merge
@@ -404,7 +523,7 @@ impl FdataFolder<'_> {
             .try_reserve(1, rehash)
             .map_err(|_| out_of_memory("the names of an fdata merge", name.len()))?;
         c.index.insert_unique(hash, (id, start, name.len()), rehash);
-        Ok(id)
+        Ok((id, start))
     }
 
     /// Adds the pending lines to the shards of their mode.
@@ -451,7 +570,7 @@ impl Drop for FdataFolder<'_> {
 mod tests {
     use super::*;
     use crate::ir::bolt::FdataLineKind::{Branch, Sample};
-    use crate::ir::bolt::test_line;
+    use crate::ir::bolt::{FdataEntry, test_line};
 
     /// Merges `inputs` (lines, weight) of mode `mode`.
     fn merge(
@@ -473,6 +592,45 @@ mod tests {
 
     fn branch(from: &'static str, mis: &str, count: u64) -> FdataLine<'static> {
         test_line(Branch, &[(1, "f", from), (1, "f", "2")], Some(mis), count)
+    }
+
+    #[test]
+    fn sort_run_moves_entries_in_place_into_text_order() {
+        let mut names = FdataNames::default();
+        let ids: Vec<u32> = ["g", "f", "f2"]
+            .iter()
+            .map(|n| names.push(n.as_bytes()).unwrap())
+            .collect();
+        let ranks = names.ranks();
+        let offsets = ["1a", "01a", "ff", "2", "10", "0"];
+        let mut run = Vec::new();
+        for (k, id) in ids.iter().enumerate() {
+            for (o, off) in offsets.iter().enumerate() {
+                let l = test_line(Branch, &[(1, "x", off), (1, "x", "0")], Some("0"), 1);
+                run.push(FdataEntry::new(&l, [*id, ids[(k + o) % 3]], false, [1, 0]));
+            }
+        }
+        run.reverse();
+        run.swap(2, 11);
+        let mut want = run.clone();
+        want.sort_unstable_by(|a, b| a.cmp_text(b, &ranks));
+        sort_run(&mut run, &ranks, true);
+        assert_eq!(run, want);
+    }
+
+    #[test]
+    fn same_bytes_is_slice_equality() {
+        let base: Vec<u8> = (0..40u8).map(|i| b'a' + i % 26).collect();
+        for n in 0..40 {
+            let a = &base[..n];
+            assert!(same_bytes(a, a));
+            assert!(!same_bytes(a, &base[..n + 1]));
+            for i in 0..n {
+                let mut b = a.to_vec();
+                b[i] ^= 1;
+                assert!(!same_bytes(a, &b), "{n} {i}");
+            }
+        }
     }
 
     #[test]

@@ -270,6 +270,9 @@ pub struct FdataProfile {
     ranks: Vec<u32>,
     /// Runs of entries, each in the byte order of the keys' text; no key is in two runs.
     runs: Vec<Vec<FdataEntry>>,
+    /// True if the runs are in order one after the other (their concatenation is sorted),
+    /// so that they are read without merging them.
+    ordered: bool,
 }
 
 impl FdataProfile {
@@ -291,6 +294,30 @@ impl FdataProfile {
             names,
             ranks,
             runs,
+            ordered: false,
+        }
+    }
+
+    /// The profile of `runs` whose concatenation is sorted by [`FdataEntry::cmp_text`]
+    /// under `ranks` (the ranks of `names`), no key in two runs: read one after the other.
+    pub fn from_ordered_runs(
+        mode: FdataMode,
+        names: FdataNames,
+        ranks: Vec<u32>,
+        runs: Vec<Vec<FdataEntry>>,
+    ) -> FdataProfile {
+        debug_assert!(
+            runs.iter()
+                .flatten()
+                .is_sorted_by(|a, b| a.cmp_text(b, &ranks).is_lt())
+        );
+        FdataProfile {
+            mode,
+            events: Vec::new(),
+            names,
+            ranks,
+            runs,
+            ordered: true,
         }
     }
 
@@ -332,12 +359,13 @@ impl FdataProfile {
     }
 }
 
-/// The entries of a profile in order: the runs merged through a binary heap of their next
-/// entries, compared by [`FdataEntry::sort_prefix`] first.
+/// The entries of a profile in order: ordered runs read one after the other, other runs
+/// merged through a binary heap of their next entries, compared by
+/// [`FdataEntry::sort_prefix`] first.
 #[derive(Debug, Clone)]
 pub struct SortedEntries<'p> {
     profile: &'p FdataProfile,
-    /// The next index of each run.
+    /// The next index of each run (of ordered runs: the run read and the index in it).
     next: Vec<usize>,
     /// A min-heap of (sort prefix of the run's next entry, run).
     heap: Vec<(u64, usize)>,
@@ -346,6 +374,15 @@ pub struct SortedEntries<'p> {
 
 impl<'p> SortedEntries<'p> {
     fn new(profile: &'p FdataProfile) -> Self {
+        if profile.ordered {
+            // The runs are read in turn: `next` is [run, index in it].
+            return SortedEntries {
+                profile,
+                next: vec![0, 0],
+                heap: Vec::new(),
+                offset_bits: false,
+            };
+        }
         let offset_bits = prefix_has_offsets(profile.runs.iter().flatten(), &profile.ranks);
         let mut s = SortedEntries {
             profile,
@@ -380,6 +417,20 @@ impl<'p> SortedEntries<'p> {
         }
     }
 
+    /// The next entry of ordered runs.
+    fn next_in_turn(&mut self) -> Option<&'p FdataEntry> {
+        let runs = &self.profile.runs;
+        loop {
+            let run = runs.get(self.next[0])?;
+            if let Some(e) = run.get(self.next[1]) {
+                self.next[1] += 1;
+                return Some(e);
+            }
+            self.next[0] += 1;
+            self.next[1] = 0;
+        }
+    }
+
     fn sift_down(&mut self, mut i: usize) {
         loop {
             let (l, r) = (2 * i + 1, 2 * i + 2);
@@ -403,6 +454,9 @@ impl<'p> Iterator for SortedEntries<'p> {
     type Item = &'p FdataEntry;
 
     fn next(&mut self) -> Option<&'p FdataEntry> {
+        if self.profile.ordered {
+            return self.next_in_turn();
+        }
         let &(_, r) = self.heap.first()?;
         let e = self.head(r);
         self.next[r] += 1;
