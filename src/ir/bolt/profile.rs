@@ -268,36 +268,12 @@ pub struct FdataProfile {
     names: FdataNames,
     /// [`FdataNames::ranks`] of `names`.
     ranks: Vec<u32>,
-    /// Runs of entries, each in the byte order of the keys' text; no key is in two runs.
+    /// Runs of entries whose concatenation is in the byte order of the keys' text; no key
+    /// is in two runs.
     runs: Vec<Vec<FdataEntry>>,
-    /// True if the runs are in order one after the other (their concatenation is sorted),
-    /// so that they are read without merging them.
-    ordered: bool,
 }
 
 impl FdataProfile {
-    /// The profile of `runs`, each already sorted by [`FdataEntry::cmp_text`] under `ranks`
-    /// (the ranks of `names`), no key in two runs.
-    pub fn from_sorted_runs(
-        mode: FdataMode,
-        names: FdataNames,
-        ranks: Vec<u32>,
-        runs: Vec<Vec<FdataEntry>>,
-    ) -> FdataProfile {
-        debug_assert!(
-            runs.iter()
-                .all(|r| r.is_sorted_by(|a, b| a.cmp_text(b, &ranks).is_lt()))
-        );
-        FdataProfile {
-            mode,
-            events: Vec::new(),
-            names,
-            ranks,
-            runs,
-            ordered: false,
-        }
-    }
-
     /// The profile of `runs` whose concatenation is sorted by [`FdataEntry::cmp_text`]
     /// under `ranks` (the ranks of `names`), no key in two runs: read one after the other.
     pub fn from_ordered_runs(
@@ -317,7 +293,6 @@ impl FdataProfile {
             names,
             ranks,
             runs,
-            ordered: true,
         }
     }
 
@@ -325,7 +300,7 @@ impl FdataProfile {
     pub fn from_entries(mode: FdataMode, names: FdataNames, mut entries: Vec<FdataEntry>) -> Self {
         let ranks = names.ranks();
         entries.sort_unstable_by(|a, b| a.cmp_text(b, &ranks));
-        FdataProfile::from_sorted_runs(mode, names, ranks, vec![entries])
+        FdataProfile::from_ordered_runs(mode, names, ranks, vec![entries])
     }
 
     /// The names the entries refer to.
@@ -359,93 +334,16 @@ impl FdataProfile {
     }
 }
 
-/// The entries of a profile in order: ordered runs read one after the other, other runs
-/// merged through a binary heap of their next entries, compared by
-/// [`FdataEntry::sort_prefix`] first.
+/// The entries of a profile in order: its runs read one after the other.
 #[derive(Debug, Clone)]
 pub struct SortedEntries<'p> {
-    profile: &'p FdataProfile,
-    /// The next index of each run (of ordered runs: the run read and the index in it).
-    next: Vec<usize>,
-    /// A min-heap of (sort prefix of the run's next entry, run).
-    heap: Vec<(u64, usize)>,
-    offset_bits: bool,
+    entries: std::iter::Flatten<std::slice::Iter<'p, Vec<FdataEntry>>>,
 }
 
 impl<'p> SortedEntries<'p> {
     fn new(profile: &'p FdataProfile) -> Self {
-        if profile.ordered {
-            // The runs are read in turn: `next` is [run, index in it].
-            return SortedEntries {
-                profile,
-                next: vec![0, 0],
-                heap: Vec::new(),
-                offset_bits: false,
-            };
-        }
-        let offset_bits = prefix_has_offsets(profile.runs.iter().flatten(), &profile.ranks);
-        let mut s = SortedEntries {
-            profile,
-            next: vec![0; profile.runs.len()],
-            heap: Vec::with_capacity(profile.runs.len()),
-            offset_bits,
-        };
-        for (r, run) in profile.runs.iter().enumerate() {
-            if let Some(e) = run.first() {
-                s.heap.push((e.sort_prefix(&profile.ranks, offset_bits), r));
-            }
-        }
-        for i in (0..s.heap.len() / 2).rev() {
-            s.sift_down(i);
-        }
-        s
-    }
-
-    /// The head of run `r`.
-    fn head(&self, r: usize) -> &'p FdataEntry {
-        &self.profile.runs[r][self.next[r]]
-    }
-
-    /// True if heap item `a` comes before heap item `b`.
-    fn before(&self, a: (u64, usize), b: (u64, usize)) -> bool {
-        match a.0.cmp(&b.0) {
-            Ordering::Equal => self
-                .head(a.1)
-                .cmp_text(self.head(b.1), &self.profile.ranks)
-                .is_lt(),
-            o => o.is_lt(),
-        }
-    }
-
-    /// The next entry of ordered runs.
-    fn next_in_turn(&mut self) -> Option<&'p FdataEntry> {
-        let runs = &self.profile.runs;
-        loop {
-            let run = runs.get(self.next[0])?;
-            if let Some(e) = run.get(self.next[1]) {
-                self.next[1] += 1;
-                return Some(e);
-            }
-            self.next[0] += 1;
-            self.next[1] = 0;
-        }
-    }
-
-    fn sift_down(&mut self, mut i: usize) {
-        loop {
-            let (l, r) = (2 * i + 1, 2 * i + 2);
-            let mut m = i;
-            if l < self.heap.len() && self.before(self.heap[l], self.heap[m]) {
-                m = l;
-            }
-            if r < self.heap.len() && self.before(self.heap[r], self.heap[m]) {
-                m = r;
-            }
-            if m == i {
-                return;
-            }
-            self.heap.swap(i, m);
-            i = m;
+        SortedEntries {
+            entries: profile.runs.iter().flatten(),
         }
     }
 }
@@ -454,20 +352,7 @@ impl<'p> Iterator for SortedEntries<'p> {
     type Item = &'p FdataEntry;
 
     fn next(&mut self) -> Option<&'p FdataEntry> {
-        if self.profile.ordered {
-            return self.next_in_turn();
-        }
-        let &(_, r) = self.heap.first()?;
-        let e = self.head(r);
-        self.next[r] += 1;
-        match self.profile.runs[r].get(self.next[r]) {
-            Some(n) => self.heap[0] = (n.sort_prefix(&self.profile.ranks, self.offset_bits), r),
-            None => {
-                self.heap.swap_remove(0);
-            }
-        }
-        self.sift_down(0);
-        Some(e)
+        self.entries.next()
     }
 }
 
