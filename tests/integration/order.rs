@@ -173,6 +173,19 @@ fn ordered_symbols(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The text symbols of `nm -n` output that are in `listed`, in address order.
+fn listed_text_symbols(nm_output: &[u8], listed: &[String]) -> Vec<String> {
+    String::from_utf8_lossy(nm_output)
+        .lines()
+        .filter_map(|l| {
+            let mut f = l.split_whitespace();
+            let (_, kind, name) = (f.next()?, f.next()?, f.next()?);
+            (kind == "t" || kind == "T").then(|| name.to_string())
+        })
+        .filter(|name| listed.contains(name))
+        .collect()
+}
+
 /// Links the program of the recordings (`-O0 -ffunction-sections`; with `pgo`, `-O2` with
 /// the recorded profile, whose hot and cold functions clang puts in `.text.hot.NAME` and
 /// `.text.unlikely.NAME` sections) with `linker_flags` (`{}` is replaced by our order,
@@ -245,15 +258,7 @@ fn linked_order_follows(test: &str, format: &str, linker: &str, linker_flag: &st
     );
     let syms = run(&nm, &["-n".as_ref(), exe.as_os_str()]);
     assert_ok(&syms, "nm -n");
-    let in_binary: Vec<String> = String::from_utf8_lossy(&syms.stdout)
-        .lines()
-        .filter_map(|l| {
-            let mut f = l.split_whitespace();
-            let (_, kind, name) = (f.next()?, f.next()?, f.next()?);
-            (kind == "t" || kind == "T").then(|| name.to_string())
-        })
-        .filter(|name| listed.contains(name))
-        .collect();
+    let in_binary = listed_text_symbols(&syms.stdout, &listed);
     let expected: Vec<String> = if pgo {
         // Inlined functions are gone; enough stay to show the order holds.
         assert!(in_binary.len() > 100, "only {} kept", in_binary.len());
@@ -435,15 +440,7 @@ fn ld64_follows_our_order() {
     );
     let syms = run(&nm, &["-n".as_ref(), dylib.as_os_str()]);
     assert_ok(&syms, "llvm-nm-19 -n");
-    let in_binary: Vec<String> = String::from_utf8_lossy(&syms.stdout)
-        .lines()
-        .filter_map(|l| {
-            let mut f = l.split_whitespace();
-            let (_, kind, name) = (f.next()?, f.next()?, f.next()?);
-            (kind == "t" || kind == "T").then(|| name.to_string())
-        })
-        .filter(|name| listed.contains(name))
-        .collect();
+    let in_binary = listed_text_symbols(&syms.stdout, &listed);
     assert_eq!(
         in_binary, listed,
         "ld64.lld-19: the linked order is not ours"
