@@ -255,8 +255,8 @@ impl FdataEntry {
     }
 }
 
-/// A merged fdata profile: sorted runs of entries (a merge sorts each of its shards), read
-/// in order by [`FdataProfile::iter`].
+/// A merged fdata profile: runs of entries that are sorted one after the other (a merge
+/// sorts ranges of first-function rank), read in order by [`FdataProfile::iter`].
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct FdataProfile {
     /// The header lines written.
