@@ -139,7 +139,9 @@ fn check_writing(version: &str) {
     a.extend(inputs[1..3].iter().map(OsString::from));
     failures.extend(compare(&real, &ours, &a, dir.path()));
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(compared >= 40, "{compared} cases");
+    // 5 inputs of ours × 8 option sets, less the refused split layout (and 8 more with the
+    // third-party profile).
+    assert!(compared >= 39, "{compared} cases");
 }
 
 #[test]
