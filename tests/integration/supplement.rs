@@ -95,15 +95,7 @@ fn supplementing_equals_llvm_profdata() {
                 let t = merge(&llvm, &instr, &sample, opts, &theirs);
                 assert!(t.status.success(), "{what}: llvm-profdata failed");
                 let o = merge(&link, &instr, &sample, opts, &ours);
-                assert!(
-                    o.status.success(),
-                    "{what}: {}",
-                    String::from_utf8_lossy(&o.stderr)
-                );
-                assert!(
-                    std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap(),
-                    "{what}: our drop-in writes other bytes"
-                );
+                assert_same_output(&o, &ours, &theirs, &what);
                 let dup = "Static function dup has multiple promoted names";
                 assert_eq!(
                     String::from_utf8_lossy(&o.stderr).contains(dup),
@@ -354,15 +346,20 @@ fn supplementing_from_other_encodings_equals_llvm_profdata() {
                 "{what}"
             );
             let o = merge(&link, &instr, &sample, &opts, &ours);
-            assert!(
-                o.status.success(),
-                "{what}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            assert!(
-                std::fs::read(&ours).unwrap() == std::fs::read(&theirs).unwrap(),
-                "{what}: our drop-in writes other bytes"
-            );
+            assert_same_output(&o, &ours, &theirs, &what);
         }
     }
+}
+
+/// Our run `o` succeeded and wrote to `ours` the bytes llvm-profdata wrote to `theirs`.
+fn assert_same_output(o: &std::process::Output, ours: &Path, theirs: &Path, what: &str) {
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        std::fs::read(ours).unwrap() == std::fs::read(theirs).unwrap(),
+        "{what}: our drop-in writes other bytes"
+    );
 }
